@@ -1,0 +1,29 @@
+// Command solbehave runs the SolBehave pipeline: crawl and verify real
+// contracts, regenerate them, and compare the regenerated ones with the
+// originals under behavioural oracles, writing every outcome as Parquet and
+// the paper's tables as DuckDB views.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	err := newRoot().ExecuteContext(ctx)
+	var fe *failedUnitsError
+	switch {
+	case errors.As(err, &fe):
+		fmt.Fprintln(os.Stderr, "solbehave:", err)
+		os.Exit(2)
+	case err != nil:
+		fmt.Fprintln(os.Stderr, "solbehave:", err)
+		os.Exit(1)
+	}
+}

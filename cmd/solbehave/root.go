@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/spf13/cobra"
+
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+)
+
+// globals are the flags every command takes.
+type globals struct {
+	corpus string
+	data   string
+	seed   int64
+	jobs   int
+	force  bool
+	quiet  bool
+}
+
+func newRoot() *cobra.Command {
+	g := &globals{}
+	root := &cobra.Command{
+		Use:           "solbehave",
+		Short:         "Does the Solidity a model writes behave like the contract it was asked to rewrite?",
+		SilenceUsage:  true,
+		SilenceErrors: true,
+	}
+	pf := root.PersistentFlags()
+	pf.StringVar(&g.corpus, "corpus", filepath.Join("data", "corpus", "demo"), "input corpus (Etherscan record layout)")
+	pf.StringVar(&g.data, "data", "data", "output root (warehouse, DuckDB file, state)")
+	pf.Int64Var(&g.seed, "seed", 42, "seed of every random choice")
+	pf.IntVar(&g.jobs, "jobs", runtime.NumCPU(), "units run in parallel")
+	pf.BoolVar(&g.force, "force", false, "recompute units even when their inputs are unchanged")
+	pf.BoolVar(&g.quiet, "quiet", false, "log warnings and errors only")
+
+	stages := allStages()
+	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newSQLCmd(g))
+	for _, s := range stages {
+		root.AddCommand(newStageCmd(g, s))
+	}
+	return root
+}
+
+// env builds the run environment from the global flags.
+func (g *globals) env() *pipeline.Env {
+	level := slog.LevelInfo
+	if g.quiet {
+		level = slog.LevelWarn
+	}
+	return &pipeline.Env{
+		Corpus:    g.corpus,
+		Data:      g.data,
+		Seed:      g.seed,
+		Jobs:      g.jobs,
+		Log:       slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})),
+		Out:       os.Stdout,
+		Warehouse: warehouse.New(filepath.Join(g.data, "warehouse")),
+		Engines:   &pipeline.Engines{},
+	}
+}
+
+func (g *globals) dbPath() string { return filepath.Join(g.data, "solbehave.duckdb") }
+
+// failedUnitsError makes the exit status say that some units failed.
+type failedUnitsError struct{ n int }
+
+func (e *failedUnitsError) Error() string {
+	return fmt.Sprintf("%d unit(s) failed; see `solbehave errors` or the errors view", e.n)
+}

@@ -1,0 +1,119 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/solbehave/solbehave/internal/views"
+	"github.com/solbehave/solbehave/pipeline"
+)
+
+func newStagesCmd(stages []pipeline.Stage) *cobra.Command {
+	return &cobra.Command{
+		Use:   "stages",
+		Short: "List the stages in order, one line each",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			for i, s := range stages {
+				fmt.Fprintf(w, "%d\t%s\t%s\n", i+1, s.Name(), s.Summary())
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func newStageCmd(g *globals, s pipeline.Stage) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   s.Name(),
+		Short: s.Summary(),
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return runStages(cmd, g, []pipeline.Stage{s})
+		},
+	}
+	s.BindFlags(cmd.Flags())
+	return cmd
+}
+
+func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
+	var until string
+	var only []string
+	cmd := &cobra.Command{
+		Use:   "run",
+		Short: "Run the stages in order (all that exist, or up to --until, or --only some)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			chosen, err := selectStages(stages, until, only)
+			if err != nil {
+				return err
+			}
+			return runStages(cmd, g, chosen)
+		},
+	}
+	cmd.Flags().StringVar(&until, "until", "", "last stage to run")
+	cmd.Flags().StringSliceVar(&only, "only", nil, "run only these stages (comma-separated), in pipeline order")
+	for _, s := range stages {
+		s.BindFlags(cmd.Flags())
+	}
+	return cmd
+}
+
+// selectStages applies --until and --only to the existing stages.
+func selectStages(stages []pipeline.Stage, until string, only []string) ([]pipeline.Stage, error) {
+	known := map[string]bool{}
+	for _, n := range stageOrder {
+		known[n] = true
+	}
+	wanted := map[string]bool{}
+	for _, n := range only {
+		n = strings.TrimSpace(n)
+		if !known[n] {
+			return nil, fmt.Errorf("unknown stage %q (stages: %s)", n, strings.Join(stageOrder, ", "))
+		}
+		wanted[n] = true
+	}
+	if until != "" && !known[until] {
+		return nil, fmt.Errorf("unknown stage %q (stages: %s)", until, strings.Join(stageOrder, ", "))
+	}
+	var out []pipeline.Stage
+	for _, s := range stages {
+		if len(wanted) == 0 || wanted[s.Name()] {
+			out = append(out, s)
+		}
+		if s.Name() == until {
+			break
+		}
+	}
+	return out, nil
+}
+
+// runStages runs stages one after another, then rebuilds the DuckDB file.
+func runStages(cmd *cobra.Command, g *globals, stages []pipeline.Stage) error {
+	env := g.env()
+	defer env.Engines.Close()
+	r := &pipeline.Runner{Env: env, Force: g.force, Progress: !g.quiet}
+	failed := 0
+	for _, s := range stages {
+		c, err := r.Run(cmd.Context(), s)
+		if err != nil {
+			return err
+		}
+		failed += c.Failed
+		env.Log.Info("stage done", "stage", c.Stage, "units", c.Units, "ran", c.Ran, "skipped", c.Skipped,
+			"failed", c.Failed, "elapsed", c.Elapsed.Round(1e6).String())
+	}
+	if err := views.Build(g.dbPath(), env.Warehouse.Root); err != nil {
+		return fmt.Errorf("building %s: %w", g.dbPath(), err)
+	}
+	if err := printSummary(cmd, g); err != nil {
+		return err
+	}
+	if failed > 0 {
+		return &failedUnitsError{n: failed}
+	}
+	return nil
+}

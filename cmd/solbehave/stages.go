@@ -1,0 +1,16 @@
+package main
+
+import (
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/stages/verify"
+)
+
+// stageOrder is the full order of the pipeline; allStages lists the ones
+// that exist, in that order.
+var stageOrder = []string{"crawl", "verify", "skeleton", "generate", "compile", "o2", "dcr", "sequences", "o3", "o1", "vuln", "report"}
+
+func allStages() []pipeline.Stage {
+	return []pipeline.Stage{
+		verify.New(),
+	}
+}

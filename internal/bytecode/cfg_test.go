@@ -1,0 +1,226 @@
+package bytecode
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/core/vm"
+)
+
+// checkCFGInvariants asserts what every CFG must satisfy: blocks tile the
+// code, JUMPDESTs only open blocks, terminators only close them, and every
+// edge leads to a block start.
+func checkCFGInvariants(t *testing.T, c *CFG) {
+	t.Helper()
+	if !slices.IsSorted(c.Starts) || len(c.Starts) != len(c.Blocks) {
+		t.Fatalf("Starts unsorted or out of step with Blocks")
+	}
+	var next uint64
+	n := 0
+	for _, s := range c.Starts {
+		b := c.Blocks[s]
+		if b.Start != next {
+			t.Fatalf("block %#x does not start where the previous ended (%#x)", b.Start, next)
+		}
+		for i, in := range b.Instrs {
+			if in.Op == vm.JUMPDEST && i > 0 {
+				t.Errorf("block %#x has a JUMPDEST inside at %#x", s, in.PC)
+			}
+			if endsBlock(in.Op) && i != len(b.Instrs)-1 {
+				t.Errorf("block %#x has %s inside at %#x", s, in.Op, in.PC)
+			}
+		}
+		if b.End != b.Last().PC {
+			t.Errorf("block %#x End %#x, last pc %#x", s, b.End, b.Last().PC)
+		}
+		for _, succ := range b.Succs {
+			if c.Blocks[succ] == nil {
+				t.Errorf("block %#x has an edge to %#x, not a block", s, succ)
+			}
+		}
+		next = b.Last().Next()
+		n += len(b.Instrs)
+	}
+	if n != len(c.Instrs) || next < uint64(len(c.Code)) {
+		t.Fatalf("blocks hold %d of %d instructions, end at %#x of %#x", n, len(c.Instrs), next, len(c.Code))
+	}
+}
+
+func TestBuildCFGFixtures(t *testing.T) {
+	eachFixture(t, func(t *testing.T, f fixture) {
+		c := BuildCFG(f.code)
+		checkCFGInvariants(t, c)
+		if len(c.Metadata) == 0 || len(c.Code)+len(c.Metadata) != len(f.code) {
+			t.Fatalf("metadata not split: code %d + meta %d of %d", len(c.Code), len(c.Metadata), len(f.code))
+		}
+		for _, s := range c.Starts {
+			if s >= uint64(len(c.Code)) {
+				t.Errorf("block %#x starts inside the metadata (code is %d bytes)", s, len(c.Code))
+			}
+		}
+		// The CFG's JUMPDEST blocks are exactly the EVM's jump targets in the code.
+		for pc := range JumpTargets(f.code) {
+			if pc < uint64(len(c.Code)) && !c.isJumpDest(pc) {
+				t.Errorf("EVM jump target %#x is not a JUMPDEST block", pc)
+			}
+		}
+		resolved, unresolved := 0, 0
+		for _, b := range c.Blocks {
+			switch op := b.Last().Op; {
+			case b.Unresolved:
+				unresolved++
+			case op == vm.JUMP && len(b.Succs) != 1, op == vm.JUMPI && len(b.Succs) != 2 && !b.BadJump:
+				t.Errorf("block %#x ends in %s with edges %x", b.Start, op, b.Succs)
+			case op == vm.JUMP || op == vm.JUMPI:
+				resolved++
+			}
+		}
+		t.Logf("%d blocks, %d edges, %d jumps resolved in-block, %d left to path simulation",
+			len(c.Blocks), c.Edges(), resolved, unresolved)
+		if resolved == 0 || unresolved == 0 {
+			t.Errorf("expected both in-block resolved jumps and return jumps, got %d and %d", resolved, unresolved)
+		}
+	})
+}
+
+func TestInBlockStackSimulation(t *testing.T) {
+	a := newAsm()
+	a.ref("ret").push(5).op(vm.SWAP1, vm.JUMP)                            // target moved by SWAP
+	a.label("ret").ref("two").push(1).push(2).op(vm.POP, vm.POP, vm.JUMP) // under POPs
+	a.label("two").ref("three").op(vm.DUP1, vm.POP, vm.JUMP)              // a DUP then POP
+	a.label("three").push(0x10).push(0x20).op(vm.ADD, vm.JUMP)            // folded to 0x30
+	a.label("dyn").op(vm.JUMP)                                            // from the caller
+	code := a.bytes(t)
+	c := BuildCFG(code)
+	checkCFGInvariants(t, c)
+	for from, to := range map[string]string{"": "ret", "ret": "two", "two": "three"} {
+		if got := c.Blocks[a.pc(from)].Succs; !slices.Equal(got, []uint64{a.pc(to)}) {
+			t.Errorf("block %q edges %x, want [%x]", from, got, a.pc(to))
+		}
+	}
+	if b := c.Blocks[a.pc("three")]; !b.BadJump || len(b.Succs) != 0 || b.Critical[0] != vm.ADD {
+		t.Errorf("jump to 0x30 (no JUMPDEST) should be a bad jump with ADD critical: %+v", b)
+	}
+	if b := c.Blocks[a.pc("dyn")]; !b.Unresolved {
+		t.Errorf("caller-supplied target should stay unresolved")
+	}
+}
+
+func TestPathSimulationResolvesReturns(t *testing.T) {
+	// An internal function called twice, returning through the address its
+	// caller pushed: the second call must not be cut as a loop.
+	a := newAsm()
+	a.ref("r1").ref("f").op(vm.JUMP)
+	a.label("r1").ref("r2").ref("f").op(vm.JUMP)
+	a.label("r2").op(vm.STOP)
+	a.label("f").op(vm.TIMESTAMP, vm.POP, vm.JUMP)
+	c := BuildCFG(a.bytes(t))
+	if !c.Blocks[a.pc("f")].Unresolved {
+		t.Fatal("f's return should be unresolved in-block")
+	}
+	sum := explore(c, 0, &absStack{}, DefaultLimits)
+	want := []uint64{0, a.pc("f"), a.pc("r1"), a.pc("f"), a.pc("r2")}
+	if sum.complete != 1 || sum.critical != 1 || sum.truncated || !slices.Equal(sum.criticalPaths[0], want) {
+		t.Fatalf("paths: complete %d critical %d truncated %v %x, want one path %x",
+			sum.complete, sum.critical, sum.truncated, sum.criticalPaths, want)
+	}
+	if !sum.resolved[[2]uint64{a.pc("f"), a.pc("r1")}] || !sum.resolved[[2]uint64{a.pc("f"), a.pc("r2")}] {
+		t.Errorf("return edges not reported: %v", sum.resolved)
+	}
+	if sum.classes.names()[ClassEnvironment] != true {
+		t.Errorf("TIMESTAMP in f not seen: %v", sum.classes.names())
+	}
+}
+
+func TestLoopVisitedOncePerPath(t *testing.T) {
+	a := newAsm()
+	a.label("head").push(0).op(vm.CALLDATALOAD).ref("body").op(vm.JUMPI)
+	a.op(vm.STOP)
+	a.label("body").push(1).op(vm.SSTORE).ref("head").op(vm.JUMP)
+	c := BuildCFG(a.bytes(t))
+	sum := explore(c, 0, &absStack{}, DefaultLimits)
+	// head->stop, head->body->head->stop; head->body->head->body is cut.
+	if sum.complete != 2 || !sum.hasSStore {
+		t.Fatalf("complete paths %d (want 2), SSTORE %v", sum.complete, sum.hasSStore)
+	}
+}
+
+func TestLimitsBoundTheSearch(t *testing.T) {
+	// 12 independent branches: 4096 paths unless bounded.
+	a := newAsm()
+	for i := range 12 {
+		l := string(rune('a' + i))
+		a.push(uint64(i)).op(vm.CALLDATALOAD).ref(l).op(vm.JUMPI).label(l)
+	}
+	a.op(vm.STOP)
+	c := BuildCFG(a.bytes(t))
+	sum := explore(c, 0, &absStack{}, Limits{MaxPaths: 100})
+	if sum.complete != 100 || !sum.truncated {
+		t.Fatalf("MaxPaths 100: complete %d truncated %v", sum.complete, sum.truncated)
+	}
+	sum = explore(c, 0, &absStack{}, Limits{MaxDepth: 5})
+	if sum.complete != 0 || !sum.truncated {
+		t.Fatalf("MaxDepth 5: complete %d truncated %v", sum.complete, sum.truncated)
+	}
+	if sum = explore(c, 0, &absStack{}, Limits{MaxPaths: 5000}); sum.complete != 4096 || sum.truncated {
+		t.Fatalf("unbounded: complete %d truncated %v", sum.complete, sum.truncated)
+	}
+}
+
+func TestCallValueOperand(t *testing.T) {
+	call := func(value func(*assembler)) *Block {
+		a := newAsm()
+		a.push(0).push(0).push(0).push(0)
+		value(a)
+		a.push(0xca11).op(vm.GAS, vm.CALL, vm.STOP)
+		return BuildCFG(a.bytes(t)).Blocks[0]
+	}
+	if b := call(func(a *assembler) { a.push(0) }); len(b.Critical) != 0 {
+		t.Errorf("CALL with constant 0 value marked %v", b.Critical)
+	}
+	if b := call(func(a *assembler) { a.op(vm.CALLVALUE) }); !slices.Equal(b.Critical, []vm.OpCode{vm.CALL}) {
+		t.Errorf("CALL with CALLVALUE value marked %v", b.Critical)
+	}
+	if b := call(func(a *assembler) { a.push(3).push(3).op(vm.SUB) }); len(b.Critical) != 1 || b.Critical[0] != vm.SUB {
+		t.Errorf("CALL with folded 3-3 value marked %v, want only SUB", b.Critical)
+	}
+}
+
+func TestAddDynamicEdge(t *testing.T) {
+	a := newAsm()
+	a.push(0x20).op(vm.CALLDATALOAD, vm.JUMP) // JUMP at pc 3
+	a.label("x").op(vm.STOP)
+	a.label("y").op(vm.STOP)
+	c := BuildCFG(a.bytes(t))
+	if sum := explore(c, 0, &absStack{}, DefaultLimits); sum.complete != 0 || !sum.truncated {
+		t.Fatalf("unresolved jump should cut the path: %+v", sum)
+	}
+	if err := c.AddDynamicEdge(3, a.pc("y")); err != nil { // the JUMP
+		t.Fatal(err)
+	}
+	for range 2 { // any pc of the block; a repeat is a no-op
+		if err := c.AddDynamicEdge(2, a.pc("x")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := c.Blocks[0].Succs; !slices.Equal(got, []uint64{a.pc("x"), a.pc("y")}) {
+		t.Fatalf("edges %x", got)
+	}
+	if sum := explore(c, 0, &absStack{}, DefaultLimits); sum.complete != 2 || sum.truncated {
+		t.Fatalf("dynamic edges not followed: %d complete paths", sum.complete)
+	}
+	for _, tc := range []struct {
+		from, to uint64
+		err      error
+	}{
+		{1, a.pc("x"), ErrNoSuchPC},  // inside PUSH1 data
+		{99, a.pc("x"), ErrNoSuchPC}, // past the code
+		{0, 2, ErrNotJumpDest},
+		{a.pc("x"), a.pc("y"), ErrNotJumpBlock},
+	} {
+		if err := c.AddDynamicEdge(tc.from, tc.to); !errors.Is(err, tc.err) {
+			t.Errorf("AddDynamicEdge(%d, %d) = %v, want %v", tc.from, tc.to, err, tc.err)
+		}
+	}
+}

@@ -1,0 +1,77 @@
+package democorpus
+
+import (
+	"embed"
+	"fmt"
+)
+
+// Sources are the demo contracts, one flattened file per contract.
+//
+//go:embed contracts/*.sol
+var Sources embed.FS
+
+const (
+	compiler0424 = "v0.4.24+commit.e67f0147"
+	compiler0819 = "v0.8.19+commit.7dd6d404"
+)
+
+// Spec is one demo contract: how it is built and deployed, and the scenario
+// its history comes from.
+type Spec struct {
+	Name        string // contract name; its source is contracts/<Name>.sol
+	Compiler    string // Etherscan's CompilerVersion
+	Optimize    bool   // runs are always 200
+	License     string // Etherscan's LicenseType
+	DeployNonce uint64 // the deployer's nonce at creation: the address is CreateAddress(deployer, nonce)
+	StartBlock  uint64 // creation block
+	Users       int    // accounts of the seed's population that use the contract
+	// NeverCalled lists the state-changing functions no recorded
+	// transaction calls: only an oracle that goes beyond history reaches them.
+	NeverCalled []string
+
+	args     func(deployTime uint64, deployer account, users []account) []any
+	scenario func(s *session)
+}
+
+// Source is the contract's embedded Solidity file.
+func (c Spec) Source() (string, error) {
+	b, err := Sources.ReadFile("contracts/" + c.Name + ".sol")
+	if err != nil {
+		return "", fmt.Errorf("democorpus: source of %s: %w", c.Name, err)
+	}
+	return string(b), nil
+}
+
+// Specs lists the demo contracts in corpus order.
+func Specs() []Spec {
+	return []Spec{
+		{Name: "Vault", Compiler: compiler0424, Optimize: false, License: "None",
+			DeployNonce: 3, StartBlock: 5_612_480, Users: 14,
+			NeverCalled: []string{"initialize"}, scenario: vaultScenario},
+		{Name: "GiftToken", Compiler: compiler0424, Optimize: true, License: "None",
+			DeployNonce: 0, StartBlock: 5_703_117, Users: 36,
+			NeverCalled: []string{"setBuyPrice", "transferOwnership"},
+			args:        func(uint64, account, []account) []any { return []any{giftSupply} }, scenario: giftScenario},
+		{Name: "MultiSigWallet", Compiler: compiler0424, Optimize: true, License: "None",
+			DeployNonce: 12, StartBlock: 6_012_055, Users: 24,
+			NeverCalled: []string{"addOwner", "removeOwner", "replaceOwner", "changeRequirement"},
+			args:        multisigArgs, scenario: multisigScenario},
+		{Name: "EtherLocker", Compiler: compiler0424, Optimize: false, License: "None",
+			DeployNonce: 5, StartBlock: 6_301_942, Users: 30,
+			NeverCalled: []string{"setMinLockDuration", "transferOwnership"}, scenario: lockerScenario},
+		{Name: "TimedCrowdsale", Compiler: compiler0819, Optimize: true, License: "MIT",
+			DeployNonce: 27, StartBlock: 16_604_318, Users: 48,
+			NeverCalled: []string{"setRate", "extendClosingTime", "setWallet"},
+			args:        crowdsaleArgs, scenario: crowdsaleScenario},
+		{Name: "StakingPool", Compiler: compiler0819, Optimize: true, License: "MIT",
+			DeployNonce: 2, StartBlock: 16_655_640, Users: 28,
+			NeverCalled: []string{"setPaused", "setMinStake", "transferOwnership"},
+			args:        func(uint64, account, []account) []any { return []any{stakingInitialRate} }, scenario: stakingScenario},
+		{Name: "AllowlistNFT", Compiler: compiler0819, Optimize: true, License: "MIT",
+			DeployNonce: 41, StartBlock: 16_702_907, Users: 60,
+			NeverCalled: []string{"setPrice", "setBaseURI", "transferOwnership"}, scenario: nftScenario},
+		{Name: "PaymentChannel", Compiler: compiler0819, Optimize: false, License: "MIT",
+			DeployNonce: 8, StartBlock: 16_718_233, Users: 32,
+			NeverCalled: []string{"setMinDuration", "transferOwnership"}, scenario: channelScenario},
+	}
+}

@@ -1,0 +1,84 @@
+package democorpus
+
+import (
+	"math/big"
+)
+
+// step is one kind of user action in a scenario's mix. run issues at most one
+// transaction; it may issue none when the action does not apply yet.
+type step struct {
+	weight int
+	run    func()
+}
+
+// mixUntil repeats weighted random steps until done says stop (checked
+// before each step) or the session failed. The guard stops scenarios whose
+// steps keep finding nothing to do.
+func (s *session) mixUntil(done func() bool, steps ...step) {
+	total := 0
+	for _, st := range steps {
+		total += st.weight
+	}
+	for guard := 0; guard < 20_000 && s.err == nil && !done(); guard++ {
+		pick := s.rng.IntN(total)
+		for _, st := range steps {
+			if pick < st.weight {
+				st.run()
+				break
+			}
+			pick -= st.weight
+		}
+	}
+}
+
+// mixCount runs steps until the history holds n transactions.
+func (s *session) mixCount(n int, steps ...step) {
+	s.mixUntil(func() bool { return len(s.txs) >= n }, steps...)
+}
+
+// user picks one of the history's users.
+func (s *session) user() account { return s.users[s.rng.IntN(len(s.users))] }
+
+// pick picks one of the given accounts.
+func (s *session) pick(from []account) account { return from[s.rng.IntN(len(from))] }
+
+// chance is true with probability p.
+func (s *session) chance(p float64) bool { return s.rng.Float64() < p }
+
+// between draws an integer in [lo, hi].
+func (s *session) between(lo, hi int) int { return lo + s.rng.IntN(hi-lo+1) }
+
+// milliEther is n thousandths of an ether, in wei.
+func milliEther(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e15)) }
+
+// amountEther draws an amount between lo and hi thousandths of an ether,
+// skewed towards small ones and rounded the way people type amounts.
+func (s *session) amountEther(lo, hi int64) *big.Int {
+	f := s.rng.Float64()
+	n := lo + int64(f*f*float64(hi-lo))
+	switch {
+	case n >= 1000:
+		n = n / 50 * 50
+	case n >= 100:
+		n = n / 10 * 10
+	}
+	if n < lo {
+		n = lo
+	}
+	return milliEther(n)
+}
+
+// fraction is a random share (1/den .. num/den) of v, at least 1 when v > 0.
+func (s *session) fraction(v *big.Int, num, den int64) *big.Int {
+	out := new(big.Int).Mul(v, big.NewInt(1+s.rng.Int64N(num)))
+	out.Div(out, big.NewInt(den))
+	if out.Sign() == 0 && v.Sign() > 0 {
+		out.SetInt64(1)
+	}
+	return out
+}
+
+const (
+	hour = 3600
+	day  = 24 * hour
+)

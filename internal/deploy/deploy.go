@@ -1,0 +1,190 @@
+package deploy
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+// LibraryDeployer deploys the libraries a contract links against: an address
+// no mainnet history sends from, so its nonce never collides.
+var LibraryDeployer = common.HexToAddress("0x00000000000000000000000000000000000001b0")
+
+// DeployGas bounds a deployment: creation gas on a fresh chain may differ from
+// the recorded one (other fork rules, no warm storage), so the recorded limit
+// is not used here.
+const DeployGas = 30_000_000
+
+// Deployment is a contract deployed on its own embedded chain.
+type Deployment struct {
+	Chain      *chain.Harness // the state right after deployment; Fork it before each run
+	Address    common.Address
+	Deployer   common.Address
+	Block      chain.Block
+	Contract   *solc.Contract
+	ABI        abi.ABI
+	Args       []byte
+	ArgsSource string
+	Libraries  map[string]common.Address
+	Result     *chain.Result // the creation's result
+	AtRecorded bool          // the contract sits at its recorded mainnet address
+}
+
+// DeployError is a failed deployment: the constructor reverted, or no code was left.
+type DeployError struct{ Reason string }
+
+func (e *DeployError) Error() string { return "deploy failed: " + e.Reason }
+
+// Target picks the record's contract from a compile output.
+func (r *Record) Target(out *solc.Output) (*solc.Contract, error) {
+	return out.Contract(r.Name())
+}
+
+// Deploy deploys c (the original or a sample compiled from the record's
+// settings) as the record's creation did. args nil means: derive them from
+// the record (see ConstructorArgs).
+func Deploy(r *Record, out *solc.Output, c *solc.Contract, args []byte, opts chain.Options) (*Deployment, error) {
+	parsed, err := abi.JSON(bytes.NewReader(c.ABI))
+	if err != nil {
+		return nil, fmt.Errorf("ABI of %s: %w", c.Name, err)
+	}
+	h := chain.New(opts)
+	d := &Deployment{Chain: h, Contract: c, ABI: parsed, Block: r.CreationBlock(), Deployer: r.Deployer()}
+	d.Libraries, err = deployLibraries(h, out, c, d.Block)
+	if err != nil {
+		return nil, err
+	}
+	code, err := c.CreationCode(d.Libraries)
+	if err != nil {
+		return nil, err
+	}
+	d.Args, d.ArgsSource = args, "given"
+	if args == nil {
+		if d.Args, d.ArgsSource, err = r.ConstructorArgs(code); err != nil {
+			return nil, err
+		}
+	}
+	if r.Creation != nil {
+		h.SetNonce(d.Deployer, uint64(r.Creation.Nonce))
+	}
+	res, err := h.Apply(chain.Msg{From: d.Deployer, Data: append(code, d.Args...), Value: r.CreationValue(), Gas: DeployGas, Block: d.Block})
+	if err != nil {
+		return nil, err
+	}
+	d.Result, d.Address = res, res.ContractAddress
+	if !res.Success {
+		return d, &DeployError{Reason: deployFailure(res)}
+	}
+	if len(h.Code(d.Address)) == 0 {
+		return d, &DeployError{Reason: "constructor left no code"}
+	}
+	d.AtRecorded = strings.EqualFold(d.Address.Hex(), r.Entry.Address)
+	return d, nil
+}
+
+func deployFailure(res *chain.Result) string {
+	msg := "constructor reverted"
+	if res.Err != nil {
+		msg = res.Err.Error()
+	}
+	if res.RevertReason != "" {
+		msg += ": " + res.RevertReason
+	}
+	return msg
+}
+
+// deployLibraries deploys every library c links against (and theirs, first).
+func deployLibraries(h *chain.Harness, out *solc.Output, c *solc.Contract, b chain.Block) (map[string]common.Address, error) {
+	libs := map[string]common.Address{}
+	var visit func(c *solc.Contract, depth int) error
+	visit = func(c *solc.Contract, depth int) error {
+		if depth > 8 {
+			return errors.New("library links nest too deep")
+		}
+		for _, name := range linkedNames(c) {
+			if _, done := libs[name]; done {
+				continue
+			}
+			lib, err := out.Contract(name)
+			if err != nil {
+				return fmt.Errorf("library %s: %w", name, err)
+			}
+			if err := visit(lib, depth+1); err != nil {
+				return err
+			}
+			code, err := lib.CreationCode(libs)
+			if err != nil {
+				return err
+			}
+			res, err := h.Apply(chain.Msg{From: LibraryDeployer, Data: code, Gas: DeployGas, Block: b})
+			if err != nil {
+				return err
+			}
+			if !res.Success {
+				return &DeployError{Reason: "library " + name + ": " + deployFailure(res)}
+			}
+			libs[name] = res.ContractAddress
+		}
+		return nil
+	}
+	return libs, visit(c, 0)
+}
+
+func linkedNames(c *solc.Contract) []string {
+	var names []string
+	for _, byName := range c.LinkReferences {
+		for name := range byName {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Deployer is the address that created the contract on mainnet.
+func (r *Record) Deployer() common.Address {
+	if r.Creation != nil {
+		return common.HexToAddress(r.Creation.From)
+	}
+	return common.HexToAddress("0x00000000000000000000000000000000000d3b10")
+}
+
+// CreationBlock is the block the contract was created in.
+func (r *Record) CreationBlock() chain.Block {
+	if r.Creation != nil {
+		return chain.Block{Number: uint64(r.Creation.BlockNumber), Time: uint64(r.Creation.TimeStamp.Time().Unix())}
+	}
+	if len(r.Txs) > 0 {
+		return TxBlock(r.Txs[0].NormalTx)
+	}
+	return chain.Block{Number: 1, Time: 1438269988}
+}
+
+// CreationValue is the Ether sent with the creation.
+func (r *Record) CreationValue() *big.Int {
+	if r.Creation != nil && r.Creation.Value != nil {
+		return r.Creation.Value.Int()
+	}
+	return new(big.Int)
+}
+
+// RecordedAddress is the address the contract has on mainnet.
+func (r *Record) RecordedAddress() common.Address { return common.HexToAddress(r.Entry.Address) }
+
+// ExpectedAddress is where CREATE puts the contract on a fresh chain.
+func (r *Record) ExpectedAddress() common.Address {
+	if r.Creation == nil {
+		return common.Address{}
+	}
+	return crypto.CreateAddress(r.Deployer(), uint64(r.Creation.Nonce))
+}

@@ -1,0 +1,79 @@
+package etherscan
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+)
+
+// cachingTransport stores successful answers on disk, keyed by the request
+// URL without its API key, so a rerun asks nothing twice and the key never
+// reaches the disk.
+type cachingTransport struct {
+	next http.RoundTripper
+	dir  string
+}
+
+func (t *cachingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	path := filepath.Join(t.dir, cacheKey(req)+".json")
+	if body, err := os.ReadFile(path); err == nil {
+		return respond(req, http.StatusOK, body), nil
+	}
+	res, err := t.next.RoundTrip(req)
+	if err != nil || res.StatusCode != http.StatusOK {
+		return res, err
+	}
+	body, err := io.ReadAll(res.Body)
+	res.Body.Close()
+	if err != nil {
+		return nil, err
+	}
+	if cacheable(body) {
+		writeAtomic(path, body)
+	}
+	return respond(req, res.StatusCode, body), nil
+}
+
+func cacheKey(req *http.Request) string {
+	u := *req.URL
+	q := u.Query()
+	q.Del("apikey")
+	u.RawQuery = q.Encode()
+	sum := sha256.Sum256([]byte(u.String()))
+	return hex.EncodeToString(sum[:])
+}
+
+// cacheable keeps well-formed answers, and Etherscan's "no transactions"
+// answer, but never a rate-limit or other error answer.
+func cacheable(body []byte) bool {
+	var env struct {
+		Status  string `json:"status"`
+		Message string `json:"message"`
+	}
+	if json.Unmarshal(body, &env) != nil {
+		return false
+	}
+	return env.Status == "1" || env.Message == "No transactions found"
+}
+
+func writeAtomic(path string, body []byte) {
+	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
+		return
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, werr := io.Copy(tmp, bytes.NewReader(body))
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return
+	}
+	os.Rename(tmp.Name(), path)
+}

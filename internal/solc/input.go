@@ -1,0 +1,185 @@
+package solc
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"regexp"
+	"sort"
+)
+
+// job is an Input with its sources and settings resolved.
+type job struct {
+	in        Input
+	requested string
+	sources   map[string]string
+	settings  map[string]json.RawMessage // from StandardJSON, minus outputSelection
+}
+
+func prepare(in Input) (*job, error) {
+	j := &job{in: in, requested: in.Compiler, sources: in.Sources, settings: map[string]json.RawMessage{}}
+	if len(bytes.TrimSpace(in.StandardJSON)) > 0 {
+		if err := j.readStandardJSON(in.StandardJSON); err != nil {
+			return nil, err
+		}
+	}
+	if len(j.sources) == 0 {
+		return nil, errors.New("solc: no sources to compile")
+	}
+	if j.requested == "" {
+		v, err := pragmaOfSources(j.sources)
+		if err != nil {
+			return nil, err
+		}
+		j.requested = v
+	}
+	return j, nil
+}
+
+// readStandardJSON takes sources and settings from a standard-JSON input;
+// Etherscan stores it wrapped in an extra pair of braces.
+func (j *job) readStandardJSON(raw []byte) error {
+	raw = bytes.TrimSpace(raw)
+	if bytes.HasPrefix(raw, []byte("{{")) && bytes.HasSuffix(raw, []byte("}}")) {
+		raw = raw[1 : len(raw)-1]
+	}
+	var doc struct {
+		Language string                                `json:"language"`
+		Sources  map[string]*struct{ Content *string } `json:"sources"`
+		Settings map[string]json.RawMessage            `json:"settings"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return fmt.Errorf("solc: bad standard JSON input: %w", err)
+	}
+	if doc.Language != "" && doc.Language != "Solidity" {
+		return fmt.Errorf("solc: standard JSON language %q is not supported (Solidity only)", doc.Language)
+	}
+	j.sources = map[string]string{}
+	for name, s := range doc.Sources {
+		if s == nil || s.Content == nil {
+			return fmt.Errorf("solc: standard JSON source %q has no content (urls are not fetched)", name)
+		}
+		j.sources[name] = *s.Content
+	}
+	if doc.Settings != nil {
+		j.settings = doc.Settings
+	}
+	delete(j.settings, "outputSelection")
+	return nil
+}
+
+// pragmaOfSources picks the newest release every source's pragmas admit.
+func pragmaOfSources(sources map[string]string) (string, error) {
+	var all []versionRange
+	for _, name := range sortedKeys(sources) {
+		ranges, err := pragmaRanges(sources[name])
+		if errors.Is(err, ErrNoPragma) {
+			continue
+		}
+		if err != nil {
+			return "", fmt.Errorf("%w: %s: %v", ErrUnknownVersion, name, err)
+		}
+		all = append(all, ranges...)
+	}
+	if len(all) == 0 {
+		return "", fmt.Errorf("%w: no compiler named and no pragma solidity in the sources", ErrUnknownVersion)
+	}
+	return newestAdmitted(all)
+}
+
+var addressPattern = regexp.MustCompile(`^0x[0-9a-fA-F]{40}$`)
+
+// standardInput builds the standard-JSON input for rel, returning notes
+// about settings the release cannot take.
+func (j *job) standardInput(rel Release) ([]byte, []Diagnostic, error) {
+	v, _, err := parseVersion(rel.Version)
+	if err != nil {
+		return nil, nil, err
+	}
+	settings := map[string]any{}
+	for k, raw := range j.settings {
+		settings[k] = raw
+	}
+	var notes []Diagnostic
+	if _, ok := settings["optimizer"]; !ok {
+		runs := j.in.Runs
+		if runs <= 0 {
+			runs = 200
+		}
+		settings["optimizer"] = map[string]any{"enabled": j.in.Optimize, "runs": runs}
+	}
+	if _, ok := settings["evmVersion"]; !ok && j.in.EVMVersion != "" {
+		if v.less(semver{0, 4, 21}) {
+			notes = append(notes, note(fmt.Sprintf("evmVersion %q ignored: solc %s predates the setting", j.in.EVMVersion, v)))
+		} else {
+			settings["evmVersion"] = j.in.EVMVersion
+		}
+	}
+	if err := j.mergeLibraries(settings); err != nil {
+		return nil, nil, err
+	}
+	settings["outputSelection"] = outputSelection(v)
+	sources := map[string]map[string]string{}
+	for name, content := range j.sources {
+		sources[name] = map[string]string{"content": content}
+	}
+	input, err := json.Marshal(map[string]any{"language": "Solidity", "sources": sources, "settings": settings})
+	return input, notes, err
+}
+
+func (j *job) mergeLibraries(settings map[string]any) error {
+	if len(j.in.Libraries) == 0 {
+		return nil
+	}
+	libs := map[string]map[string]string{}
+	if raw, ok := settings["libraries"].(json.RawMessage); ok {
+		if err := json.Unmarshal(raw, &libs); err != nil {
+			return fmt.Errorf("solc: bad settings.libraries: %w", err)
+		}
+	}
+	for file, byName := range j.in.Libraries {
+		if libs[file] == nil {
+			libs[file] = map[string]string{}
+		}
+		for name, addr := range byName {
+			if !addressPattern.MatchString(addr) {
+				return fmt.Errorf("solc: library %s:%s: %q is not a 0x-prefixed 20-byte address", file, name, addr)
+			}
+			libs[file][name] = addr
+		}
+	}
+	settings["libraries"] = libs
+	return nil
+}
+
+// outputSelection asks for what later stages use; legacyAST only where the
+// compact AST may be missing (before 0.5.0), storageLayout where offered.
+func outputSelection(v semver) map[string]any {
+	perContract := []string{
+		"abi",
+		"evm.bytecode.object", "evm.bytecode.sourceMap", "evm.bytecode.linkReferences",
+		"evm.deployedBytecode.object", "evm.deployedBytecode.sourceMap", "evm.deployedBytecode.linkReferences",
+	}
+	if !v.less(semver{0, 5, 13}) {
+		perContract = append(perContract, "storageLayout")
+	}
+	perFile := []string{"ast"}
+	if v.less(semver{0, 5, 0}) {
+		perFile = append(perFile, "legacyAST")
+	}
+	return map[string]any{"*": map[string]any{"*": perContract, "": perFile}}
+}
+
+func note(msg string) Diagnostic {
+	return Diagnostic{Severity: "info", Type: "Info", Message: msg, Formatted: msg, Start: -1, End: -1}
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,157 @@
+package solc
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync/atomic"
+)
+
+// Manager installs compilers on demand and runs compiles on a bounded pool
+// of persistent Node workers (or, with Options.Spawn, one process each).
+// It is safe for concurrent use.
+type Manager struct {
+	opts   Options
+	inst   *installer
+	pool   *pool
+	closed atomic.Bool
+}
+
+// NewManager returns a Manager; zero Options give the defaults.
+func NewManager(opts Options) *Manager {
+	if opts.CacheDir == "" {
+		opts.CacheDir = defaultCacheDir()
+	}
+	if opts.MaxWorkers <= 0 {
+		opts.MaxWorkers = 2
+	}
+	if opts.Node == "" {
+		opts.Node = "node"
+	}
+	if opts.Npm == "" {
+		opts.Npm = "npm"
+	}
+	return &Manager{
+		opts: opts,
+		inst: newInstaller(opts.CacheDir, opts.Npm, opts.Logf),
+		pool: newPool(opts.MaxWorkers),
+	}
+}
+
+// Close stops every worker; compiles in flight fail with an error.
+func (m *Manager) Close() error {
+	if m.closed.Swap(true) {
+		return nil
+	}
+	m.pool.close()
+	return nil
+}
+
+// Install makes sure the compiler for a requested version is in the cache
+// (Compile does this itself; Install lets a caller warm the cache).
+func (m *Manager) Install(ctx context.Context, requested string) (Release, error) {
+	rel, err := ResolveRelease(requested)
+	if err != nil {
+		return Release{}, err
+	}
+	_, err = m.workerSpec(ctx, rel, false)
+	return rel, err
+}
+
+// Compile compiles one job. Solc errors come back as *CompileError; version
+// problems wrap ErrUnknownVersion; a dying worker gives ErrWorkerCrashed.
+func (m *Manager) Compile(ctx context.Context, in Input) (*Output, error) {
+	if m.closed.Load() {
+		return nil, ErrClosed
+	}
+	job, err := prepare(in)
+	if err != nil {
+		return nil, err
+	}
+	rel, err := ResolveRelease(job.requested)
+	if err != nil {
+		return nil, err
+	}
+	rel = refineAncient(rel, job.sources)
+	input, notes, err := job.standardInput(rel)
+	if err != nil {
+		return nil, err
+	}
+	raw, used, err := m.run(ctx, rel, input)
+	if err != nil {
+		return nil, err
+	}
+	out, err := parseOutput(raw, job.sources, used)
+	if err != nil {
+		return nil, err
+	}
+	out.CompilerRequested = job.requested
+	out.CompilerUsed = used
+	out.Release = rel
+	out.Warnings = append(notes, out.Warnings...)
+	return out, nil
+}
+
+func (m *Manager) workerSpec(ctx context.Context, rel Release, once bool) (workerSpec, error) {
+	script, err := m.inst.workerScript()
+	if err != nil {
+		return workerSpec{}, err
+	}
+	wrapper, err := m.inst.wrapper(ctx)
+	if err != nil {
+		return workerSpec{}, err
+	}
+	soljson, err := m.inst.soljson(ctx, rel.Package)
+	if err != nil {
+		return workerSpec{}, err
+	}
+	return workerSpec{node: m.opts.Node, script: script, wrapper: wrapper, soljson: soljson, key: rel.Package, once: once}, nil
+}
+
+// run compiles input on a worker of rel and returns the raw output and the
+// compiler's version().
+func (m *Manager) run(ctx context.Context, rel Release, input []byte) ([]byte, string, error) {
+	spec, err := m.workerSpec(ctx, rel, m.opts.Spawn)
+	if err != nil {
+		return nil, "", err
+	}
+	start := func(ctx context.Context) (*worker, error) {
+		w, err := startWorker(ctx, spec)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkVersion(w.version, rel); err != nil {
+			w.kill()
+			return nil, err
+		}
+		return w, nil
+	}
+	if m.opts.Spawn {
+		w, err := start(ctx)
+		if err != nil {
+			return nil, "", err
+		}
+		defer w.kill()
+		out, err := w.compile(ctx, input)
+		return out, w.version, err
+	}
+	w, err := m.pool.acquire(ctx, rel.Package, start)
+	if err != nil {
+		return nil, "", err
+	}
+	if err := checkVersion(w.version, rel); err != nil { // a reused worker, checked at start against another release
+		m.pool.release(w, false)
+		return nil, "", err
+	}
+	out, err := w.compile(ctx, input)
+	m.pool.release(w, err != nil)
+	return out, w.version, err
+}
+
+// checkVersion insists the loaded soljson is the release asked for.
+func checkVersion(reported string, rel Release) error {
+	if reported == rel.Version || strings.HasPrefix(reported, rel.Version+"+") {
+		return nil
+	}
+	return fmt.Errorf("%w: npm package %s reports %q, want %s", ErrVersionMismatch, rel.Package, reported, rel.Version)
+}

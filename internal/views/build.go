@@ -1,0 +1,182 @@
+package views
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
+
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/schemas"
+	sqlviews "github.com/solbehave/solbehave/sql"
+)
+
+// Build (re)creates the DuckDB file at dbPath with the views over the
+// warehouse at warehouseRoot. It builds into a fresh file beside dbPath and
+// renames it into place only when complete, so the previous database stays
+// valid (and queryable) until then, and a failed Build leaves it untouched.
+func Build(dbPath, warehouseRoot string) error {
+	dir := filepath.Dir(dbPath)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("views: build: %w", err)
+	}
+	// A private folder rather than a tmp file name: DuckDB creates the file
+	// itself and may add a .wal beside it; RemoveAll clears both on failure.
+	tmpDir, err := os.MkdirTemp(dir, "."+filepath.Base(dbPath)+".tmp-")
+	if err != nil {
+		return fmt.Errorf("views: build: %w", err)
+	}
+	defer os.RemoveAll(tmpDir)
+	tmpDB := filepath.Join(tmpDir, filepath.Base(dbPath))
+	if err := buildFile(tmpDB, dbPath, warehouseRoot); err != nil {
+		return err
+	}
+	// A WAL left by the old file would be replayed onto the new one.
+	if err := os.Remove(dbPath + ".wal"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("views: build: %w", err)
+	}
+	if err := os.Rename(tmpDB, dbPath); err != nil {
+		return fmt.Errorf("views: build: %w", err)
+	}
+	return nil
+}
+
+func buildFile(tmpDB, dbPath, warehouseRoot string) error {
+	db, err := sql.Open("duckdb", tmpDB)
+	if err != nil {
+		return fmt.Errorf("views: build: %w", err)
+	}
+	err = createViews(context.Background(), db, dbPath, warehouseRoot)
+	if err == nil {
+		_, err = db.Exec("CHECKPOINT") // everything into the main file, no WAL
+	}
+	if cerr := db.Close(); err == nil && cerr != nil {
+		err = fmt.Errorf("views: build: close: %w", cerr)
+	}
+	return err
+}
+
+// Open opens a database built by [Build], read-only: several `solbehave sql`
+// processes may query it while a stage writes new parts.
+func Open(dbPath string) (*sql.DB, error) {
+	if _, err := os.Stat(dbPath); err != nil {
+		return nil, fmt.Errorf("views: open %s (build it first): %w", dbPath, err)
+	}
+	db, err := sql.Open("duckdb", dbPath+"?access_mode=read_only")
+	if err != nil {
+		return nil, fmt.Errorf("views: open %s: %w", dbPath, err)
+	}
+	if err := db.Ping(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("views: open %s: %w", dbPath, err)
+	}
+	return db, nil
+}
+
+// OpenInMemory returns an in-memory database with the same views as [Build]
+// would write, over the warehouse at warehouseRoot.
+func OpenInMemory(warehouseRoot string) (*sql.DB, error) {
+	db, err := sql.Open("duckdb", "")
+	if err != nil {
+		return nil, fmt.Errorf("views: open in memory: %w", err)
+	}
+	if err := createViews(context.Background(), db, "", warehouseRoot); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// createViews adds the dataset views, then the sql/ views on top of them.
+func createViews(ctx context.Context, db *sql.DB, dbPath, warehouseRoot string) error {
+	w := warehouse.New(warehouseRoot)
+	for _, d := range schemas.All() {
+		stmt, err := datasetViewSQL(dbPath, w, d)
+		if err != nil {
+			return err
+		}
+		if _, err := db.ExecContext(ctx, stmt); err != nil {
+			return fmt.Errorf("views: dataset view %s: %w", d.Name, err)
+		}
+	}
+	return loadSQLViews(ctx, db, sqlviews.Files())
+}
+
+// datasetViewSQL is the CREATE VIEW (and COMMENT) for one dataset: over its
+// parts when it has any, else an empty view with the same typed columns.
+func datasetViewSQL(dbPath string, w *warehouse.Warehouse, d schemas.Dataset) (string, error) {
+	files, err := w.Files(d.Name)
+	if err != nil {
+		return "", fmt.Errorf("views: %w", err)
+	}
+	var body string
+	if len(files) > 0 {
+		body, err = parquetSelect(dbPath, w, d)
+	} else {
+		body, err = emptySelect(d)
+	}
+	if err != nil {
+		return "", err
+	}
+	name := sqlIdent(d.Name)
+	return "CREATE OR REPLACE VIEW " + name + " AS " + body + ";\n" +
+		"COMMENT ON VIEW " + name + " IS " + sqlString(docSummary(d.Doc)) + ";", nil
+}
+
+func parquetSelect(dbPath string, w *warehouse.Warehouse, d schemas.Dataset) (string, error) {
+	glob, err := parquetGlob(dbPath, w, d.Name)
+	if err != nil {
+		return "", err
+	}
+	opts := "hive_partitioning = true, union_by_name = true"
+	if len(d.Partitions) > 0 {
+		// Pin partition columns to VARCHAR: DuckDB would otherwise guess a type
+		// from the folder values (all-digit values become BIGINT).
+		types := make([]string, len(d.Partitions))
+		for i, p := range d.Partitions {
+			types[i] = sqlString(p) + ": VARCHAR"
+		}
+		opts += ", hive_types = {" + strings.Join(types, ", ") + "}"
+	}
+	return "SELECT * FROM read_parquet(" + sqlString(glob) + ", " + opts + ")", nil
+}
+
+// emptySelect is a zero-row SELECT with the columns the parquet view would
+// have: the row's columns, then the partition columns, as DuckDB orders them.
+func emptySelect(d schemas.Dataset) (string, error) {
+	cols, err := rowColumns(d.Row)
+	if err != nil {
+		return "", fmt.Errorf("views: dataset %s: %w", d.Name, err)
+	}
+	for _, p := range d.Partitions {
+		cols = append(cols, column{Name: p, Type: "VARCHAR"})
+	}
+	exprs := make([]string, len(cols))
+	for i, c := range cols {
+		exprs[i] = "CAST(NULL AS " + c.Type + ") AS " + sqlIdent(c.Name)
+	}
+	return "SELECT " + strings.Join(exprs, ", ") + " WHERE false", nil
+}
+
+// docSummary is the first paragraph of a dataset doc, after its title.
+func docSummary(doc string) string {
+	var para []string
+	for _, line := range strings.Split(doc, "\n") {
+		line = strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(line, "#"):
+			continue
+		case line == "" && len(para) > 0:
+			return strings.Join(para, " ")
+		case line != "":
+			para = append(para, line)
+		}
+	}
+	return strings.Join(para, " ")
+}

@@ -1,0 +1,20 @@
+// Package views is the DuckDB layer over the Parquet warehouse.
+//
+// [Build] writes <data>/solbehave.duckdb holding only views: one per dataset
+// registered in package schemas, with the dataset's name, reading
+//
+//	read_parquet('<root>/<dataset>/**/*.parquet', hive_partitioning = true, union_by_name = true)
+//
+// (a typed empty view while the dataset has no part yet, so SQL over it still
+// binds), and then every view embedded by package sqlviews (the sql/ folder).
+// The views are live: parts written after Build are visible to the next
+// query. Build must run again when a dataset goes from no parts to some (its
+// empty view is a placeholder), when a schema gains columns, or when sql/
+// changes. [OpenInMemory] creates the same views in an in-memory database,
+// for `solbehave sql` without a built file. [Query] runs SQL and prints the
+// result as an aligned table, CSV or JSON.
+//
+// This is the only package that imports DuckDB (cgo, a large static library,
+// about a minute to link a binary): keep stages and their tests on
+// internal/warehouse, which writes Parquet without it.
+package views

@@ -1,0 +1,28 @@
+package pipeline
+
+import (
+	"sync"
+
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+// Engines holds the shared engines a run creates once and every stage reuses.
+type Engines struct {
+	SolcOptions solc.Options
+
+	solcOnce sync.Once
+	solc     *solc.Manager
+}
+
+// Solc returns the run's compiler manager (persistent workers, shared by all units).
+func (e *Engines) Solc() *solc.Manager {
+	e.solcOnce.Do(func() { e.solc = solc.NewManager(e.SolcOptions) })
+	return e.solc
+}
+
+// Close stops the engines' background processes.
+func (e *Engines) Close() {
+	if e.solc != nil {
+		e.solc.Close()
+	}
+}

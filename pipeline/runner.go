@@ -1,0 +1,288 @@
+package pipeline
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Runner runs stages unit by unit.
+type Runner struct {
+	Env      *Env
+	Force    bool // recompute units whose fingerprint is current
+	Progress bool // draw a progress bar (on a terminal)
+}
+
+// Counters say what a stage run did with its units.
+type Counters struct {
+	Stage                        string
+	Units, Skipped, Ran, Failed int
+	Elapsed                      time.Duration
+}
+
+// manifest is written after a unit's outputs, so its presence means they are complete.
+type manifest struct {
+	Unit        string   `json:"unit"`
+	Stage       string   `json:"stage"`
+	Version     string   `json:"version"`
+	Fingerprint string   `json:"fingerprint"`
+	Files       []string `json:"files"` // relative to the warehouse root
+	Failed      bool     `json:"failed,omitempty"`
+	Retriable   bool     `json:"retriable,omitempty"`
+}
+
+// Run plans the stage, runs every unit whose fingerprint changed, and
+// removes the outputs of units that no longer exist.
+func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
+	start := time.Now()
+	c := Counters{Stage: s.Name()}
+	units, err := s.Plan(ctx, r.Env)
+	if err != nil {
+		return c, fmt.Errorf("%s: plan: %w", s.Name(), err)
+	}
+	c.Units = len(units)
+	if err := r.removeOrphans(s, units); err != nil {
+		return c, err
+	}
+	todo := r.pending(s, units, &c)
+	prog := newProgress(r.Env, s.Name(), len(todo), r.Progress)
+	var mu sync.Mutex
+	work := make(chan Unit)
+	var wg sync.WaitGroup
+	for i := 0; i < max(1, r.Env.Jobs); i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for u := range work {
+				failed := r.runUnit(ctx, s, u) != nil
+				mu.Lock()
+				c.Ran++
+				if failed {
+					c.Failed++
+				}
+				mu.Unlock()
+				prog.step(u.ID, failed)
+			}
+		}()
+	}
+	for _, u := range todo {
+		if ctx.Err() != nil {
+			break
+		}
+		work <- u
+	}
+	close(work)
+	wg.Wait()
+	prog.done()
+	c.Elapsed = time.Since(start)
+	return c, ctx.Err()
+}
+
+// pending returns the units to run, counting the skipped ones.
+func (r *Runner) pending(s Stage, units []Unit, c *Counters) []Unit {
+	var todo []Unit
+	for _, u := range units {
+		if !r.Force && r.current(s, u) {
+			c.Skipped++
+			continue
+		}
+		todo = append(todo, u)
+	}
+	return todo
+}
+
+// current tells whether a unit's stored outputs match its fingerprint.
+// A unit that failed for a retriable reason is never current.
+func (r *Runner) current(s Stage, u Unit) bool {
+	m, err := r.readManifest(s.Name(), u.ID)
+	if err != nil || m.Fingerprint != u.Fingerprint || m.Version != s.Version() || (m.Failed && m.Retriable) {
+		return false
+	}
+	for _, f := range m.Files {
+		if _, err := os.Stat(filepath.Join(r.Env.Warehouse.Root, f)); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// runUnit runs one unit and stores its outputs, or its error row.
+func (r *Runner) runUnit(ctx context.Context, s Stage, u Unit) error {
+	out, err := safeRun(ctx, s, r.Env, u)
+	m := manifest{Unit: u.ID, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint}
+	if err != nil {
+		class, retriable := Classify(err)
+		r.Env.Log.Warn("unit failed", "stage", s.Name(), "unit", u.ID, "class", class, "err", err)
+		if out == nil {
+			out = &Output{}
+		}
+		Add(out, "errors", []schemas.ErrorRow{{Stage: s.Name(), Unit: u.ID, ContractID: u.Contract,
+			Class: class, Message: err.Error(), Retriable: retriable}})
+		m.Failed, m.Retriable = true, retriable
+	}
+	if out == nil {
+		out = &Output{}
+	}
+	files, werr := r.write(s, u, out)
+	if werr != nil {
+		r.Env.Log.Error("writing unit outputs", "stage", s.Name(), "unit", u.ID, "err", werr)
+		return werr
+	}
+	old, _ := r.readManifest(s.Name(), u.ID)
+	m.Files = files
+	if err := r.writeManifest(m); err != nil {
+		return err
+	}
+	r.removeStale(old, files)
+	return err
+}
+
+func safeRun(ctx context.Context, s Stage, env *Env, u Unit) (out *Output, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = Fail("panic", false, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
+		}
+	}()
+	return s.Run(ctx, env, u)
+}
+
+// write stores each dataset part of a unit, returning paths relative to the warehouse.
+func (r *Runner) write(s Stage, u Unit, out *Output) ([]string, error) {
+	seen := map[string]int{}
+	var files []string
+	for _, w := range out.writes {
+		name := partName(s.Name(), u)
+		if n := seen[w.dataset]; n > 0 {
+			name = fmt.Sprintf("%s-%d", name, n)
+		}
+		seen[w.dataset]++
+		path := r.Env.Warehouse.Path(w.dataset, []warehouse.Partition{{Key: "contract", Value: u.Contract}}, name)
+		if err := w.write(path); err != nil {
+			return nil, fmt.Errorf("%s: %w", w.dataset, err)
+		}
+		rel, _ := filepath.Rel(r.Env.Warehouse.Root, path)
+		files = append(files, rel)
+	}
+	sort.Strings(files)
+	return files, nil
+}
+
+// partName names a unit's file within its contract partition: the stage, and
+// the part of the unit id that the contract does not already say.
+func partName(stage string, u Unit) string {
+	rest := strings.TrimPrefix(strings.TrimPrefix(u.ID, u.Contract), "/")
+	if rest == "" {
+		return stage
+	}
+	return stage + "-" + sanitize(rest)
+}
+
+func sanitize(s string) string {
+	return strings.NewReplacer("/", "__", "\\", "_", "..", "_", ":", "_", " ", "_").Replace(s)
+}
+
+func (r *Runner) removeStale(old *manifest, keep []string) {
+	if old == nil {
+		return
+	}
+	kept := map[string]bool{}
+	for _, f := range keep {
+		kept[f] = true
+	}
+	for _, f := range old.Files {
+		if !kept[f] {
+			os.Remove(filepath.Join(r.Env.Warehouse.Root, f))
+		}
+	}
+}
+
+// removeOrphans deletes outputs of units the plan no longer has (a contract
+// removed from the corpus, a sample count lowered), so the warehouse equals
+// a from-scratch run.
+func (r *Runner) removeOrphans(s Stage, units []Unit) error {
+	planned := map[string]bool{}
+	for _, u := range units {
+		planned[manifestName(u.ID)] = true
+	}
+	dir := filepath.Join(r.stateDir(), s.Name())
+	entries, err := os.ReadDir(dir)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if planned[e.Name()] || !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		path := filepath.Join(dir, e.Name())
+		var m manifest
+		if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &m) == nil {
+			r.removeStale(&m, nil)
+		}
+		os.Remove(path)
+	}
+	return nil
+}
+
+func (r *Runner) stateDir() string { return filepath.Join(r.Env.Data, "state") }
+
+func manifestName(unitID string) string { return sanitize(unitID) + ".json" }
+
+func (r *Runner) readManifest(stage, unit string) (*manifest, error) {
+	b, err := os.ReadFile(filepath.Join(r.stateDir(), stage, manifestName(unit)))
+	if err != nil {
+		return nil, err
+	}
+	var m manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+func (r *Runner) writeManifest(m manifest) error {
+	path := filepath.Join(r.stateDir(), m.Stage, manifestName(m.Unit))
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, b)
+}
+
+func writeFileAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,98 @@
+package pipeline
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"github.com/spf13/pflag"
+
+	"github.com/solbehave/solbehave/internal/warehouse"
+)
+
+// Stage is one re-runnable step of the pipeline.
+type Stage interface {
+	Name() string
+	Summary() string // one line for `solbehave stages`
+	Version() string // bump when the stage's output for the same input changes
+	BindFlags(fs *pflag.FlagSet)
+	Plan(ctx context.Context, env *Env) ([]Unit, error)
+	// Run does one unit. On failure it may return rows too (a dataset row
+	// that records the reason): they are written beside the error row.
+	Run(ctx context.Context, env *Env, u Unit) (*Output, error)
+}
+
+// Unit is one independent piece of a stage's work.
+type Unit struct {
+	ID          string // unique within the stage, e.g. a contract id or contract/model/sample
+	Contract    string // partition value of every row the unit writes
+	Fingerprint string // digest of everything the output depends on (see Fingerprint)
+	Payload     any    // stage-private data from Plan to Run
+}
+
+// Env is what every stage sees of the run.
+type Env struct {
+	Corpus    string
+	Data      string
+	Seed      int64
+	Jobs      int
+	Log       *slog.Logger
+	Out       io.Writer // where summaries go (stdout)
+	Warehouse *warehouse.Warehouse
+	Engines   *Engines
+}
+
+// Output collects the rows a unit produced, per dataset.
+type Output struct {
+	writes []datasetWrite
+}
+
+type datasetWrite struct {
+	dataset string
+	rows    int
+	write   func(path string) error
+}
+
+// Add queues rows of one dataset for the unit's atomic write. Adding the same
+// dataset twice writes two parts.
+func Add[T any](o *Output, dataset string, rows []T) {
+	o.writes = append(o.writes, datasetWrite{dataset: dataset, rows: len(rows), write: func(path string) error {
+		return warehouse.Write(path, rows)
+	}})
+}
+
+// Rows reports how many rows the output holds for a dataset.
+func (o *Output) Rows(dataset string) int {
+	n := 0
+	for _, w := range o.writes {
+		if w.dataset == dataset {
+			n += w.rows
+		}
+	}
+	return n
+}
+
+// Fingerprint digests its parts (anything JSON-encodable) into a hex string.
+func Fingerprint(parts ...any) string {
+	h := sha256.New()
+	for _, p := range parts {
+		switch v := p.(type) {
+		case []byte:
+			h.Write(v)
+		case string:
+			h.Write([]byte(v))
+		default:
+			b, err := json.Marshal(v)
+			if err != nil {
+				panic(fmt.Sprintf("pipeline: fingerprint part %T: %v", p, err))
+			}
+			h.Write(b)
+		}
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}

@@ -1,0 +1,27 @@
+package schemas
+
+import _ "embed"
+
+//go:embed crawl_candidates.md
+var crawlCandidatesDoc string
+
+// CrawlCandidate is one row of the `crawl_candidates` dataset: a candidate
+// contract and the crawl filters it passed or failed (solbehave paper §IV-A(a)).
+type CrawlCandidate struct {
+	ContractID    string `parquet:"contract_id"`
+	Address       string `parquet:"address"`
+	Name          string `parquet:"name"`
+	Origin        string `parquet:"origin"`
+	DiscoveredTxs int64  `parquet:"discovered_txs"`
+	Verified      bool   `parquet:"verified"`
+	Proxy         bool   `parquet:"proxy"`
+	ProxyEvidence string `parquet:"proxy_evidence"`
+	NTransactions int64  `parquet:"n_transactions"`
+	EnoughHistory bool   `parquet:"enough_history"`
+	Passed        bool   `parquet:"passed"`
+	Reason        string `parquet:"reason"`
+}
+
+func init() {
+	Register(Dataset{Name: "crawl_candidates", Row: CrawlCandidate{}, Partitions: []string{"contract"}, Doc: crawlCandidatesDoc})
+}

@@ -1,0 +1,71 @@
+// Package sqlviews embeds the project's DuckDB views, one per `*.sql` file in
+// this folder. internal/views loads them on top of the dataset views (one per
+// registered dataset in package schemas).
+//
+// File convention (checked by this package's tests):
+//
+//	-- <view>: <paper table/figure it reproduces, or "dataset helper">
+//	-- depends: <view or dataset>, ...        (optional)
+//	CREATE OR REPLACE VIEW <view> AS
+//	SELECT ...;
+//	COMMENT ON VIEW <view> IS '...';
+//
+// The file name is <view>.sql. Views may build on each other; the loader
+// orders files by their `-- depends:` lines and retries a failed view after
+// the others until no more progress is made, so a missing header only costs a
+// retry.
+package sqlviews
+
+import (
+	"embed"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+//go:embed *.sql
+var files embed.FS
+
+// File is one embedded view definition.
+type File struct {
+	Name string // file name, e.g. "verify_summary.sql"
+	Text string // the SQL, header comments included
+}
+
+// View is the name of the view the file defines (its file name without .sql).
+func (f File) View() string { return strings.TrimSuffix(f.Name, ".sql") }
+
+// Depends lists the names on the file's `-- depends:` header lines.
+func (f File) Depends() []string {
+	var deps []string
+	for _, line := range strings.Split(f.Text, "\n") {
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "-- depends:")
+		if !ok {
+			continue
+		}
+		for _, d := range strings.Split(rest, ",") {
+			if d = strings.TrimSpace(d); d != "" {
+				deps = append(deps, d)
+			}
+		}
+	}
+	return deps
+}
+
+// Files returns every embedded view, sorted by name.
+func Files() []File {
+	entries, err := fs.ReadDir(files, ".")
+	if err != nil { // cannot happen: the FS is compiled in
+		panic(err)
+	}
+	out := make([]File, 0, len(entries))
+	for _, e := range entries {
+		text, err := fs.ReadFile(files, e.Name())
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, File{Name: e.Name(), Text: string(text)})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}

@@ -1,0 +1,75 @@
+package sqlviews
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/solbehave/solbehave/schemas"
+)
+
+func TestFilesSortedAndNonEmpty(t *testing.T) {
+	files := Files()
+	if len(files) == 0 {
+		t.Fatal("no embedded views")
+	}
+	if !slices.IsSortedFunc(files, func(a, b File) int { return strings.Compare(a.Name, b.Name) }) {
+		t.Fatal("Files() not sorted by name")
+	}
+	if !slices.ContainsFunc(files, func(f File) bool { return f.View() == "verify_summary" }) {
+		t.Fatal("verify_summary.sql not embedded")
+	}
+}
+
+// TestEveryFileFollowsTheConvention guards views added later too.
+func TestEveryFileFollowsTheConvention(t *testing.T) {
+	known := map[string]bool{}
+	for _, d := range schemas.All() {
+		known[d.Name] = true
+	}
+	for _, f := range Files() {
+		if known[f.View()] {
+			t.Errorf("%s: view name collides with dataset %s", f.Name, f.View())
+		}
+		known[f.View()] = true
+	}
+	for _, f := range Files() {
+		t.Run(f.Name, func(t *testing.T) { checkFile(t, f, known) })
+	}
+}
+
+func checkFile(t *testing.T, f File, known map[string]bool) {
+	v := regexp.QuoteMeta(f.View())
+	header := regexp.MustCompile(`^-- ` + v + `: \S`)
+	create := regexp.MustCompile(`(?m)^CREATE OR REPLACE VIEW ` + v + ` AS\b`)
+	comment := regexp.MustCompile(`(?m)^COMMENT ON VIEW ` + v + ` IS '`)
+	anyCreate := regexp.MustCompile(`(?i)CREATE\s`)
+	if !regexp.MustCompile(`^[a-z][a-z0-9_]*\.sql$`).MatchString(f.Name) {
+		t.Errorf("file name %q is not <snake_case>.sql", f.Name)
+	}
+	if !header.MatchString(f.Text) {
+		t.Errorf("first line must be `-- %s: <paper table/figure or dataset helper>`", f.View())
+	}
+	if !create.MatchString(f.Text) {
+		t.Errorf("missing `CREATE OR REPLACE VIEW %s AS`", f.View())
+	}
+	if n := len(anyCreate.FindAllString(f.Text, -1)); n != 1 {
+		t.Errorf("%d CREATE statements, want exactly one view per file", n)
+	}
+	if !comment.MatchString(f.Text) {
+		t.Errorf("missing `COMMENT ON VIEW %s IS '...'`", f.View())
+	}
+	for _, d := range f.Depends() {
+		if !known[d] {
+			t.Errorf("depends on %q, which is neither a dataset nor a view", d)
+		}
+	}
+}
+
+func TestDependsParsesHeaderLines(t *testing.T) {
+	f := File{Name: "x.sql", Text: "-- x: helper\n-- depends: a, b\n-- depends: c\n-- depends:\nSELECT 1; -- depends: not_a_header\n"}
+	if got, want := f.Depends(), []string{"a", "b", "c"}; !slices.Equal(got, want) {
+		t.Fatalf("Depends() = %v, want %v", got, want)
+	}
+}

@@ -1,0 +1,13 @@
+-- verify_summary: solbehave paper §IV-A(b), the reproducibility check (admission at >= 80% of the first 200 historical transactions reproduced)
+-- depends: verify_calls
+CREATE OR REPLACE VIEW verify_summary AS
+SELECT
+    contract_id,
+    count(*) AS replayed,
+    count(*) FILTER (WHERE status_match) AS reproduced,
+    CAST(count(*) FILTER (WHERE status_match) AS DOUBLE) / count(*) AS reproduced_fraction,
+    min(tx_index) FILTER (WHERE NOT status_match) AS first_diverging_tx
+FROM verify_calls
+GROUP BY contract_id;
+
+COMMENT ON VIEW verify_summary IS 'Per contract: transactions replayed, reproduced (replayed status = recorded status), their fraction, and the tx_index of the first divergence (NULL when none). Paper §IV-A(b).';

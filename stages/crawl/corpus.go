@@ -1,0 +1,94 @@
+package crawl
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	esapi "github.com/nanmu42/etherscan-api"
+
+	"github.com/solbehave/solbehave/pipeline"
+)
+
+// writeCorpus stores a fetched contract in the corpus layout (Etherscan's
+// own envelopes), so verify reads live and recorded contracts alike.
+func (s *Stage) writeCorpus(env *pipeline.Env, src *esapi.ContractSource, txs []esapi.NormalTx, address string) error {
+	root := s.OutCorpus
+	if root == "" {
+		root = filepath.Join(env.Data, "corpus", "crawled")
+	}
+	dir := filepath.Join(root, src.ContractName+"_"+address)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	if err := writeEnvelope(filepath.Join(dir, "getsourcecode.json"), []esapi.ContractSource{*src}); err != nil {
+		return err
+	}
+	return writeEnvelope(filepath.Join(dir, "txlist.json"), txs)
+}
+
+func writeEnvelope(path string, result any) error {
+	b, err := json.MarshalIndent(map[string]any{"status": "1", "message": "OK", "result": result}, "", " ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// dirDigest digests a corpus folder's files, so a changed record reruns its unit.
+func dirDigest(dir string) (string, error) {
+	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	if err != nil {
+		return "", err
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		b, err := os.ReadFile(n)
+		if err != nil {
+			return "", err
+		}
+		h.Write([]byte(filepath.Base(n)))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// creationCode is the input of the transaction that created address, if recorded.
+func creationCode(txs []esapi.NormalTx, address string) []byte {
+	for _, tx := range txs {
+		if tx.To == "" && strings.EqualFold(tx.ContractAddress, address) {
+			b, _ := hex.DecodeString(strings.TrimPrefix(tx.Input, "0x"))
+			return b
+		}
+	}
+	return nil
+}
+
+// callsTo counts the transactions sent to address (its creation excluded).
+func callsTo(txs []esapi.NormalTx, address string) int {
+	n := 0
+	for _, tx := range txs {
+		if strings.EqualFold(tx.To, address) {
+			n++
+		}
+	}
+	return n
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

@@ -1,0 +1,170 @@
+package crawl
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/big"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/ethclient/simulated"
+
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// chainWithTraffic starts an in-process go-ethereum node (the simulated
+// backend), deploys three contracts and sends them, and one plain account,
+// different numbers of transactions.
+func chainWithTraffic(t *testing.T) (*simulated.Backend, []common.Address) {
+	key, _ := crypto.GenerateKey()
+	from := crypto.PubkeyToAddress(key.PublicKey)
+	sim := simulated.NewBackend(types.GenesisAlloc{from: {Balance: new(big.Int).Lsh(big.NewInt(1), 100)}})
+	t.Cleanup(func() { sim.Close() })
+	client := sim.Client()
+	ctx := context.Background()
+	chainID, _ := client.ChainID(ctx)
+	nonce := uint64(0)
+	send := func(to *common.Address, data []byte) {
+		tx := types.MustSignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
+			ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1e10), Gas: 100000, To: to, Data: data})
+		if err := client.SendTransaction(ctx, tx); err != nil {
+			t.Fatal(err)
+		}
+		nonce++
+		sim.Commit()
+	}
+	// Runtime code 0x00 (STOP), returned by a tiny constructor: PUSH1 1 PUSH1 0x0c PUSH1 0 CODECOPY PUSH1 1 PUSH1 0 RETURN 00
+	initCode := common.FromHex("600160" + "0c" + "600039600160" + "00" + "f300" + "00")
+	var contracts []common.Address
+	for i := 0; i < 3; i++ {
+		contracts = append(contracts, crypto.CreateAddress(from, nonce))
+		send(nil, initCode)
+	}
+	eoa := common.HexToAddress("0x00000000000000000000000000000000000e0a00")
+	for i, n := range []int{5, 3, 1} {
+		for j := 0; j < n; j++ {
+			send(&contracts[i], []byte{byte(j)})
+		}
+	}
+	for j := 0; j < 7; j++ {
+		send(&eoa, nil)
+	}
+	return sim, contracts
+}
+
+func TestDiscoverRanksCallTargetsWithCode(t *testing.T) {
+	sim, contracts := chainWithTraffic(t)
+	got, err := Discover(context.Background(), sim.Client(), DiscoverOptions{FromBlock: 1, Blocks: 40, Batch: 4, Top: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 {
+		t.Fatalf("want the 3 contracts (the busier plain account has no code), got %+v", got)
+	}
+	for i, want := range []int{5, 3, 1} {
+		if got[i].Address != contracts[i] || got[i].Txs != want {
+			t.Fatalf("rank %d: got %+v, want %s with %d txs", i, got[i], contracts[i].Hex(), want)
+		}
+	}
+}
+
+// TestLiveCrawlOverHTTP runs the live code path end to end: candidates found
+// by sampling the in-process chain, then fetched from a local HTTP server that
+// serves recorded Etherscan answers for them.
+func TestLiveCrawlOverHTTP(t *testing.T) {
+	sim, contracts := chainWithTraffic(t)
+	corpus := t.TempDir()
+	writeRecord(t, corpus, "Token", contracts[0], "contract Token { function f() public {} }", 250)
+	writeRecord(t, corpus, "Proxy", contracts[1], "contract Proxy { bytes32 s = 0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc; }", 300)
+	writeRecord(t, corpus, "Small", contracts[2], "contract Small {}", 20)
+	h, err := etherscan.RecordedHandler(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	t.Setenv("ETHERSCAN_API_KEY", "test-key-not-secret")
+
+	data := t.TempDir()
+	s := New()
+	s.Live, s.EtherscanURL, s.FromBlock, s.Blocks, s.Rate = true, srv.URL+"/v2/api?chainid=1&", 1, 40, 1000
+	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	rows := runWithRPC(t, s, env, sim)
+	want := map[string]string{"Token": "", "Proxy": "proxy", "Small": "short_history"}
+	for _, r := range rows {
+		if !strings.HasPrefix(r.Reason, want[r.Name]) || (want[r.Name] == "") != r.Passed {
+			t.Errorf("%s: passed=%v reason=%q, want reason %q", r.Name, r.Passed, r.Reason, want[r.Name])
+		}
+	}
+	if len(rows) != 3 {
+		t.Fatalf("want 3 candidates, got %d", len(rows))
+	}
+	written, err := etherscan.ListCorpus(filepath.Join(data, "corpus", "crawled"))
+	if err != nil || len(written) != 3 {
+		t.Fatalf("the crawl should write the 3 verified records as a corpus: %v %v", written, err)
+	}
+	rc, _ := etherscan.NewRecorded(filepath.Join(data, "corpus", "crawled"))
+	txs, err := rc.Transactions(written[0].Address, 1000)
+	if err != nil || len(txs) == 0 {
+		t.Fatalf("written corpus does not read back: %v", err)
+	}
+}
+
+// runWithRPC plans with the in-process node as the RPC source and runs every unit.
+func runWithRPC(t *testing.T, s *Stage, env *pipeline.Env, sim *simulated.Backend) []schemas.CrawlCandidate {
+	t.Helper()
+	ranked, err := Discover(context.Background(), sim.Client(), s.discoverOptions())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range ranked {
+		s.Addresses = append(s.Addresses, r.Address.Hex())
+	}
+	r := &pipeline.Runner{Env: env}
+	if _, err := r.Run(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := warehouse.ReadDataset[schemas.CrawlCandidate](env.Warehouse, "crawl_candidates")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func writeRecord(t *testing.T, corpus, name string, addr common.Address, src string, calls int) {
+	t.Helper()
+	a := strings.ToLower(addr.Hex())
+	dir := filepath.Join(corpus, name+"_"+a)
+	os.MkdirAll(dir, 0o755)
+	source := map[string]any{"status": "1", "message": "OK", "result": []map[string]string{{
+		"SourceCode": src, "ABI": "[]", "ContractName": name, "CompilerVersion": "v0.4.24+commit.e67f0147",
+		"OptimizationUsed": "0", "Runs": "200", "ConstructorArguments": ""}}}
+	txs := []map[string]string{txRecord(0, "", a, a)}
+	for i := 1; i <= calls; i++ {
+		txs = append(txs, txRecord(i, a, "", a))
+	}
+	b, _ := json.Marshal(source)
+	os.WriteFile(filepath.Join(dir, "getsourcecode.json"), b, 0o644)
+	b, _ = json.Marshal(map[string]any{"status": "1", "message": "OK", "result": txs})
+	os.WriteFile(filepath.Join(dir, "txlist.json"), b, 0o644)
+}
+
+func txRecord(i int, to, created, addr string) map[string]string {
+	return map[string]string{"blockNumber": fmt.Sprint(100 + i), "timeStamp": fmt.Sprint(1600000000 + 12*i),
+		"hash": fmt.Sprintf("0x%064x", i), "nonce": fmt.Sprint(i), "transactionIndex": "0", "from": "0x00000000000000000000000000000000000000f1",
+		"to": to, "value": "0", "gas": "100000", "gasPrice": "1", "isError": "0", "txreceipt_status": "1", "input": "0x",
+		"contractAddress": created, "cumulativeGasUsed": "21000", "gasUsed": "21000", "confirmations": "1"}
+}

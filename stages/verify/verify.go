@@ -1,0 +1,206 @@
+// Package verify is the reproducibility check of solbehave paper §IV-A(b):
+// each corpus contract is compiled from its verified source, deployed fresh
+// on an embedded chain as it was on mainnet, and its first transactions are
+// replayed in order; a contract is kept when enough of them end as recorded.
+//
+// Gas-limit policy: each replayed transaction gets its recorded gas limit.
+// The chain applies the fork rules of the transaction's block, so gas costs
+// match the ones the sender faced, and a transaction that ran out of gas on
+// mainnet runs out here too; a larger limit would turn recorded out-of-gas
+// failures into successes. Deployments get a generous fixed limit instead
+// (deploy.DeployGas), because a constructor's recorded gas was set for a chain
+// we do not reproduce (warm state, other contracts).
+package verify
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Stage is the verify stage.
+type Stage struct {
+	Budget    int     // transactions replayed per contract
+	Threshold float64 // share that must reproduce for the contract to be kept
+	MinFns    int     // size filter: fewest non-trivial functions kept
+	MaxFns    int     // size filter: most non-trivial functions kept
+}
+
+// New returns the stage with the paper's parameters.
+func New() *Stage { return &Stage{Budget: 200, Threshold: 0.80, MinFns: 1, MaxFns: 20} }
+
+func (s *Stage) Name() string    { return "verify" }
+func (s *Stage) Version() string { return "1" }
+func (s *Stage) Summary() string {
+	return "compile each original, deploy it fresh, replay its first transactions; keep the reproducible ones"
+}
+
+func (s *Stage) BindFlags(fs *pflag.FlagSet) {
+	fs.IntVar(&s.Budget, "verify-budget", s.Budget, "historical transactions replayed per contract")
+	fs.Float64Var(&s.Threshold, "keep-threshold", s.Threshold, "share of replayed transactions that must reproduce")
+	fs.IntVar(&s.MinFns, "min-functions", s.MinFns, "size filter: fewest non-trivial functions")
+	fs.IntVar(&s.MaxFns, "max-functions", s.MaxFns, "size filter: most non-trivial functions")
+}
+
+// unit is what Plan hands to Run.
+type unit struct {
+	rec     *deploy.Record
+	loadErr error
+}
+
+// Plan reads every corpus contract through the recorded Etherscan client.
+func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	client, err := etherscan.NewRecorded(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := etherscan.ListCorpus(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	units := make([]pipeline.Unit, 0, len(entries))
+	for _, e := range entries {
+		rec, err := deploy.Load(client, e, s.Budget)
+		u := unit{rec: rec, loadErr: err}
+		fp := pipeline.Fingerprint(s.Version(), s, e.ID, errString(err))
+		if rec != nil {
+			fp = pipeline.Fingerprint(s.Version(), s, rec.Digest, errString(err))
+		} else {
+			u.rec = &deploy.Record{Entry: e}
+		}
+		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: u})
+	}
+	return units, nil
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// Run verifies one contract. A contract that cannot be verified still gets
+// its rows, with the reason, beside the error.
+func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
+	u := pu.Payload.(unit)
+	v := &verdict{rec: u.rec, repro: schemas.Reproducibility{
+		ContractID: pu.Contract, Address: u.rec.Entry.Address, Name: u.rec.Name(), FirstDivergingTx: -1,
+	}}
+	if u.rec.Source != nil {
+		v.repro.CompilerRequested = u.rec.Source.CompilerVersion
+	}
+	err := u.loadErr
+	if err == nil {
+		err = s.verify(ctx, env, v)
+	}
+	if err != nil {
+		v.fail(err)
+	}
+	s.judge(v)
+	out := &pipeline.Output{}
+	pipeline.Add(out, "verify_calls", v.calls)
+	pipeline.Add(out, "reproducibility", []schemas.Reproducibility{v.repro})
+	pipeline.Add(out, "contracts", []schemas.Contract{v.contractRow()})
+	if err != nil {
+		return out, pipeline.Fail(v.repro.ReasonClass, false, err)
+	}
+	return out, nil
+}
+
+// verify compiles, deploys and replays, filling v.
+func (s *Stage) verify(ctx context.Context, env *pipeline.Env, v *verdict) error {
+	rec := v.rec
+	v.repro.SourceFormat = rec.Files.Format
+	out, err := env.Engines.Solc().Compile(ctx, rec.CompileInput(nil))
+	if err != nil {
+		return &stepError{class: "compile", err: err}
+	}
+	v.compiler = out.CompilerUsed
+	v.repro.CompilerUsed = out.CompilerUsed
+	target, err := rec.Target(out)
+	if err != nil {
+		return &stepError{class: "compile", err: err}
+	}
+	v.functions = countFunctions(target)
+	d, err := deploy.Deploy(rec, out, target, nil, chain.Options{})
+	if err != nil {
+		return &stepError{class: "deploy", err: err}
+	}
+	v.repro.ConstructorArgsSource = d.ArgsSource
+	v.repro.AtRecordedAddress = d.AtRecorded
+	if len(rec.Txs) == 0 {
+		return &stepError{class: "no_history", err: errors.New("no transactions after the creation")}
+	}
+	return v.replay(ctx, d)
+}
+
+// replay re-issues the recorded transactions in order on the deployment.
+func (v *verdict) replay(ctx context.Context, d *deploy.Deployment) error {
+	for _, tx := range v.rec.Txs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		res, err := d.Replay(d.Chain, tx)
+		if err != nil {
+			return &stepError{class: "replay", err: fmt.Errorf("tx %d (%s): %w", tx.Index, tx.Hash, err)}
+		}
+		v.record(d, tx, res)
+	}
+	return nil
+}
+
+// judge applies the reproducibility threshold and fills the reason.
+func (s *Stage) judge(v *verdict) {
+	r := &v.repro
+	if r.Replayed > 0 {
+		r.ReproducedFraction = float64(r.Reproduced) / float64(r.Replayed)
+	}
+	if r.ReasonClass != "" {
+		return
+	}
+	r.Kept = r.Replayed > 0 && r.ReproducedFraction >= s.Threshold
+	if !r.Kept {
+		r.ReasonClass = "diverged"
+		r.Reason = fmt.Sprintf("%d/%d transactions reproduced (< %.0f%%); first diverging tx %d%s",
+			r.Reproduced, r.Replayed, s.Threshold*100, r.FirstDivergingTx, v.firstReason)
+	}
+	v.sizeKept = v.functions.nontrivial >= s.MinFns && v.functions.nontrivial <= s.MaxFns
+}
+
+// stepError carries the reason class of a failed verification step.
+type stepError struct {
+	class string
+	err   error
+}
+
+func (e *stepError) Error() string { return e.err.Error() }
+func (e *stepError) Unwrap() error { return e.err }
+
+// reasonClass maps a failure to the reason classes of the reproducibility dataset.
+func reasonClass(err error) string {
+	var se *stepError
+	var ee *etherscan.Error
+	var ce *solc.CompileError
+	switch {
+	case errors.As(err, &se):
+		return se.class
+	case errors.Is(err, etherscan.ErrUnverified):
+		return "unverified"
+	case errors.As(err, &ee):
+		return "source"
+	case errors.As(err, &ce):
+		return "compile"
+	default:
+		return "source"
+	}
+}
