@@ -24,6 +24,7 @@ type Reproducibility struct {
 	Kept                  bool    `parquet:"kept"`
 	ReasonClass           string  `parquet:"reason_class"`
 	Reason                string  `parquet:"reason"`
+	Artifact              string  `parquet:"artifact"`
 }
 
 func init() {

@@ -73,8 +73,10 @@ func BuildCFG(code []byte) *CFG {
 	body, meta := SplitMetadata(code)
 	c := &CFG{Code: body, Metadata: meta, Instrs: DisassembleRaw(body), Blocks: map[uint64]*Block{}}
 	c.splitBlocks()
+	scratch := &absStack{vals: make([]absValue, 0, 64)}
 	for _, start := range c.Starts {
-		c.connect(c.Blocks[start])
+		scratch.vals = scratch.vals[:0]
+		c.connect(c.Blocks[start], scratch)
 	}
 	return c
 }
@@ -98,8 +100,9 @@ func (c *CFG) splitBlocks() {
 }
 
 // connect computes b's static successors and critical instructions.
-func (c *CFG) connect(b *Block) {
-	eff := simulate(b, &absStack{})
+// s is scratch space, empty on entry.
+func (c *CFG) connect(b *Block, s *absStack) {
+	eff := simulate(b, s)
 	b.Critical, b.classes, b.target = eff.critical, eff.classes, eff.target
 	last := b.Last()
 	if last.Op == vm.JUMP || last.Op == vm.JUMPI {

@@ -1,8 +1,6 @@
 package bytecode
 
 import (
-	"fmt"
-	"os"
 	"math/rand"
 	"testing"
 
@@ -34,11 +32,7 @@ func FuzzBuildCFG(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{byte(vm.PUSH32), 1, 2})
 	f.Add([]byte{0x5b, 0x56, 0x5b, 0x57, 0x00, 0x29})
-	f.Fuzz(func(t *testing.T, code []byte) {
-		os.WriteFile(fmt.Sprintf("/tmp/bcdbg/cur-%d.bin", os.Getpid()), code, 0o644)
-		exercise(t, code, tok.abi)
-		os.WriteFile(fmt.Sprintf("/tmp/bcdbg/done-%d.bin", os.Getpid()), code, 0o644)
-	})
+	f.Fuzz(func(t *testing.T, code []byte) { exercise(t, code, tok.abi) })
 }
 
 // TestRandomCodeNeverPanics runs the fuzz body on seeded random inputs so

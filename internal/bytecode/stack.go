@@ -121,7 +121,7 @@ func (s *absStack) step(in Instruction) {
 	case vm.NOT:
 		s.push(fold1(s.pop(), func(z, a *uint256.Int) { z.Not(a) }))
 	default:
-		if f, ok := binaryOps[op]; ok {
+		if f := binaryOps[op]; f != nil {
 			a := s.pop()
 			b := s.pop()
 			s.push(f(a, b))
@@ -218,7 +218,7 @@ func shiftLeft(z, shift, value *uint256.Int) {
 
 // binaryOps maps two-operand opcodes to their abstract evaluation; a is
 // the stack top (the EVM's first operand).
-var binaryOps = map[vm.OpCode]func(a, b absValue) absValue{
+var binaryOps = [256]func(a, b absValue) absValue{
 	vm.ADD: foldedAdd,
 	vm.MUL: foldedMul,
 	vm.SUB: foldedSub,

@@ -188,3 +188,18 @@ func (r *Record) ExpectedAddress() common.Address {
 	}
 	return crypto.CreateAddress(r.Deployer(), uint64(r.Creation.Nonce))
 }
+
+// DeploySample deploys a sample compiled from the record's settings exactly
+// as the original was: same deployer, nonce, block, value and constructor
+// arguments, so both sit at the same address and privileged calls line up.
+func DeploySample(r *Record, orig *Deployment, out *solc.Output, opts chain.Options) (*Deployment, error) {
+	c, err := r.Target(out)
+	if err != nil {
+		return nil, err
+	}
+	args := orig.Args
+	if args == nil {
+		args = []byte{}
+	}
+	return Deploy(r, out, c, args, opts)
+}

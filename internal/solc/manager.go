@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 )
 
@@ -15,6 +16,9 @@ type Manager struct {
 	inst   *installer
 	pool   *pool
 	closed atomic.Bool
+
+	spawnMu sync.Mutex
+	spawned map[*worker]bool // Spawn mode: processes running now, killed by Close
 }
 
 // NewManager returns a Manager; zero Options give the defaults.
@@ -32,9 +36,10 @@ func NewManager(opts Options) *Manager {
 		opts.Npm = "npm"
 	}
 	return &Manager{
-		opts: opts,
-		inst: newInstaller(opts.CacheDir, opts.Npm, opts.Logf),
-		pool: newPool(opts.MaxWorkers),
+		opts:    opts,
+		inst:    newInstaller(opts.CacheDir, opts.Npm, opts.Logf),
+		pool:    newPool(opts.MaxWorkers),
+		spawned: map[*worker]bool{},
 	}
 }
 
@@ -44,6 +49,11 @@ func (m *Manager) Close() error {
 		return nil
 	}
 	m.pool.close()
+	m.spawnMu.Lock()
+	for w := range m.spawned {
+		w.kill()
+	}
+	m.spawnMu.Unlock()
 	return nil
 }
 
@@ -127,13 +137,7 @@ func (m *Manager) run(ctx context.Context, rel Release, input []byte) ([]byte, s
 		return w, nil
 	}
 	if m.opts.Spawn {
-		w, err := start(ctx)
-		if err != nil {
-			return nil, "", err
-		}
-		defer w.kill()
-		out, err := w.compile(ctx, input)
-		return out, w.version, err
+		return m.runSpawned(ctx, start, input)
 	}
 	w, err := m.pool.acquire(ctx, rel.Package, start)
 	if err != nil {
@@ -145,6 +149,28 @@ func (m *Manager) run(ctx context.Context, rel Release, input []byte) ([]byte, s
 	}
 	out, err := w.compile(ctx, input)
 	m.pool.release(w, err != nil)
+	return out, w.version, err
+}
+
+// runSpawned is the baseline: a fresh process for one compile.
+func (m *Manager) runSpawned(ctx context.Context, start func(context.Context) (*worker, error), input []byte) ([]byte, string, error) {
+	w, err := start(ctx)
+	if err != nil {
+		return nil, "", err
+	}
+	m.spawnMu.Lock()
+	m.spawned[w] = true
+	m.spawnMu.Unlock()
+	defer func() {
+		w.kill()
+		m.spawnMu.Lock()
+		delete(m.spawned, w)
+		m.spawnMu.Unlock()
+	}()
+	if m.closed.Load() {
+		return nil, "", ErrClosed
+	}
+	out, err := w.compile(ctx, input)
 	return out, w.version, err
 }
 

@@ -34,14 +34,19 @@ var releases = buildReleases([][3]int{
 
 // ancientReleases were published before 0.4.9; they are recognized (so they
 // are not "unknown") but substituted, as they crash in the modern wrapper.
-var ancientReleases = map[semver]bool{}
+var ancientReleases = setOf(buildReleases([][3]int{
+	{0, 1, 1}, {0, 1, 7},
+	{0, 2, 0}, {0, 2, 2},
+	{0, 3, 0}, {0, 3, 6},
+	{0, 4, 0}, {0, 4, 8},
+}))
 
-func init() {
-	for _, r := range [][2][3]int{{{0, 1, 1}, {0, 1, 7}}, {{0, 2, 0}, {0, 2, 2}}, {{0, 3, 0}, {0, 3, 6}}, {{0, 4, 0}, {0, 4, 8}}} {
-		for p := r[0][2]; p <= r[1][2]; p++ {
-			ancientReleases[semver{r[0][0], r[0][1], p}] = true
-		}
+func setOf(vs []semver) map[semver]bool {
+	m := make(map[semver]bool, len(vs))
+	for _, v := range vs {
+		m[v] = true
 	}
+	return m
 }
 
 // npmOverrides maps releases whose plain npm package is wrong or missing.

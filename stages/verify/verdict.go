@@ -15,7 +15,6 @@ type verdict struct {
 	rec         *deploy.Record
 	repro       schemas.Reproducibility
 	calls       []schemas.VerifyCall
-	compiler    string
 	functions   functionCount
 	sizeKept    bool
 	firstReason string

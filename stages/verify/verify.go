@@ -19,6 +19,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
@@ -125,8 +126,10 @@ func (s *Stage) verify(ctx context.Context, env *pipeline.Env, v *verdict) error
 	if err != nil {
 		return &stepError{class: "compile", err: err}
 	}
-	v.compiler = out.CompilerUsed
 	v.repro.CompilerUsed = out.CompilerUsed
+	if v.repro.Artifact, err = artifact.New(env.Data).Put(out); err != nil {
+		return err
+	}
 	target, err := rec.Target(out)
 	if err != nil {
 		return &stepError{class: "compile", err: err}

@@ -1,0 +1,34 @@
+package schemas
+
+import _ "embed"
+
+//go:embed samples.md
+var samplesDoc string
+
+// Sample is one row of the `samples` dataset: one regenerated contract (k
+// per contract and model) and whether it compiled (solbehave paper §IV-B).
+type Sample struct {
+	ContractID         string `parquet:"contract_id"`
+	Model              string `parquet:"model"`
+	Sample             int64  `parquet:"sample"`
+	Generator          string `parquet:"generator"`
+	CompiledRaw        bool   `parquet:"compiled_raw"`
+	RepairAttempted    bool   `parquet:"repair_attempted"`
+	CompiledRepaired   bool   `parquet:"compiled_repaired"`
+	Error              string `parquet:"error"`
+	CompilerUsed       string `parquet:"compiler_used"`
+	SourcePath         string `parquet:"source_path"`
+	SourceSHA256       string `parquet:"source_sha256"`
+	Artifact           string `parquet:"artifact"`
+	CreationCodeSHA256 string `parquet:"creation_code_sha256"`
+	Mutations          string `parquet:"mutations"`
+	NMutated           int64  `parquet:"n_mutated"`
+	FunctionsGenerated int64  `parquet:"functions_generated"`
+	FunctionsFailed    int64  `parquet:"functions_failed"`
+	GenerationMS       int64  `parquet:"generation_ms"`
+}
+
+func init() {
+	Register(Dataset{Name: "samples", Row: Sample{}, Partitions: []string{"contract"},
+		Volatile: []string{"generation_ms"}, Doc: samplesDoc})
+}

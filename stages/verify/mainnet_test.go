@@ -1,0 +1,80 @@
+package verify
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+const (
+	sharedCorpus = "../../../shared/corpus/mainnet"
+	fieldNotes   = "../../../shared/FIELD-NOTES.md"
+)
+
+// floor reads the plain-replay results per contract from the field notes
+// ("| AWNEX | v0.8.0 | 198/200 | 13 |"): the reproduced count to beat.
+func floor(t *testing.T) map[string]int {
+	f, err := os.Open(fieldNotes)
+	if err != nil {
+		t.Skip("../shared/FIELD-NOTES.md is absent")
+	}
+	defer f.Close()
+	row := regexp.MustCompile(`^\| (\w+) \| [^|]* \| (\d+)/200 \|`)
+	out := map[string]int{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		if m := row.FindStringSubmatch(sc.Text()); m != nil {
+			out[m[1]], _ = strconv.Atoi(m[2])
+		}
+	}
+	return out
+}
+
+// TestMainnetCorpusBeatsThePlainReplayFloor runs verify on the 44 real
+// contracts: at least as many kept as the plain replay (29), at least as many
+// transactions reproduced per contract, and a reason for every one not kept.
+func TestMainnetCorpusBeatsThePlainReplayFloor(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the mainnet corpus takes minutes")
+	}
+	if _, err := os.Stat(sharedCorpus); err != nil {
+		t.Skip("../shared/corpus/mainnet is absent: skipping the mainnet acceptance run")
+	}
+	want := floor(t)
+	data := t.TempDir()
+	env := &pipeline.Env{Corpus: sharedCorpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	defer env.Engines.Close()
+	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	if err != nil {
+		t.Fatal(err)
+	}
+	kept := 0
+	for _, r := range rows {
+		if r.Kept {
+			kept++
+		} else if r.Reason == "" || r.ReasonClass == "" {
+			t.Errorf("%s is not kept and has no reason", r.Name)
+		}
+		if n, ok := want[r.Name]; ok && int(r.Reproduced) < n {
+			t.Errorf("%s: %d/200 reproduced, below the plain replay's %d (%s: %s)", r.Name, r.Reproduced, n, r.ReasonClass, r.Reason)
+		}
+	}
+	t.Logf("kept %d of %d (plain replay: 29)", kept, len(rows))
+	if len(rows) != 44 || kept < 29 {
+		t.Fatalf("kept %d of %d, want at least 29 of 44", kept, len(rows))
+	}
+}

@@ -1,0 +1,173 @@
+package verify
+
+import (
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// fixture writes one contract folder of a synthetic corpus.
+type fixture struct {
+	dir      string
+	name     string
+	deployer common.Address
+	address  common.Address
+}
+
+func newFixture(t *testing.T, corpus, name string, nonce uint64) *fixture {
+	deployer := crypto.PubkeyToAddress(mustKey(t, name).PublicKey)
+	f := &fixture{name: name, deployer: deployer, address: crypto.CreateAddress(deployer, nonce)}
+	f.dir = filepath.Join(corpus, name+"_"+strings.ToLower(f.address.Hex()))
+	if err := os.MkdirAll(f.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func mustKey(t *testing.T, seed string) *ecdsa.PrivateKey {
+	k, err := crypto.ToECDSA(crypto.Keccak256([]byte(seed)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
+func (f *fixture) writeRaw(file, body string) { os.WriteFile(filepath.Join(f.dir, file), []byte(body), 0o644) }
+
+func (f *fixture) writeSource(t *testing.T, source, compiler string) {
+	b, _ := json.Marshal(map[string]any{"status": "1", "message": "OK", "result": []map[string]string{{
+		"SourceCode": source, "ABI": "[]", "ContractName": f.name, "CompilerVersion": compiler,
+		"OptimizationUsed": "1", "Runs": "200", "ConstructorArguments": ""}}})
+	f.writeRaw("getsourcecode.json", string(b))
+}
+
+// writeHistory records the creation (nonce 0) and n calls of set(i), all successful.
+func (f *fixture) writeHistory(n int) {
+	addr := strings.ToLower(f.address.Hex())
+	from := strings.ToLower(f.deployer.Hex())
+	txs := []map[string]string{tx(0, from, "", addr, "0x")}
+	sel := "0x60fe47b1" // set(uint256)
+	for i := 1; i <= n; i++ {
+		txs = append(txs, tx(i, from, addr, "", fmt.Sprintf("%s%064x", sel, i)))
+	}
+	b, _ := json.Marshal(map[string]any{"status": "1", "message": "OK", "result": txs})
+	f.writeRaw("txlist.json", string(b))
+}
+
+func tx(i int, from, to, created, input string) map[string]string {
+	return map[string]string{"blockNumber": fmt.Sprint(16_800_000 + i), "timeStamp": fmt.Sprint(1_677_000_000 + 12*i),
+		"hash": fmt.Sprintf("0x%064x", i+1), "nonce": fmt.Sprint(i), "transactionIndex": "0", "from": from, "to": to,
+		"value": "0", "gas": "200000", "gasPrice": "1", "isError": "0", "txreceipt_status": "1", "input": input,
+		"contractAddress": created, "cumulativeGasUsed": "50000", "gasUsed": "43000", "confirmations": "1"}
+}
+
+const store = `pragma solidity 0.8.19;
+contract %s { uint256 public x; %s function set(uint256 v) public { x = v; } }`
+
+// TestBadInputsAreRecordedAndTheRunGoesOn verifies a corpus where every
+// contract but one is broken in its own way; each broken one ends with its
+// reason, and the good one is kept.
+func TestBadInputsAreRecordedAndTheRunGoesOn(t *testing.T) {
+	corpus := t.TempDir()
+	want := map[string]string{}
+	add := func(name, reason string, write func(f *fixture)) {
+		f := newFixture(t, corpus, name, 0)
+		write(f)
+		want[name] = reason
+	}
+	add("Good", "", func(f *fixture) {
+		f.writeSource(t, fmt.Sprintf(store, "Good", ""), "v0.8.19+commit.7dd6d404")
+		f.writeHistory(30)
+	})
+	add("Malformed", "source", func(f *fixture) {
+		f.writeRaw("getsourcecode.json", `{"status":"1","message":"OK","result":[{"SourceCode": oops}]}`)
+	})
+	add("Truncated", "source", func(f *fixture) {
+		f.writeSource(t, fmt.Sprintf(store, "Truncated", ""), "v0.8.19+commit.7dd6d404")
+		f.writeHistory(5)
+		b, _ := os.ReadFile(filepath.Join(f.dir, "txlist.json"))
+		f.writeRaw("txlist.json", string(b[:len(b)/2]))
+	})
+	add("RateLimited", "source", func(f *fixture) {
+		f.writeRaw("getsourcecode.json", `{"status":"0","message":"NOTOK","result":"Max rate limit reached"}`)
+	})
+	add("Unverified", "unverified", func(f *fixture) {
+		f.writeSource(t, "", "")
+		f.writeHistory(5)
+	})
+	add("MultiFile", "", func(f *fixture) {
+		std := `{{"language":"Solidity","sources":{"contracts/MultiFile.sol":{"content":"pragma solidity 0.8.19; import './Base.sol'; contract MultiFile is Base { function set(uint256 v) public { x = v; } }"},` +
+			`"contracts/Base.sol":{"content":"pragma solidity 0.8.19; contract Base { uint256 public x; }"}},"settings":{"optimizer":{"enabled":true,"runs":200}}}}`
+		f.writeSource(t, std, "v0.8.19+commit.7dd6d404")
+		f.writeHistory(30)
+	})
+	add("UnknownCompiler", "compile", func(f *fixture) {
+		f.writeSource(t, fmt.Sprintf(store, "UnknownCompiler", ""), "v0.4.99+commit.00000000")
+		f.writeHistory(5)
+	})
+	add("NoCompile", "compile", func(f *fixture) {
+		f.writeSource(t, fmt.Sprintf(store, "NoCompile", "this is not solidity;"), "v0.8.19+commit.7dd6d404")
+		f.writeHistory(5)
+	})
+	add("Reverting", "deploy", func(f *fixture) {
+		f.writeSource(t, fmt.Sprintf(store, "Reverting", `constructor() { require(false, "nope"); }`), "v0.8.19+commit.7dd6d404")
+		f.writeHistory(5)
+	})
+
+	data := t.TempDir()
+	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	defer env.Engines.Close()
+	s := New()
+	s.Budget = 20
+	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Units != len(want) || c.Failed != len(want)-2 {
+		t.Fatalf("counters %+v: want %d units, %d failed", c, len(want), len(want)-2)
+	}
+	rows, err := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(want) {
+		t.Fatalf("want a reproducibility row for each of the %d contracts, got %d", len(want), len(rows))
+	}
+	for _, r := range rows {
+		name := strings.Split(r.ContractID, "_0x")[0]
+		if r.ReasonClass != want[name] {
+			t.Errorf("%s: reason class %q (%s), want %q", name, r.ReasonClass, r.Reason, want[name])
+		}
+		if want[name] == "" && (!r.Kept || r.Reproduced != 20 || !r.AtRecordedAddress) {
+			t.Errorf("%s should be kept with 20/20 reproduced at its recorded address: %+v", name, r)
+		}
+		if want[name] != "" && r.Reason == "" {
+			t.Errorf("%s: no reason recorded", name)
+		}
+	}
+	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	if len(errs) != len(want)-2 {
+		t.Fatalf("want %d error rows, got %d", len(want)-2, len(errs))
+	}
+
+	// A rerun on unchanged inputs recomputes nothing.
+	c, err = (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	if err != nil || c.Ran != 0 || c.Skipped != len(want) {
+		t.Fatalf("rerun should skip every unit: %+v %v", c, err)
+	}
+}
