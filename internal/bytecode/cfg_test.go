@@ -224,3 +224,21 @@ func TestAddDynamicEdge(t *testing.T) {
 		}
 	}
 }
+
+func TestBlockHalts(t *testing.T) {
+	a := newAsm()
+	a.push(0).op(vm.CALLDATALOAD).ref("end").op(vm.JUMPI) // block 0: JUMPI
+	a.push(1)                                             // falls into "mid"
+	a.label("mid").op(vm.POP, vm.STOP)
+	a.label("end").push(2) // runs off the end of the code: an implicit STOP
+	c := BuildCFG(a.bytes(t))
+	want := map[uint64]bool{0: false, 6: false, a.pc("mid"): true, a.pc("end"): true}
+	if len(c.Blocks) != len(want) {
+		t.Fatalf("%d blocks, want %d", len(c.Blocks), len(want))
+	}
+	for pc, halts := range want {
+		if b := c.Blocks[pc]; b == nil || b.Halts() != halts {
+			t.Errorf("block %#x Halts() = %v, want %v", pc, b != nil && b.Halts(), halts)
+		}
+	}
+}

@@ -28,9 +28,6 @@ func constOf(v uint256.Int) absValue { return absValue{kind: constant, n: v} }
 func constU64(v uint64) absValue     { return absValue{kind: constant, n: *uint256.NewInt(v)} }
 func (v absValue) isConst() bool     { return v.kind == constant }
 func (v absValue) isZero() bool      { return v.kind == constant && v.n.IsZero() }
-func (v absValue) isConstant(u uint64) bool {
-	return v.kind == constant && v.n.IsUint64() && v.n.Uint64() == u
-}
 
 // u64 returns the value when it is a constant that fits 64 bits.
 func (v absValue) u64() (uint64, bool) {

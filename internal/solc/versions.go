@@ -60,6 +60,7 @@ var npmOverrides = map[semver]string{
 
 // npmMissing maps releases npm does not carry to the release used instead.
 var npmMissing = map[semver]semver{
+	{0, 8, 1}:  {0, 8, 2},  // solc@0.8.1 on npm carries a 0.8.0 soljson (its version() says so); 0.8.2 accepts every 0.8.1 source
 	{0, 4, 12}: {0, 4, 13}, // no solc@0.4.12 on npm; 0.4.13 is its bug-fix release
 }
 
@@ -174,7 +175,7 @@ func chooseRelease(v semver, tag string) (semver, string, error) {
 		return substituteOld, fmt.Sprintf("solc %s predates %s and crashes in the solc-js wrapper; using %s, the newest 0.4.x release", v, oldestWrapped, substituteOld), nil
 	case npmMissing[v] != semver{}:
 		to := npmMissing[v]
-		return to, fmt.Sprintf("npm carries no solc@%s; using %s", v, to), nil
+		return to, fmt.Sprintf("npm has no working solc@%s package; using %s", v, to), nil
 	case isRelease(v):
 		return v, "", nil
 	}
