@@ -2,6 +2,7 @@ package main
 
 import (
 	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/stages/crawl"
 	"github.com/solbehave/solbehave/stages/verify"
 )
 
@@ -11,6 +12,7 @@ var stageOrder = []string{"crawl", "verify", "skeleton", "generate", "compile", 
 
 func allStages() []pipeline.Stage {
 	return []pipeline.Stage{
+		crawl.New(),
 		verify.New(),
 	}
 }

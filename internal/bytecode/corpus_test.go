@@ -54,6 +54,7 @@ func TestCorpusRecovery(t *testing.T) {
 				}
 				if fn.Truncated {
 					truncated++
+					t.Logf("truncated %s: %+v, %d paths, %d blocks", fn.Signature, fn.Cuts, fn.Paths, len(fn.Blocks))
 				}
 			}
 			t.Logf("%s: %d bytes, %d blocks, %d functions, %d missing, %d truncated, meta %d bytes, %v",

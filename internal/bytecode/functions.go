@@ -40,8 +40,9 @@ type Function struct {
 	// blocks it reaches.
 	Blocks []uint64
 	// Truncated is set when a Limits bound or an unresolved jump stopped the
-	// search, so the path set is incomplete.
+	// search, so the path set is incomplete; Cuts says which.
 	Truncated bool
+	Cuts      Cuts
 	// StorageScore is 2 with SSTORE, else 1 with SLOAD, else 0.
 	StorageScore int
 }
@@ -213,7 +214,7 @@ func (fn *Function) fill(entry uint64, sum pathSummary) {
 	fn.Critical = sum.classes.names()
 	fn.Paths, fn.CriticalPaths = sum.complete, sum.critical
 	fn.CriticalPathBlocks = sum.criticalPaths
-	fn.Truncated = sum.truncated
+	fn.Truncated, fn.Cuts = sum.truncated, sum.cuts
 	for pc := range sum.blocks {
 		fn.Blocks = append(fn.Blocks, pc)
 	}

@@ -54,6 +54,14 @@ type edgeKey struct {
 	ctx      uint64
 }
 
+// Cuts tells why a path search is incomplete. Loop edges met again are not
+// counted: walking a loop body once per path is the intended bound.
+type Cuts struct {
+	Budget     bool // MaxPaths or MaxSteps ran out
+	Depth      int  // paths stopped at MaxDepth
+	Unresolved int  // paths stopped at a jump with no known destination
+}
+
 // pathSummary is what the search found for one function.
 type pathSummary struct {
 	classes             classBits
@@ -61,6 +69,7 @@ type pathSummary struct {
 	complete, critical  int
 	criticalPaths       [][]uint64
 	truncated           bool
+	cuts                Cuts
 	blocks              map[uint64]bool
 	resolved            map[[2]uint64]bool // jumps the path stacks resolved
 }
@@ -95,7 +104,7 @@ func (e *explorer) exhausted() bool {
 
 func (e *explorer) visit(start uint64, s *absStack) {
 	if e.exhausted() {
-		e.res.truncated = true
+		e.res.truncated, e.res.cuts.Budget = true, true
 		return
 	}
 	e.steps++
@@ -112,6 +121,7 @@ func (e *explorer) visit(start uint64, s *absStack) {
 			e.finish(n.end)
 		case len(e.path) >= e.lim.MaxDepth:
 			e.res.truncated = true
+			e.res.cuts.Depth++
 			e.finish(endCut)
 		default:
 			key := edgeKey{from: b.Start, to: n.pc, ctx: ctx}
@@ -203,6 +213,7 @@ func (e *explorer) jumpTargets(b *Block, target absValue) []succ {
 	}
 	if len(b.dynamic) == 0 {
 		e.res.truncated = true
+		e.res.cuts.Unresolved++
 		return []succ{terminal(endCut)}
 	}
 	out := make([]succ, 0, len(b.dynamic))

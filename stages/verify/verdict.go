@@ -12,12 +12,13 @@ import (
 
 // verdict accumulates what verifying one contract found.
 type verdict struct {
-	rec         *deploy.Record
-	repro       schemas.Reproducibility
-	calls       []schemas.VerifyCall
-	functions   functionCount
-	sizeKept    bool
-	firstReason string
+	rec          *deploy.Record
+	repro        schemas.Reproducibility
+	calls        []schemas.VerifyCall
+	functions    functionCount
+	functionRows []schemas.Function
+	sizeKept     bool
+	firstReason  string
 }
 
 func (v *verdict) fail(err error) {

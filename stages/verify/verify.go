@@ -112,6 +112,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	pipeline.Add(out, "verify_calls", v.calls)
 	pipeline.Add(out, "reproducibility", []schemas.Reproducibility{v.repro})
 	pipeline.Add(out, "contracts", []schemas.Contract{v.contractRow()})
+	pipeline.Add(out, "functions", v.functionRows)
 	if err != nil {
 		return out, pipeline.Fail(v.repro.ReasonClass, false, err)
 	}
@@ -135,6 +136,7 @@ func (s *Stage) verify(ctx context.Context, env *pipeline.Env, v *verdict) error
 		return &stepError{class: "compile", err: err}
 	}
 	v.functions = countFunctions(target)
+	v.functionRows = functionRows(v.repro.ContractID, out, target, rec.Files.Files)
 	d, err := deploy.Deploy(rec, out, target, nil, chain.Options{})
 	if err != nil {
 		return &stepError{class: "deploy", err: err}

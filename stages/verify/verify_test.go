@@ -46,7 +46,9 @@ func mustKey(t *testing.T, seed string) *ecdsa.PrivateKey {
 	return k
 }
 
-func (f *fixture) writeRaw(file, body string) { os.WriteFile(filepath.Join(f.dir, file), []byte(body), 0o644) }
+func (f *fixture) writeRaw(file, body string) {
+	os.WriteFile(filepath.Join(f.dir, file), []byte(body), 0o644)
+}
 
 func (f *fixture) writeSource(t *testing.T, source, compiler string) {
 	b, _ := json.Marshal(map[string]any{"status": "1", "message": "OK", "result": []map[string]string{{

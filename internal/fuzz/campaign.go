@@ -1,0 +1,202 @@
+package fuzz
+
+import (
+	"context"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/holiman/uint256"
+
+	"github.com/solbehave/solbehave/internal/chain"
+)
+
+// timeCheckEvery is how many calls run between looks at the clock and the
+// context.
+const timeCheckEvery = 64
+
+// side is one deployment under fuzzing: its pristine state (forked, never
+// run on), the fork of the current sequence, and its coverage.
+type side struct {
+	target Target
+	cov    *tracker
+	base   *chain.Harness // target's state with coverage on; forked per sequence
+	cur    *chain.Harness
+}
+
+// campaign is the state of one Differential run.
+type campaign struct {
+	cfg     Config
+	method  abi.Method
+	gen     *Generator
+	ref     side
+	sample  side
+	corpus  []Call
+	seq     []Call // calls of the current sequence, for the counterexample
+	block   chain.Block
+	calls   int
+	start   time.Time
+	elapsed time.Duration
+	stop    string
+	found   []Call // the sequence that ended in a disagreement
+	data    []byte // call data buffer, reused
+}
+
+func newCampaign(ref, sample Target, m abi.Method, cfg Config) *campaign {
+	c := &campaign{cfg: cfg, method: m, gen: NewGenerator(cfg.Seed, cfg.Dictionary)}
+	c.ref = newSide(ref)
+	c.sample = newSide(sample)
+	return c
+}
+
+func newSide(t Target) side {
+	cov := newTracker()
+	return side{target: t, cov: cov, base: t.Chain.WithOptions(cov.options())}
+}
+
+// run fuzzes until the budget, the clock or a disagreement stops it.
+func (c *campaign) run(ctx context.Context) error {
+	c.start = time.Now()
+	defer func() { c.elapsed = time.Since(c.start) }()
+	for c.calls < c.cfg.Calls {
+		if c.calls%timeCheckEvery == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if time.Since(c.start) > c.cfg.Timeout {
+				c.stop = StopTimeout
+				return nil
+			}
+		}
+		if c.calls%c.cfg.SeqLen == 0 {
+			c.reset()
+		}
+		call := c.nextCall()
+		step := c.execute(call)
+		c.calls++
+		c.seq = append(c.seq, call)
+		if step.Diverges() {
+			c.stop = StopCounterexample
+			c.found = append([]Call(nil), c.seq...)
+			return nil
+		}
+		if c.ref.cov.fresh || c.sample.cov.fresh {
+			c.corpus = append(c.corpus, call)
+		}
+	}
+	c.stop = StopBudget
+	return nil
+}
+
+// reset starts a sequence: fresh forks of both deployments, a block.
+func (c *campaign) reset() {
+	c.ref.cur = c.ref.base.Fork()
+	c.sample.cur = c.sample.base.Fork()
+	c.seq = c.seq[:0]
+	c.block = blockFor(c.cfg.Block, c.gen)
+}
+
+// execute runs one call on both current forks and notes new coverage.
+func (c *campaign) execute(call Call) Step {
+	c.data = call.Args.AppendCallData(c.data[:0], c.method.ID)
+	c.ref.cov.fresh, c.sample.cov.fresh = false, false
+	step := Step{Call: call}
+	step.Ref = c.apply(&c.ref, call)
+	step.Sample = c.apply(&c.sample, call)
+	return step
+}
+
+func (c *campaign) apply(s *side, call Call) Outcome {
+	res, err := s.cur.Apply(chain.Msg{From: c.cfg.Sender, To: &s.target.Address, Data: c.data,
+		Value: c.valueOf(call), Block: call.Block})
+	if !c.cfg.Unguided && res != nil {
+		s.cov.observe(res)
+	}
+	return outcomeOf(res, err)
+}
+
+// valueOf is call.Value as the big.Int chain.Msg takes (nil for zero).
+func (c *campaign) valueOf(call Call) *big.Int {
+	if call.Value.IsZero() {
+		return nil
+	}
+	return call.Value.ToBig()
+}
+
+func outcomeOf(res *chain.Result, err error) Outcome {
+	if err != nil { // a harness fault: the call did not succeed
+		return Outcome{Err: err.Error()}
+	}
+	o := Outcome{Success: res.Success, ReturnData: res.ReturnData, RevertReason: res.RevertReason, GasUsed: res.GasUsed}
+	if res.Err != nil {
+		o.Err = res.Err.Error()
+	}
+	return o
+}
+
+// nextCall picks the next input: fresh arguments now and then (always while
+// the corpus is empty), the previous call again (state accumulates over a
+// sequence), else a mutant or splice of a corpus entry.
+func (c *campaign) nextCall() Call {
+	call := Call{Block: c.block}
+	r := c.gen.Intn(100)
+	switch {
+	case len(c.corpus) == 0 || r < 15 || c.cfg.Unguided:
+		call.Args = c.gen.Tuple(c.method.Inputs)
+		call.Value = c.wei()
+	case r < 25 && len(c.seq) > 0:
+		prev := c.seq[len(c.seq)-1]
+		call.Args, call.Value = prev.Args, prev.Value
+	default:
+		parent := c.corpus[c.gen.Intn(len(c.corpus))]
+		call.Args, call.Value = parent.Args, parent.Value
+		if len(c.corpus) > 1 && c.gen.Intn(4) == 0 {
+			other := c.corpus[c.gen.Intn(len(c.corpus))]
+			call.Args = c.gen.Splice(call.Args, other.Args)
+		}
+		call.Args = c.gen.Mutate(call.Args, c.method.Inputs)
+		if c.method.IsPayable() && c.gen.Intn(3) == 0 {
+			call.Value = c.gen.Wei()
+		}
+	}
+	return call
+}
+
+func (c *campaign) wei() uint256.Int {
+	if !c.method.IsPayable() {
+		return uint256.Int{}
+	}
+	return c.gen.Wei()
+}
+
+// blockFor picks a sequence's block: the one after the deployment half the
+// time, else an hour, a day, a week, a month, a year or a random time up to
+// a year later (12 s per block), so time-locked code opens up.
+func blockFor(deployed chain.Block, g *Generator) chain.Block {
+	delays := []uint64{0, 3600, 86400, 7 * 86400, 30 * 86400, 365 * 86400}
+	var d uint64
+	if r := g.Intn(12); r >= 6 {
+		d = delays[r-6]
+	} else if r == 5 {
+		d = uint64(g.Intn(365 * 86400))
+	}
+	return afterDeployment(deployed, d)
+}
+
+// afterDeployment is the block delay seconds after the one after deployed.
+func afterDeployment(deployed chain.Block, delay uint64) chain.Block {
+	return chain.Block{Number: deployed.Number + 1 + delay/12, Time: deployed.Time + 12 + delay}
+}
+
+func (c *campaign) report() *Report {
+	return &Report{
+		Function:       c.method.Sig,
+		Equivalent:     c.stop != StopCounterexample,
+		Calls:          c.calls,
+		Elapsed:        c.elapsed,
+		CoverageRef:    c.ref.cov.stats(),
+		CoverageSample: c.sample.cov.stats(),
+		Corpus:         len(c.corpus),
+		StopReason:     c.stop,
+	}
+}

@@ -1,0 +1,158 @@
+package fuzz
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+
+	"github.com/solbehave/solbehave/internal/chain"
+)
+
+// The paper's budget (solbehave §IV-C, following SolBench): 10,000 calls,
+// sequences of 20, 120 s per function.
+const (
+	DefaultCalls   = 10_000
+	DefaultSeqLen  = 20
+	DefaultTimeout = 120 * time.Second
+	// DefaultShrinkRuns bounds the replays spent shrinking one counterexample.
+	DefaultShrinkRuns = 2_000
+)
+
+// Why a campaign stopped.
+const (
+	StopBudget         = "budget"         // every call of the budget ran, no disagreement
+	StopCounterexample = "counterexample" // the deployments disagreed
+	StopTimeout        = "timeout"        // the wall-clock limit ran out first
+)
+
+// Target is one deployment: the state right after its creation (never run
+// on: the fuzzer forks it) and the contract's address.
+type Target struct {
+	Chain   *chain.Harness
+	Address common.Address
+}
+
+// Config is one campaign's budget and context.
+type Config struct {
+	Calls      int           // call pairs; 0: DefaultCalls
+	SeqLen     int           // calls between resets to the fresh deployment; 0: DefaultSeqLen
+	Timeout    time.Duration // wall clock for the campaign (shrinking excluded); 0: DefaultTimeout
+	ShrinkRuns int           // 0: DefaultShrinkRuns
+	Seed       uint64
+	Sender     common.Address // every call's sender (the deployer, so owner-only code runs)
+	// Block is the deployment's block; each sequence runs in one block at or
+	// after it (see blockFor).
+	Block      chain.Block
+	Dictionary *Dictionary // nil: empty
+	// Unguided turns coverage feedback off (every input is fresh): for
+	// measuring what the guidance buys, not for results.
+	Unguided bool
+}
+
+func (c Config) withDefaults() Config {
+	if c.Calls <= 0 {
+		c.Calls = DefaultCalls
+	}
+	if c.SeqLen <= 0 {
+		c.SeqLen = DefaultSeqLen
+	}
+	if c.Timeout <= 0 {
+		c.Timeout = DefaultTimeout
+	}
+	if c.ShrinkRuns <= 0 {
+		c.ShrinkRuns = DefaultShrinkRuns
+	}
+	return c
+}
+
+// Call is one fuzzed call: arguments, msg.value, and the block it runs in.
+type Call struct {
+	Args  Tuple
+	Value uint256.Int
+	Block chain.Block
+}
+
+// Outcome is what one deployment did with a call.
+type Outcome struct {
+	Success      bool
+	ReturnData   []byte
+	RevertReason string
+	Err          string // the VM error, or a harness fault (timeout, panic); "" on success
+	GasUsed      uint64
+}
+
+// Step is a call and both outcomes.
+type Step struct {
+	Call
+	Ref, Sample Outcome
+}
+
+// Diverges reports whether the two deployments disagree on the step: on
+// status, or on return data when both succeeded.
+func (s Step) Diverges() bool {
+	if s.Ref.Success != s.Sample.Success {
+		return true
+	}
+	return s.Ref.Success && !bytes.Equal(s.Ref.ReturnData, s.Sample.ReturnData)
+}
+
+// Counterexample is a shrunk disagreement: a sequence of calls from the
+// fresh deployments whose last step diverges (and no earlier one does).
+type Counterexample struct {
+	Steps      []Step
+	Found      int // length of the sequence as the fuzzer found it
+	ShrinkRuns int // replays the shrinking took
+}
+
+// CoverageStats is what one deployment reached over a campaign, in every
+// bytecode it ran (its own and any library's).
+type CoverageStats struct {
+	Instructions int // distinct program counters
+	Branches     int // distinct JUMPI outcomes (taken or not)
+}
+
+// Report is a finished campaign on one function.
+type Report struct {
+	Function       string // signature, e.g. withdraw(uint256)
+	Equivalent     bool   // no disagreement within the budget
+	Calls          int    // call pairs run (shrinking not counted)
+	Elapsed        time.Duration
+	CoverageRef    CoverageStats
+	CoverageSample CoverageStats
+	Corpus         int // inputs kept for reaching new coverage
+	StopReason     string
+	Counterexample *Counterexample // nil when equivalent
+}
+
+// Differential fuzzes function m on two deployments of the same contract
+// (the original and a sample) with identical calls, and reports the first
+// disagreement, shrunk, or equivalence. m's inputs must be Primitive. The
+// error is for misuse and cancellation only; a deployment that misbehaves
+// is a result.
+func Differential(ctx context.Context, ref, sample Target, m abi.Method, cfg Config) (*Report, error) {
+	if !Fuzzable(m) {
+		return nil, fmt.Errorf("fuzz: %s is not fuzzable (state-changing with primitive inputs)", m.Sig)
+	}
+	if ref.Chain == nil || sample.Chain == nil {
+		return nil, errors.New("fuzz: a target has no chain")
+	}
+	c := newCampaign(ref, sample, m, cfg.withDefaults())
+	if err := c.run(ctx); err != nil {
+		return nil, err
+	}
+	rep := c.report()
+	if c.found != nil {
+		cx, err := c.shrink(ctx, c.found)
+		if err != nil {
+			return nil, err
+		}
+		rep.Counterexample = cx
+	}
+	return rep, nil
+}

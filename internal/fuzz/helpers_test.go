@@ -1,0 +1,169 @@
+package fuzz
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+const demoCorpus = "../../data/corpus/demo"
+
+// figure1Withdraw is the regenerated withdraw of the paper's Figure 1: a
+// silent no-op before initialisation, and no balance check.
+const figure1Withdraw = `function withdraw(uint256 amount) public {
+        if (!initialized) return;
+        balance -= amount;
+    }`
+
+var (
+	managerOnce sync.Once
+	manager     *solc.Manager
+)
+
+// compiler is one solc manager for the whole test binary (workers stay warm).
+func compiler() *solc.Manager {
+	managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
+	return manager
+}
+
+// loadDemo reads a demo-corpus contract by name.
+func loadDemo(tb testing.TB, name string) *deploy.Record {
+	tb.Helper()
+	client, err := etherscan.NewRecorded(demoCorpus)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	entries, err := etherscan.ListCorpus(demoCorpus)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Name == name {
+			rec, err := deploy.Load(client, e, 200)
+			if err != nil {
+				tb.Fatal(err)
+			}
+			return rec
+		}
+	}
+	tb.Fatalf("the demo corpus has no %s", name)
+	return nil
+}
+
+// pair is an original and a sample deployed as the oracles deploy them.
+type pair struct {
+	rec          *deploy.Record
+	orig, sample *deploy.Deployment
+	source       string // the sample's source
+}
+
+// deployPair compiles the record's source and a sample made by edit (nil:
+// the source unchanged, a reference sample) and deploys both.
+func deployPair(tb testing.TB, rec *deploy.Record, edit func(string) string) *pair {
+	tb.Helper()
+	ctx := context.Background()
+	origOut, err := compiler().Compile(ctx, rec.CompileInput(nil))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	file, src := onlyFile(tb, rec)
+	sampleSrc := src
+	if edit != nil {
+		sampleSrc = edit(src)
+		if sampleSrc == src {
+			tb.Fatal("the edit changed nothing")
+		}
+	}
+	sampleOut, err := compiler().Compile(ctx, rec.CompileInput(map[string]string{file: sampleSrc}))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	target, err := rec.Target(origOut)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	orig, err := deploy.Deploy(rec, origOut, target, nil, chain.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sample, err := deploy.DeploySample(rec, orig, sampleOut, chain.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return &pair{rec: rec, orig: orig, sample: sample, source: sampleSrc}
+}
+
+func onlyFile(tb testing.TB, rec *deploy.Record) (string, string) {
+	tb.Helper()
+	if len(rec.Files.Files) != 1 {
+		tb.Fatalf("want a single-file source, got %d files", len(rec.Files.Files))
+	}
+	for f, s := range rec.Files.Files {
+		return f, s
+	}
+	return "", ""
+}
+
+// replaceFunction swaps the function whose header starts with header for body.
+func replaceFunction(tb testing.TB, src, header, body string) string {
+	tb.Helper()
+	start := strings.Index(src, header)
+	if start < 0 {
+		tb.Fatalf("no %q in the source", header)
+	}
+	depth, end := 0, -1
+	for i := strings.Index(src[start:], "{") + start; i < len(src); i++ {
+		switch src[i] {
+		case '{':
+			depth++
+		case '}':
+			depth--
+		}
+		if depth == 0 {
+			end = i + 1
+			break
+		}
+	}
+	if end < 0 {
+		tb.Fatalf("unbalanced braces after %q", header)
+	}
+	return src[:start] + body + src[end:]
+}
+
+func figure1Vault(tb testing.TB) *pair {
+	return deployPair(tb, loadDemo(tb, "Vault"), func(src string) string {
+		return replaceFunction(tb, src, "function withdraw(", figure1Withdraw)
+	})
+}
+
+// config is the campaign configuration the stage would use for p.
+func (p *pair) config(seed uint64) Config {
+	dict := NewDictionary()
+	dict.AddBytecode(p.orig.Chain.Code(p.orig.Address))
+	dict.AddBytecode(p.sample.Chain.Code(p.sample.Address))
+	dict.AddSource(p.source)
+	dict.AddAddress(p.orig.Deployer)
+	dict.AddAddress(p.orig.Address)
+	return Config{Seed: seed, Sender: p.orig.Deployer, Block: p.orig.Block, Dictionary: dict}
+}
+
+func (p *pair) targets() (Target, Target) {
+	return Target{Chain: p.orig.Chain, Address: p.orig.Address}, Target{Chain: p.sample.Chain, Address: p.sample.Address}
+}
+
+func (p *pair) method(tb testing.TB, name string) abi.Method {
+	tb.Helper()
+	m, ok := p.orig.ABI.Methods[name]
+	if !ok {
+		tb.Fatalf("no method %s", name)
+	}
+	return m
+}

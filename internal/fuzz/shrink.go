@@ -1,0 +1,197 @@
+package fuzz
+
+import (
+	"context"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/holiman/uint256"
+
+	"github.com/solbehave/solbehave/internal/chain"
+)
+
+// shrinker minimises a diverging sequence: first the shortest sequence
+// (dropping calls), then the smallest arguments, msg.values and block delay,
+// repeated until nothing changes or the replay budget is spent. A candidate
+// is kept when its replay still diverges anywhere; it is cut after its first
+// diverging step. Shrinking is deterministic: no randomness, fixed order.
+type shrinker struct {
+	ctx  context.Context
+	c    *campaign
+	runs int
+	max  int
+}
+
+func (c *campaign) shrink(ctx context.Context, found []Call) (*Counterexample, error) {
+	s := &shrinker{ctx: ctx, c: c, max: c.cfg.ShrinkRuns}
+	seq := found
+	for changed := true; changed && s.runs < s.max; {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		changed = false
+		for _, pass := range []func([]Call) ([]Call, bool){s.dropCalls, s.shrinkArgs, s.shrinkValues, s.shrinkBlock} {
+			var ok bool
+			if seq, ok = pass(seq); ok {
+				changed = true
+			}
+		}
+	}
+	steps, _ := c.replay(seq)
+	return &Counterexample{Steps: steps, Found: len(found), ShrinkRuns: s.runs}, nil
+}
+
+// try replays cand and returns it cut after its first divergence, or false
+// when it no longer diverges (or the budget is spent).
+func (s *shrinker) try(cand []Call) ([]Call, bool) {
+	if s.runs >= s.max || s.ctx.Err() != nil {
+		return nil, false
+	}
+	s.runs++
+	steps, diverged := s.c.replay(cand)
+	if !diverged {
+		return nil, false
+	}
+	return cand[:len(steps)], true
+}
+
+// dropCalls tries the last call alone, then removing each earlier call.
+func (s *shrinker) dropCalls(seq []Call) ([]Call, bool) {
+	if len(seq) <= 1 {
+		return seq, false
+	}
+	if out, ok := s.try(seq[len(seq)-1:]); ok {
+		return out, true
+	}
+	changed := false
+	for i := 0; i < len(seq)-1; {
+		cand := append(append([]Call(nil), seq[:i]...), seq[i+1:]...)
+		if out, ok := s.try(cand); ok {
+			seq, changed = out, true
+			continue
+		}
+		i++
+	}
+	return seq, changed
+}
+
+// shrinkArgs makes every argument as small as it can be (by magnitude).
+func (s *shrinker) shrinkArgs(seq []Call) ([]Call, bool) {
+	changed := false
+	inputs := s.c.method.Inputs
+	for i := 0; i < len(seq); i++ {
+		for j := 0; j < len(inputs) && i < len(seq); j++ {
+			get := func(c Call) uint256.Int { return c.Args[j] }
+			set := func(c *Call, w uint256.Int) {
+				c.Args = c.Args.Clone()
+				c.Args[j] = Canonical(inputs[j].Type, w)
+			}
+			var ok bool
+			if seq, ok = s.shrinkWord(seq, i, inputs[j].Type, get, set); ok {
+				changed = true
+			}
+		}
+	}
+	return seq, changed
+}
+
+// shrinkValues makes every msg.value as small as it can be.
+func (s *shrinker) shrinkValues(seq []Call) ([]Call, bool) {
+	changed := false
+	uint256Type := abi.Type{T: abi.UintTy, Size: 256}
+	get := func(c Call) uint256.Int { return c.Value }
+	set := func(c *Call, w uint256.Int) { c.Value = w }
+	for i := 0; i < len(seq); i++ {
+		var ok bool
+		if seq, ok = s.shrinkWord(seq, i, uint256Type, get, set); ok {
+			changed = true
+		}
+	}
+	return seq, changed
+}
+
+// shrinkBlock tries running the sequence in the block right after the
+// deployment.
+func (s *shrinker) shrinkBlock(seq []Call) ([]Call, bool) {
+	first := afterDeployment(s.c.cfg.Block, 0)
+	if len(seq) == 0 || seq[0].Block == first {
+		return seq, false
+	}
+	cand := make([]Call, len(seq))
+	for i, c := range seq {
+		c.Block = first
+		cand[i] = c
+	}
+	if out, ok := s.try(cand); ok {
+		return out, true
+	}
+	return seq, false
+}
+
+// shrinkWord binary-searches the smallest magnitude for one word of call i
+// that still diverges: zero first, then halving the gap between the largest
+// magnitude known to pass and the smallest known to diverge.
+func (s *shrinker) shrinkWord(seq []Call, i int, t abi.Type, get func(Call) uint256.Int, set func(*Call, uint256.Int)) ([]Call, bool) {
+	w := get(seq[i])
+	if w.IsZero() {
+		return seq, false
+	}
+	negative := t.T == abi.IntTy && w.Sign() < 0
+	var hi, lo uint256.Int // hi diverges; lo (below hi) does not, once tested
+	hi.Abs(&w)
+	if !negative {
+		hi = w
+	}
+	with := func(mag uint256.Int) []Call {
+		if negative {
+			mag.Neg(&mag)
+		}
+		cand := append([]Call(nil), seq...)
+		set(&cand[i], mag)
+		return cand
+	}
+	if out, ok := s.try(with(lo)); ok {
+		return out, true
+	}
+	changed := false
+	var gap, mid uint256.Int
+	for gap.Sub(&hi, &lo); gap.GtUint64(1); gap.Sub(&hi, &lo) {
+		mid.Add(&lo, gap.Rsh(&gap, 1))
+		out, ok := s.try(with(mid))
+		if !ok {
+			if s.runs >= s.max {
+				break
+			}
+			lo = mid
+			continue
+		}
+		changed = true
+		if len(out) != len(seq) { // cut short: the indices moved, start over
+			return out, true
+		}
+		seq, hi = out, mid
+	}
+	return seq, changed
+}
+
+// replay runs calls on fresh forks of both deployments (no coverage) up to
+// the first divergence, and reports whether there was one.
+func (c *campaign) replay(calls []Call) ([]Step, bool) {
+	ref, sample := c.ref.target.Chain.Fork(), c.sample.target.Chain.Fork()
+	steps := make([]Step, 0, len(calls))
+	for _, call := range calls {
+		data := call.Args.CallData(c.method)
+		step := Step{Call: call}
+		step.Ref = c.applyOn(ref, c.ref.target, call, data)
+		step.Sample = c.applyOn(sample, c.sample.target, call, data)
+		steps = append(steps, step)
+		if step.Diverges() {
+			return steps, true
+		}
+	}
+	return steps, false
+}
+
+func (c *campaign) applyOn(h *chain.Harness, t Target, call Call, data []byte) Outcome {
+	res, err := h.Apply(chain.Msg{From: c.cfg.Sender, To: &t.Address, Data: data, Value: c.valueOf(call), Block: call.Block})
+	return outcomeOf(res, err)
+}
