@@ -286,3 +286,32 @@ func writeFileAtomic(path string, b []byte) error {
 	}
 	return os.Rename(tmp.Name(), path)
 }
+
+// Status counts a stage's units by the state of their stored outputs.
+type Status struct {
+	Stage                         string
+	Done, Stale, Failed, Pending int
+}
+
+// Status plans the stage and compares each unit with its manifest, running nothing.
+func (r *Runner) Status(ctx context.Context, s Stage) (Status, error) {
+	st := Status{Stage: s.Name()}
+	units, err := s.Plan(ctx, r.Env)
+	if err != nil {
+		return st, fmt.Errorf("%s: plan: %w", s.Name(), err)
+	}
+	for _, u := range units {
+		m, err := r.readManifest(s.Name(), u.ID)
+		switch {
+		case err != nil:
+			st.Pending++
+		case !r.current(s, u):
+			st.Stale++
+		case m.Failed:
+			st.Failed++
+		default:
+			st.Done++
+		}
+	}
+	return st, nil
+}

@@ -26,9 +26,11 @@ type Sample struct {
 	FunctionsGenerated int64  `parquet:"functions_generated"`
 	FunctionsFailed    int64  `parquet:"functions_failed"`
 	GenerationMS       int64  `parquet:"generation_ms"`
+	RawError           string `parquet:"raw_error"`
+	RepairMS           int64  `parquet:"repair_ms"`
 }
 
 func init() {
 	Register(Dataset{Name: "samples", Row: Sample{}, Partitions: []string{"contract"},
-		Volatile: []string{"generation_ms"}, Doc: samplesDoc})
+		Volatile: []string{"generation_ms", "repair_ms"}, Doc: samplesDoc})
 }

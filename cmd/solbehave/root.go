@@ -40,7 +40,8 @@ func newRoot() *cobra.Command {
 	pf.BoolVar(&g.quiet, "quiet", false, "log warnings and errors only")
 
 	stages := allStages()
-	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newSQLCmd(g))
+	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newSQLCmd(g),
+		newErrorsCmd(g), newStatusCmd(g, stages), newDigestCmd(g))
 	for _, s := range stages {
 		root.AddCommand(newStageCmd(g, s))
 	}

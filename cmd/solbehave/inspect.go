@@ -1,0 +1,78 @@
+package main
+
+import (
+	"fmt"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/solbehave/solbehave/internal/views"
+	"github.com/solbehave/solbehave/pipeline"
+)
+
+func newErrorsCmd(g *globals) *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "errors",
+		Short: "List the units that failed, with their class and message",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := g.openDB()
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			return views.Query(cmd.Context(), db,
+				"SELECT stage, unit, class, retriable, message FROM errors ORDER BY stage, unit", format, cmd.OutOrStdout())
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "table", "output format: table, csv or json")
+	return cmd
+}
+
+func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
+	return &cobra.Command{
+		Use:   "status",
+		Short: "Show, per stage, units done / stale / failed / pending (runs nothing)",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			env := g.env()
+			defer env.Engines.Close()
+			r := &pipeline.Runner{Env: env}
+			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
+			fmt.Fprintln(w, "stage\tdone\tstale\tfailed\tpending")
+			for _, s := range stages {
+				st, err := r.Status(cmd.Context(), s)
+				if err != nil {
+					fmt.Fprintf(w, "%s\t(cannot plan: %v)\n", s.Name(), err)
+					continue
+				}
+				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\n", st.Stage, st.Done, st.Stale, st.Failed, st.Pending)
+			}
+			return w.Flush()
+		},
+	}
+}
+
+func newDigestCmd(g *globals) *cobra.Command {
+	return &cobra.Command{
+		Use:   "digest",
+		Short: "Print `<dataset> <sha256>` per dataset, over its rows sorted, volatile columns left out",
+		Args:  cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			db, err := views.OpenInMemory(g.env().Warehouse.Root)
+			if err != nil {
+				return err
+			}
+			defer db.Close()
+			digests, err := views.Digests(cmd.Context(), db)
+			if err != nil {
+				return err
+			}
+			for _, d := range digests {
+				fmt.Fprintf(cmd.OutOrStdout(), "%s %s\n", d.Dataset, d.SHA256)
+			}
+			return nil
+		},
+	}
+}

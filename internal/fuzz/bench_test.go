@@ -1,0 +1,190 @@
+package fuzz
+
+import (
+	"context"
+	"math/big"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/tracing"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/holiman/uint256"
+
+	"github.com/solbehave/solbehave/internal/chain"
+)
+
+// benchCase is a function of a demo contract fuzzed against its reference
+// sample (identical code, so every campaign runs its whole budget).
+type benchCase struct {
+	contract, function string
+}
+
+var benchCases = []benchCase{{"Vault", "deposit"}, {"GiftToken", "transfer"}}
+
+// BenchmarkDifferential is the figure the issue asks for: differential call
+// pairs per second on one core, coverage guidance included, and the time
+// one function's whole 10,000-call budget takes.
+func BenchmarkDifferential(b *testing.B) {
+	for _, bc := range benchCases {
+		b.Run(bc.contract+"."+bc.function, func(b *testing.B) {
+			p := deployPair(b, loadDemo(b, bc.contract), nil)
+			ref, sample := p.targets()
+			m := p.method(b, bc.function)
+			cfg := p.config(42)
+			calls := 0
+			b.ResetTimer()
+			for b.Loop() {
+				rep, err := Differential(context.Background(), ref, sample, m, cfg)
+				if err != nil || !rep.Equivalent {
+					b.Fatalf("%v %+v", err, rep)
+				}
+				calls += rep.Calls
+			}
+			b.ReportMetric(float64(calls)/b.Elapsed().Seconds(), "pairs/s")
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/budget")
+		})
+	}
+}
+
+// BenchmarkHarnessPairs is the harness alone, as the fuzzer drives it (fork
+// every 20 calls, same call data on both), without and with chain's
+// coverage: what is left above it in BenchmarkDifferential is the fuzzer.
+func BenchmarkHarnessPairs(b *testing.B) {
+	for _, bc := range benchCases {
+		for _, coverage := range []bool{false, true} {
+			name := bc.contract + "." + bc.function + "/coverage=false"
+			if coverage {
+				name = bc.contract + "." + bc.function + "/coverage=true"
+			}
+			b.Run(name, func(b *testing.B) {
+				p := deployPair(b, loadDemo(b, bc.contract), nil)
+				m := p.method(b, bc.function)
+				inputs := benchInputs(p, m.Inputs)
+				opts := chain.Options{Coverage: coverage}
+				ref, sample := p.orig.Chain.WithOptions(opts), p.sample.Chain.WithOptions(opts)
+				block := afterDeployment(p.orig.Block, 0)
+				var total chain.Coverage
+				var hr, hs *chain.Harness
+				b.ResetTimer()
+				for i := 0; b.Loop(); i++ {
+					if i%DefaultSeqLen == 0 {
+						hr, hs = ref.Fork(), sample.Fork()
+					}
+					data := inputs[i%len(inputs)].CallData(m)
+					r1, err1 := hr.Call(p.orig.Deployer, p.orig.Address, data, nil, block)
+					r2, err2 := hs.Call(p.orig.Deployer, p.sample.Address, data, nil, block)
+					if err1 != nil || err2 != nil || r1.Success != r2.Success {
+						b.Fatal(err1, err2)
+					}
+					if coverage {
+						total.Merge(r1.Coverage)
+						total.Merge(r2.Coverage)
+					}
+				}
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
+			})
+		}
+	}
+}
+
+// BenchmarkBareGeth is the floor of ../shared/FIELD-NOTES.md, measured here
+// so the ratio is taken under the same load: two deployments in plain
+// go-ethereum states called through evm.Call with the same arguments, state
+// copied every 20 calls, no harness; with an OnOpcode hook that records
+// program counters in a map as the second variant.
+func BenchmarkBareGeth(b *testing.B) {
+	for _, bc := range benchCases {
+		for _, hooked := range []bool{false, true} {
+			name := bc.contract + "." + bc.function + "/hook=false"
+			if hooked {
+				name = bc.contract + "." + bc.function + "/hook=true"
+			}
+			b.Run(name, func(b *testing.B) {
+				p := deployPair(b, loadDemo(b, bc.contract), nil)
+				m := p.method(b, bc.function)
+				inputs := benchInputs(p, m.Inputs)
+				var cfg vm.Config
+				pcs := map[uint64]struct{}{}
+				if hooked {
+					cfg.Tracer = &tracing.Hooks{OnOpcode: func(pc uint64, _ byte, _, _ uint64, _ tracing.OpContext, _ []byte, _ int, _ error) {
+						pcs[pc] = struct{}{}
+					}}
+				}
+				code := creationCode(b, p)
+				ref, addr := bareDeploy(b, p, code)
+				sample, _ := bareDeploy(b, p, code)
+				ctx := bareBlock(p)
+				var sr, ss *state.StateDB
+				var er, es *vm.EVM
+				b.ResetTimer()
+				for i := 0; b.Loop(); i++ {
+					if i%DefaultSeqLen == 0 {
+						sr, ss = ref.Copy(), sample.Copy()
+						er, es = vm.NewEVM(ctx, sr, params.MainnetChainConfig, cfg), vm.NewEVM(ctx, ss, params.MainnetChainConfig, cfg)
+					}
+					data := inputs[i%len(inputs)].CallData(m)
+					_, _, err1 := er.Call(p.orig.Deployer, addr, data, vm.NewGasBudget(chain.DefaultGas, 0), new(uint256.Int))
+					_, _, err2 := es.Call(p.orig.Deployer, addr, data, vm.NewGasBudget(chain.DefaultGas, 0), new(uint256.Int))
+					if (err1 == nil) != (err2 == nil) {
+						b.Fatal(err1, err2)
+					}
+				}
+				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
+			})
+		}
+	}
+}
+
+// benchInputs is a fixed list of fuzzer-made argument tuples.
+func benchInputs(p *pair, args abi.Arguments) []Tuple {
+	g := NewGenerator(1, p.config(1).Dictionary)
+	out := make([]Tuple, 1024)
+	for i := range out {
+		out[i] = g.Tuple(args)
+	}
+	return out
+}
+
+func creationCode(b *testing.B, p *pair) []byte {
+	code, err := p.orig.Contract.CreationCode(p.orig.Libraries)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return append(code, p.orig.Args...)
+}
+
+// bareDeploy runs the creation in a fresh plain state, from the deployer at
+// the recorded nonce.
+func bareDeploy(b *testing.B, p *pair, code []byte) (*state.StateDB, common.Address) {
+	db := state.NewDatabase(triedb.NewDatabase(rawdb.NewMemoryDatabase(), nil), nil)
+	s, err := state.New(types.EmptyRootHash, db)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.SetNonce(p.orig.Deployer, p.orig.Chain.Nonce(p.orig.Deployer)-1, tracing.NonceChangeUnspecified)
+	evm := vm.NewEVM(bareBlockAt(p.orig.Block), s, params.MainnetChainConfig, vm.Config{})
+	_, addr, _, err := evm.Create(p.orig.Deployer, code, vm.NewGasBudget(chain.DefaultGas, 0), new(uint256.Int))
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.Finalise(params.MainnetChainConfig.Rules(new(big.Int).SetUint64(p.orig.Block.Number), false, p.orig.Block.Time))
+	return s, addr
+}
+
+func bareBlock(p *pair) vm.BlockContext { return bareBlockAt(afterDeployment(p.orig.Block, 0)) }
+
+func bareBlockAt(blk chain.Block) vm.BlockContext {
+	return vm.BlockContext{
+		CanTransfer: core.CanTransfer, Transfer: core.Transfer,
+		GetHash:     func(uint64) common.Hash { return common.Hash{} },
+		GasLimit:    chain.BlockGasLimit, BlockNumber: new(big.Int).SetUint64(blk.Number), Time: blk.Time,
+		Difficulty: big.NewInt(1), BaseFee: new(big.Int),
+	}
+}

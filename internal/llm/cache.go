@@ -1,0 +1,63 @@
+package llm
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path/filepath"
+)
+
+// cache stores successful replies as JSON files named by the request digest.
+type cache struct{ dir string }
+
+type cached struct {
+	Content      string `json:"content"`
+	FinishReason string `json:"finish_reason"`
+	TokensIn     int    `json:"tokens_in"`
+	TokensOut    int    `json:"tokens_out"`
+}
+
+func (c *cache) path(key string) string { return filepath.Join(c.dir, key[:2], key+".json") }
+
+func (c *cache) get(key string) (*Response, bool) {
+	b, err := os.ReadFile(c.path(key))
+	if err != nil {
+		return nil, false
+	}
+	var e cached
+	if json.Unmarshal(b, &e) != nil {
+		return nil, false
+	}
+	return &Response{Content: e.Content, FinishReason: e.FinishReason, TokensIn: e.TokensIn, TokensOut: e.TokensOut}, true
+}
+
+func (c *cache) put(key string, r *Response) error {
+	b, err := json.Marshal(cached{Content: r.Content, FinishReason: r.FinishReason, TokensIn: r.TokensIn, TokensOut: r.TokensOut})
+	if err != nil {
+		return err
+	}
+	path := c.path(key)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+func sha256Hex(b []byte) string {
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}

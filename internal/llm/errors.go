@@ -1,0 +1,47 @@
+package llm
+
+import "fmt"
+
+// Error kinds.
+const (
+	KindTimeout   = "timeout"    // no answer within Options.Timeout (retried)
+	KindRateLimit = "rate_limit" // HTTP 429 (retried)
+	KindHTTP      = "http"       // another non-200 status (5xx retried)
+	KindNetwork   = "network"    // connection failed (retried)
+	KindBadReply  = "bad_reply"  // 200 but not a chat-completions JSON answer
+	KindCanceled  = "canceled"   // the caller's context ended
+	KindConfig    = "config"     // no endpoint, no messages
+)
+
+// Error is a failed completion. Its text never holds the API key.
+type Error struct {
+	Kind     string
+	Status   int // HTTP status, for http and rate_limit
+	Msg      string
+	Attempts int
+}
+
+func (e *Error) Error() string {
+	s := "llm: " + e.Kind
+	if e.Status != 0 {
+		s += fmt.Sprintf(" %d", e.Status)
+	}
+	if e.Attempts > 1 {
+		s += fmt.Sprintf(" after %d attempts", e.Attempts)
+	}
+	if e.Msg != "" {
+		s += ": " + e.Msg
+	}
+	return s
+}
+
+// Retriable reports whether trying again may succeed.
+func (e *Error) Retriable() bool {
+	switch e.Kind {
+	case KindTimeout, KindRateLimit, KindNetwork:
+		return true
+	case KindHTTP:
+		return e.Status >= 500
+	}
+	return false
+}

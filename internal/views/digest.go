@@ -1,0 +1,80 @@
+package views
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Digest is a content digest of one dataset: sha256 over its rows, each
+// rendered canonically, sorted, with the dataset's volatile columns left out.
+// Two warehouses with the same rows have the same digests, however the rows
+// are split into files.
+type Digest struct {
+	Dataset string
+	Rows    int
+	SHA256  string
+}
+
+// Digests computes the digest of every registered dataset.
+func Digests(ctx context.Context, db *sql.DB) ([]Digest, error) {
+	var out []Digest
+	for _, d := range schemas.All() {
+		dg, err := datasetDigest(ctx, db, d)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, dg)
+	}
+	return out, nil
+}
+
+func datasetDigest(ctx context.Context, db *sql.DB, d schemas.Dataset) (Digest, error) {
+	exclude := append(append([]string{}, d.Volatile...), d.Partitions...)
+	q := fmt.Sprintf("SELECT * FROM %s", sqlIdent(d.Name))
+	if len(exclude) > 0 {
+		quoted := make([]string, len(exclude))
+		for i, c := range exclude {
+			quoted[i] = sqlIdent(c)
+		}
+		q = fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", strings.Join(quoted, ", "), sqlIdent(d.Name))
+	}
+	rows, err := db.QueryContext(ctx, q)
+	if err != nil {
+		return Digest{}, fmt.Errorf("digest %s: %w", d.Name, err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	var lines []string
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return Digest{}, err
+		}
+		var b strings.Builder
+		for i, v := range vals {
+			fmt.Fprintf(&b, "%s=%v\x1f", cols[i], v)
+		}
+		lines = append(lines, b.String())
+	}
+	if err := rows.Err(); err != nil {
+		return Digest{}, err
+	}
+	sort.Strings(lines)
+	h := sha256.New()
+	for _, l := range lines {
+		h.Write([]byte(l))
+		h.Write([]byte{'\n'})
+	}
+	return Digest{Dataset: d.Name, Rows: len(lines), SHA256: hex.EncodeToString(h.Sum(nil))}, nil
+}

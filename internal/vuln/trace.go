@@ -1,0 +1,491 @@
+package vuln
+
+import (
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/tracing"
+	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/holiman/uint256"
+)
+
+// evKind is what an event records.
+type evKind uint8
+
+const (
+	evSLoad        evKind = iota // SLOAD by the target's code
+	evSStore                     // SSTORE in the target's storage (its code, or code it delegated to)
+	evCall                       // CALL, CALLCODE, DELEGATECALL, STATICCALL in the target's context
+	evJumpI                      // JUMPI of the target's code whose condition carries block state
+	evOverflow                   // ADD/SUB/MUL of the target's code whose true result leaves 256 bits
+	evSelfDestruct               // SELFDESTRUCT in the target's context
+	evEnv                        // TIMESTAMP or NUMBER read by the target's code
+	evValueIn                    // a frame of the target's code entered with value > 0
+)
+
+// event is one observation of the tracer. Only the fields of its kind are set.
+type event struct {
+	kind  evKind
+	op    vm.OpCode
+	pc    uint64
+	depth int
+	frame int // serial of the frame it happened in
+
+	slot, word uint256.Int // SLOAD/SSTORE slot and value; CALL value
+	a, b       uint256.Int // overflow operands
+	gas        uint64      // CALL gas operand (saturated)
+	to         common.Address
+	taint      label // SSTORE/CALL value, JUMPI condition, overflow result
+	addrTaint  label // CALL target
+	dataTaint  label // CALL input
+	taken      bool  // JUMPI outcome
+
+	targetCode  bool // executed by the target's own code (else by code running in its context)
+	success     bool // CALL: the callee frame returned without reverting
+	reverted    bool // the frame it happened in (or an enclosing one) rolled back
+	reentered   bool // CALL: the target's code ran again before it returned
+	nestedSends int  // CALL: successful value-carrying calls the target made meanwhile
+}
+
+// opSet is a set of opcodes.
+type opSet [4]uint64
+
+func (s *opSet) add(op vm.OpCode)          { s[op>>6] |= 1 << (op & 63) }
+func (s *opSet) has(op vm.OpCode) bool     { return s[op>>6]&(1<<(op&63)) != 0 }
+func (s *opSet) union(o opSet)             { s[0], s[1], s[2], s[3] = s[0]|o[0], s[1]|o[1], s[2]|o[2], s[3]|o[3] }
+func (s *opSet) hasAny(ops ...vm.OpCode) bool {
+	for _, op := range ops {
+		if s.has(op) {
+			return true
+		}
+	}
+	return false
+}
+
+// txTrace is what the tracer saw during one transaction.
+type txTrace struct {
+	events []event
+	ops    opSet // opcodes the target's code executed
+}
+
+// frame is one call frame of the transaction being traced.
+type frame struct {
+	serial     int
+	targetCode bool           // running the target's code
+	context    common.Address // storage/balance context
+	stack      []label        // shadow stack (targetCode frames only)
+	mem        memTaint
+	start      int // first event index of the frame
+	journal    int // storage-taint journal length at entry
+	callEvent  int // the CALL event that created this frame, or -1
+	pending    int // the CALL event whose callee is about to enter, or -1
+}
+
+// undo restores one slot's storage taint when a frame reverts.
+type undo struct {
+	slot uint256.Int
+	prev label
+	had  bool
+}
+
+// tracer is the engine's go-ethereum tracer: a shadow taint stack, memory
+// and storage for the target's code, the events the oracles read, and the
+// coverage that drives fitness. It observes whatever the harness it is
+// installed on runs; the engine turns it on per seed.
+type tracer struct {
+	target common.Address
+	on     bool
+
+	frames  []*frame
+	serial  int
+	tx      *txTrace
+	storage map[uint256.Int]label // target storage taint, across the seed's transactions
+	journal []undo
+
+	overflowSites map[uint64]label // pc -> its overflow bit (stable for the engine's life)
+	cov           *coverage
+}
+
+func newTracer(target common.Address, codeLen int) *tracer {
+	return &tracer{target: target, overflowSites: map[uint64]label{}, cov: newCoverage(codeLen)}
+}
+
+func (t *tracer) hooks() *tracing.Hooks {
+	return &tracing.Hooks{OnEnter: t.onEnter, OnExit: t.onExit, OnOpcode: t.onOpcode}
+}
+
+// beginSeed forgets the storage taint and coverage of the previous seed.
+func (t *tracer) beginSeed() {
+	t.storage = map[uint256.Int]label{}
+	t.cov.reset()
+	t.on = true
+}
+
+// beginTx starts recording a transaction.
+func (t *tracer) beginTx() *txTrace {
+	t.tx = &txTrace{}
+	t.frames = t.frames[:0]
+	t.journal = t.journal[:0]
+	return t.tx
+}
+
+func (t *tracer) top() *frame {
+	if len(t.frames) == 0 {
+		return nil
+	}
+	return t.frames[len(t.frames)-1]
+}
+
+func (t *tracer) onEnter(depth int, typ byte, from, to common.Address, input []byte, gas uint64, value *big.Int) {
+	if !t.on || t.tx == nil {
+		return
+	}
+	op := vm.OpCode(typ)
+	t.serial++
+	f := &frame{serial: t.serial, context: to, start: len(t.tx.events), journal: len(t.journal), callEvent: -1, pending: -1}
+	if op == vm.DELEGATECALL || op == vm.CALLCODE {
+		f.context = from
+	}
+	f.targetCode = to == t.target && op != vm.CREATE && op != vm.CREATE2
+	if parent := t.top(); parent != nil {
+		f.callEvent, parent.pending = parent.pending, -1
+	}
+	if f.targetCode {
+		f.mem = memTaint{}
+		t.markReentry()
+		if value != nil && value.Sign() > 0 {
+			t.add(event{kind: evValueIn, depth: depth + 1, frame: f.serial, targetCode: true, word: *uint256.MustFromBig(value)})
+		}
+	}
+	t.frames = append(t.frames, f)
+}
+
+// markReentry flags every open CALL of the target's code below the frame
+// being entered: the target runs again before that call returned.
+func (t *tracer) markReentry() {
+	for _, f := range t.frames {
+		if f.callEvent >= 0 && t.tx.events[f.callEvent].targetCode {
+			t.tx.events[f.callEvent].reentered = true
+		}
+	}
+}
+
+func (t *tracer) onExit(depth int, output []byte, gasUsed uint64, err error, reverted bool) {
+	if !t.on || t.tx == nil || len(t.frames) == 0 {
+		return
+	}
+	f := t.frames[len(t.frames)-1]
+	t.frames = t.frames[:len(t.frames)-1]
+	if reverted {
+		for i := f.start; i < len(t.tx.events); i++ {
+			t.tx.events[i].reverted = true
+		}
+		t.rollbackStorage(f.journal)
+	}
+	if f.callEvent < 0 {
+		return
+	}
+	ev := &t.tx.events[f.callEvent]
+	ev.success = !reverted
+	if ev.success && ev.op == vm.CALL && !ev.word.IsZero() {
+		for _, outer := range t.frames {
+			if outer.callEvent >= 0 && t.tx.events[outer.callEvent].targetCode {
+				t.tx.events[outer.callEvent].nestedSends++
+			}
+		}
+	}
+}
+
+func (t *tracer) rollbackStorage(to int) {
+	for i := len(t.journal) - 1; i >= to; i-- {
+		u := t.journal[i]
+		if u.had {
+			t.storage[u.slot] = u.prev
+		} else {
+			delete(t.storage, u.slot)
+		}
+	}
+	t.journal = t.journal[:to]
+}
+
+func (t *tracer) add(e event) int {
+	t.tx.events = append(t.tx.events, e)
+	return len(t.tx.events) - 1
+}
+
+func (t *tracer) onOpcode(pc uint64, opb byte, gas, cost uint64, scope tracing.OpContext, rData []byte, depth int, err error) {
+	if !t.on || t.tx == nil || err != nil {
+		return
+	}
+	f := t.top()
+	if f == nil {
+		return
+	}
+	op := vm.OpCode(opb)
+	stack := scope.StackData()
+	if !f.targetCode {
+		if f.context == t.target {
+			t.foreignOp(f, pc, op, stack, depth)
+		}
+		return
+	}
+	t.cov.hit(pc, op, stack)
+	t.tx.ops.add(op)
+	f.sync(len(stack))
+	t.step(f, pc, op, stack, scope, depth)
+}
+
+// foreignOp records what other code does in the target's context (a library
+// reached by DELEGATECALL): its storage writes and the Ether it sends.
+func (t *tracer) foreignOp(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, depth int) {
+	switch op {
+	case vm.SSTORE:
+		t.add(event{kind: evSStore, op: op, pc: pc, depth: depth, frame: f.serial, slot: peek(stack, 0), word: peek(stack, 1)})
+	case vm.CALL, vm.CALLCODE:
+		e := event{kind: evCall, op: op, pc: pc, depth: depth, frame: f.serial, word: peek(stack, 2), gas: sat64(peek(stack, 0))}
+		e.to = common.Address(peekPtr(stack, 1).Bytes20())
+		f.pending = t.add(e)
+	case vm.SELFDESTRUCT:
+		t.add(event{kind: evSelfDestruct, op: op, pc: pc, depth: depth, frame: f.serial})
+	}
+}
+
+// sync fits the shadow stack to the real one. It only changes anything when
+// an opcode's effect was not modelled exactly; the unknown words are clean.
+func (f *frame) sync(n int) {
+	switch {
+	case len(f.stack) < n:
+		pad := make([]label, n-len(f.stack), n)
+		f.stack = append(pad, f.stack...)
+	case len(f.stack) > n:
+		f.stack = f.stack[len(f.stack)-n:]
+	}
+}
+
+func (f *frame) pop(n int) label {
+	var l label
+	for i := 0; i < n && len(f.stack) > 0; i++ {
+		l |= f.stack[len(f.stack)-1]
+		f.stack = f.stack[:len(f.stack)-1]
+	}
+	return l
+}
+
+func (f *frame) push(l label) { f.stack = append(f.stack, l) }
+
+// at is the label of the i-th word from the top (0 = top).
+func (f *frame) at(i int) label {
+	if i >= len(f.stack) {
+		return 0
+	}
+	return f.stack[len(f.stack)-1-i]
+}
+
+func peek(stack []uint256.Int, i int) uint256.Int { return *peekPtr(stack, i) }
+
+var zeroWord uint256.Int
+
+func peekPtr(stack []uint256.Int, i int) *uint256.Int {
+	if i >= len(stack) {
+		return &zeroWord
+	}
+	return &stack[len(stack)-1-i]
+}
+
+// sat64 is w, or the largest uint64 when w does not fit.
+func sat64(w uint256.Int) uint64 {
+	if !w.IsUint64() {
+		return ^uint64(0)
+	}
+	return w.Uint64()
+}
+
+// step applies op's effect to the shadow state and records its event.
+func (t *tracer) step(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, scope tracing.OpContext, depth int) {
+	switch {
+	case op >= vm.PUSH0 && op <= vm.PUSH32:
+		f.push(0)
+		return
+	case op >= vm.DUP1 && op <= vm.DUP16:
+		f.push(f.at(int(op - vm.DUP1)))
+		return
+	case op >= vm.SWAP1 && op <= vm.SWAP16:
+		n := int(op-vm.SWAP1) + 1
+		if n < len(f.stack) {
+			top := len(f.stack) - 1
+			f.stack[top], f.stack[top-n] = f.stack[top-n], f.stack[top]
+		}
+		return
+	}
+	switch op {
+	case vm.ADD, vm.SUB, vm.MUL:
+		t.arith(f, pc, op, stack, depth)
+	case vm.TIMESTAMP, vm.NUMBER:
+		src := srcTimestamp
+		if op == vm.NUMBER {
+			src = srcNumber
+		}
+		t.add(event{kind: evEnv, op: op, pc: pc, depth: depth, frame: f.serial, targetCode: true})
+		f.push(src)
+	case vm.CALLDATALOAD:
+		f.push(f.pop(1) | srcCalldata)
+	case vm.CALLVALUE:
+		f.push(srcCallValue)
+	case vm.CALLER, vm.ORIGIN:
+		f.push(srcCaller)
+	case vm.BALANCE, vm.SELFBALANCE, vm.EXTCODESIZE, vm.EXTCODEHASH, vm.RETURNDATASIZE:
+		f.pop(arities[op].pops)
+		f.push(srcExternal)
+	case vm.CALLDATACOPY:
+		dst, size := peek(stack, 0), peek(stack, 2)
+		f.pop(3)
+		f.mem.fill(sat64(dst), sat64(size), srcCalldata)
+	case vm.CODECOPY, vm.RETURNDATACOPY:
+		dst, size := peek(stack, 0), peek(stack, 2)
+		f.pop(3)
+		f.mem.fill(sat64(dst), sat64(size), 0)
+	case vm.EXTCODECOPY:
+		dst, size := peek(stack, 1), peek(stack, 3)
+		f.pop(4)
+		f.mem.fill(sat64(dst), sat64(size), 0)
+	case vm.MCOPY:
+		dst, src, size := peek(stack, 0), peek(stack, 1), peek(stack, 2)
+		f.pop(3)
+		f.mem.fill(sat64(dst), sat64(size), f.mem.load(sat64(src), sat64(size)))
+	case vm.MLOAD:
+		off := peek(stack, 0)
+		f.pop(1)
+		f.push(f.mem.load(sat64(off), 32))
+	case vm.MSTORE:
+		off, l := peek(stack, 0), f.at(1)
+		f.pop(2)
+		f.mem.store32(sat64(off), l)
+	case vm.MSTORE8:
+		off, l := peek(stack, 0), f.at(1)
+		f.pop(2)
+		f.mem.union(sat64(off)/32, l)
+	case vm.KECCAK256:
+		off, size := peek(stack, 0), peek(stack, 1)
+		f.pop(2)
+		f.push(f.mem.load(sat64(off), sat64(size)))
+	case vm.SLOAD:
+		t.sload(f, pc, stack, depth)
+	case vm.SSTORE:
+		t.sstore(f, pc, stack, depth)
+	case vm.JUMPI:
+		t.jumpi(f, pc, stack, depth)
+	case vm.CALL, vm.CALLCODE, vm.DELEGATECALL, vm.STATICCALL:
+		t.call(f, pc, op, stack, depth)
+	case vm.SELFDESTRUCT:
+		f.pop(1)
+		t.add(event{kind: evSelfDestruct, op: op, pc: pc, depth: depth, frame: f.serial, targetCode: true})
+	default:
+		a := arities[op]
+		l := f.pop(a.pops)
+		for range a.pushes {
+			f.push(l)
+		}
+	}
+}
+
+// arith checks ADD, SUB and MUL for a true result outside 256 bits and
+// labels the result with the overflow site, so the oracle can follow it.
+// Two code-generation idioms are not counted: `0 - 1` (solc's all-ones mask
+// for storage byte arrays) and a multiplication by a constant power of two
+// (a left shift before SHL existed).
+func (t *tracer) arith(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, depth int) {
+	a, b := peekPtr(stack, 0), peekPtr(stack, 1)
+	la, lb := f.at(0), f.at(1)
+	l := f.pop(2)
+	var over bool
+	var r uint256.Int
+	switch op {
+	case vm.ADD:
+		_, over = r.AddOverflow(a, b)
+	case vm.SUB:
+		over = a.Lt(b) && !(a.IsZero() && b.IsUint64() && b.Uint64() == 1)
+	case vm.MUL:
+		_, over = r.MulOverflow(a, b)
+		over = over && !(la == 0 && isPow2(a)) && !(lb == 0 && isPow2(b))
+	}
+	if over && la|lb != 0 {
+		bit := t.overflowLabel(pc)
+		l |= bit
+		t.add(event{kind: evOverflow, op: op, pc: pc, depth: depth, frame: f.serial, a: *a, b: *b, taint: bit, targetCode: true})
+	}
+	f.push(l)
+}
+
+func isPow2(w *uint256.Int) bool {
+	if w.IsZero() {
+		return false
+	}
+	var m uint256.Int
+	m.SubUint64(w, 1)
+	return m.And(&m, w).IsZero()
+}
+
+// overflowLabel gives each overflowing pc its own bit; past 56 sites they
+// share the last one.
+func (t *tracer) overflowLabel(pc uint64) label {
+	if l, ok := t.overflowSites[pc]; ok {
+		return l
+	}
+	bit := min(overflowBit0+len(t.overflowSites), 63)
+	l := label(1) << bit
+	t.overflowSites[pc] = l
+	return l
+}
+
+func (t *tracer) sload(f *frame, pc uint64, stack []uint256.Int, depth int) {
+	slot := peek(stack, 0)
+	f.pop(1)
+	f.push(t.storage[slot] | srcStorage)
+	t.add(event{kind: evSLoad, op: vm.SLOAD, pc: pc, depth: depth, frame: f.serial, slot: slot, targetCode: true})
+}
+
+func (t *tracer) sstore(f *frame, pc uint64, stack []uint256.Int, depth int) {
+	slot, val := peek(stack, 0), peek(stack, 1)
+	l := f.at(1)
+	f.pop(2)
+	prev, had := t.storage[slot]
+	t.journal = append(t.journal, undo{slot: slot, prev: prev, had: had})
+	// A slot keeps what was written into it; the "data" bit is what SLOAD adds.
+	if l &^= srcStorage; l == 0 {
+		delete(t.storage, slot)
+	} else {
+		t.storage[slot] = l
+	}
+	t.add(event{kind: evSStore, op: vm.SSTORE, pc: pc, depth: depth, frame: f.serial, slot: slot, word: val, taint: l, targetCode: true})
+}
+
+func (t *tracer) jumpi(f *frame, pc uint64, stack []uint256.Int, depth int) {
+	cond := f.at(1)
+	taken := !peekPtr(stack, 1).IsZero()
+	f.pop(2)
+	if cond&envLabels != 0 {
+		t.add(event{kind: evJumpI, op: vm.JUMPI, pc: pc, depth: depth, frame: f.serial, taint: cond, taken: taken, targetCode: true})
+	}
+}
+
+// call records a CALL-family instruction of the target's code with the
+// taint of its target, value and input; its success is filled in when the
+// callee exits.
+func (t *tracer) call(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, depth int) {
+	e := event{kind: evCall, op: op, pc: pc, depth: depth, frame: f.serial, targetCode: true}
+	e.gas = sat64(peek(stack, 0))
+	e.to = common.Address(peekPtr(stack, 1).Bytes20())
+	e.addrTaint = f.at(1)
+	in := 2 // index of the input offset
+	if op == vm.CALL || op == vm.CALLCODE {
+		e.word, e.taint = peek(stack, 2), f.at(2)
+		in = 3
+	}
+	inOff, inSize := sat64(peek(stack, in)), sat64(peek(stack, in+1))
+	outOff, outSize := sat64(peek(stack, in+2)), sat64(peek(stack, in+3))
+	e.dataTaint = f.mem.load(inOff, inSize)
+	f.pop(arities[op].pops)
+	f.mem.fill(outOff, outSize, 0)
+	f.push(0)
+	f.pending = t.add(e)
+}
