@@ -20,20 +20,22 @@ import (
 // Runner runs stages unit by unit.
 type Runner struct {
 	Env      *Env
-	Force    bool // recompute units whose fingerprint is current
-	Progress bool // draw a progress bar (on a terminal)
+	Force    bool  // recompute units whose fingerprint is current
+	Progress bool  // draw a progress bar (on a terminal)
+	Shard    Shard // process only this shard's units (zero value: all)
 }
 
 // Counters say what a stage run did with its units.
 type Counters struct {
-	Stage                        string
+	Stage                       string
 	Units, Skipped, Ran, Failed int
-	Elapsed                      time.Duration
+	Elapsed                     time.Duration
 }
 
 // manifest is written after a unit's outputs, so its presence means they are complete.
 type manifest struct {
 	Unit        string   `json:"unit"`
+	Contract    string   `json:"contract"`
 	Stage       string   `json:"stage"`
 	Version     string   `json:"version"`
 	Fingerprint string   `json:"fingerprint"`
@@ -51,6 +53,7 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 	if err != nil {
 		return c, fmt.Errorf("%s: plan: %w", s.Name(), err)
 	}
+	units = r.Shard.Filter(units)
 	c.Units = len(units)
 	if err := r.removeOrphans(s, units); err != nil {
 		return c, err
@@ -120,7 +123,7 @@ func (r *Runner) current(s Stage, u Unit) bool {
 // runUnit runs one unit and stores its outputs, or its error row.
 func (r *Runner) runUnit(ctx context.Context, s Stage, u Unit) error {
 	out, err := safeRun(ctx, s, r.Env, u)
-	m := manifest{Unit: u.ID, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint}
+	m := manifest{Unit: u.ID, Contract: u.Contract, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint}
 	if err != nil {
 		class, retriable := Classify(err)
 		r.Env.Log.Warn("unit failed", "stage", s.Name(), "unit", u.ID, "class", class, "err", err)
@@ -229,7 +232,11 @@ func (r *Runner) removeOrphans(s Stage, units []Unit) error {
 		}
 		path := filepath.Join(dir, e.Name())
 		var m manifest
-		if b, err := os.ReadFile(path); err == nil && json.Unmarshal(b, &m) == nil {
+		b, err := os.ReadFile(path)
+		if err == nil && json.Unmarshal(b, &m) == nil && !r.Shard.Owns(m.Contract) {
+			continue // another shard's unit
+		}
+		if err == nil {
 			r.removeStale(&m, nil)
 		}
 		os.Remove(path)
@@ -289,7 +296,7 @@ func writeFileAtomic(path string, b []byte) error {
 
 // Status counts a stage's units by the state of their stored outputs.
 type Status struct {
-	Stage                         string
+	Stage                        string
 	Done, Stale, Failed, Pending int
 }
 
@@ -300,7 +307,7 @@ func (r *Runner) Status(ctx context.Context, s Stage) (Status, error) {
 	if err != nil {
 		return st, fmt.Errorf("%s: plan: %w", s.Name(), err)
 	}
-	for _, u := range units {
+	for _, u := range r.Shard.Filter(units) {
 		m, err := r.readManifest(s.Name(), u.ID)
 		switch {
 		case err != nil:

@@ -36,9 +36,13 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 		Short: "Show, per stage, units done / stale / failed / pending (runs nothing)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			shard, err := pipeline.ParseShard(g.shard)
+			if err != nil {
+				return err
+			}
 			env := g.env()
 			defer env.Engines.Close()
-			r := &pipeline.Runner{Env: env}
+			r := &pipeline.Runner{Env: env, Shard: shard}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "stage\tdone\tstale\tfailed\tpending")
 			for _, s := range stages {

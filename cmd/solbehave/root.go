@@ -21,9 +21,17 @@ type globals struct {
 	jobs   int
 	force  bool
 	quiet  bool
+	shard  string
+
+	counters []pipeline.Counters // what the last run did per stage (read by tests)
 }
 
 func newRoot() *cobra.Command {
+	root, _ := newRootWithGlobals()
+	return root
+}
+
+func newRootWithGlobals() (*cobra.Command, *globals) {
 	g := &globals{}
 	root := &cobra.Command{
 		Use:           "solbehave",
@@ -38,6 +46,7 @@ func newRoot() *cobra.Command {
 	pf.IntVar(&g.jobs, "jobs", runtime.NumCPU(), "units run in parallel")
 	pf.BoolVar(&g.force, "force", false, "recompute units even when their inputs are unchanged")
 	pf.BoolVar(&g.quiet, "quiet", false, "log warnings and errors only")
+	pf.StringVar(&g.shard, "shard", "", "process only shard i/n of the contracts (e.g. 0/3); shards write disjoint partitions")
 
 	stages := allStages()
 	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newSQLCmd(g),
@@ -45,7 +54,7 @@ func newRoot() *cobra.Command {
 	for _, s := range stages {
 		root.AddCommand(newStageCmd(g, s))
 	}
-	return root
+	return root, g
 }
 
 // env builds the run environment from the global flags.

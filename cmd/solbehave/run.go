@@ -93,9 +93,13 @@ func selectStages(stages []pipeline.Stage, until string, only []string) ([]pipel
 
 // runStages runs stages one after another, then rebuilds the DuckDB file.
 func runStages(cmd *cobra.Command, g *globals, stages []pipeline.Stage) error {
+	shard, err := pipeline.ParseShard(g.shard)
+	if err != nil {
+		return err
+	}
 	env := g.env()
 	defer env.Engines.Close()
-	r := &pipeline.Runner{Env: env, Force: g.force, Progress: !g.quiet}
+	r := &pipeline.Runner{Env: env, Force: g.force, Progress: !g.quiet, Shard: shard}
 	failed := 0
 	for _, s := range stages {
 		c, err := r.Run(cmd.Context(), s)
@@ -103,6 +107,7 @@ func runStages(cmd *cobra.Command, g *globals, stages []pipeline.Stage) error {
 			return err
 		}
 		failed += c.Failed
+		g.counters = append(g.counters, c)
 		env.Log.Info("stage done", "stage", c.Stage, "units", c.Units, "ran", c.Ran, "skipped", c.Skipped,
 			"failed", c.Failed, "elapsed", c.Elapsed.Round(1e6).String())
 	}

@@ -44,6 +44,7 @@ type succ struct {
 	pc       uint64
 	end      pathEnd
 	terminal bool
+	branch   int8 // JUMPI side: +1 taken, -1 not taken, 0 not a JUMPI
 }
 
 // edgeKey identifies an edge taken in a calling context, so a loop edge is
@@ -92,6 +93,9 @@ func explore(c *CFG, entry uint64, s *absStack, lim Limits) pathSummary {
 	e := &explorer{cfg: c, lim: lim.withDefaults(), onPath: map[edgeKey]bool{}}
 	e.res.blocks = map[uint64]bool{}
 	e.res.resolved = map[[2]uint64]bool{}
+	if s.ids == nil {
+		s.ids = new(uint64)
+	}
 	if _, ok := c.Blocks[entry]; ok {
 		e.visit(entry, s)
 	}
@@ -132,6 +136,9 @@ func (e *explorer) visit(start uint64, s *absStack) {
 			next := s
 			if i < len(nexts)-1 {
 				next = s.clone()
+			}
+			if n.branch != 0 {
+				next.refine(eff.cond, n.branch > 0)
 			}
 			e.onPath[key] = true
 			e.visit(n.pc, next)
@@ -183,11 +190,17 @@ func (e *explorer) successors(b *Block, eff blockEffect) []succ {
 		return e.jumpTargets(b, eff.target)
 	case last.Op == vm.JUMPI:
 		var out []succ
-		if !eff.cond.isZero() {
-			out = append(out, e.jumpTargets(b, eff.target)...)
+		nonzero, known := eff.cond.truth()
+		if nonzero || !known {
+			for _, n := range e.jumpTargets(b, eff.target) {
+				n.branch = 1
+				out = append(out, n)
+			}
 		}
-		if !eff.cond.isConst() || eff.cond.isZero() {
-			out = append(out, e.fallThrough(b))
+		if !nonzero || !known {
+			n := e.fallThrough(b)
+			n.branch = -1
+			out = append(out, n)
 		}
 		return out
 	}
@@ -214,6 +227,9 @@ func (e *explorer) jumpTargets(b *Block, target absValue) []succ {
 	if len(b.dynamic) == 0 {
 		e.res.truncated = true
 		e.res.cuts.Unresolved++
+		if DebugUnresolved != nil {
+			DebugUnresolved(b, e.path)
+		}
 		return []succ{terminal(endCut)}
 	}
 	out := make([]succ, 0, len(b.dynamic))
@@ -250,3 +266,5 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
+
+var DebugUnresolved func(b *Block, path []uint64)

@@ -9,18 +9,24 @@ import (
 type valKind uint8
 
 const (
-	unknown      valKind = iota
-	constant             // a known word
-	calldataHead         // CALLDATALOAD(0)
-	selector             // the 4-byte function selector taken from calldata
-	selectorEq           // selector == n (a boolean)
-	selectorNe           // selector != n (a boolean)
+	unknown      valKind = iota // any word; id names it when nonzero
+	constant                    // a known word
+	nonZero                     // unknown but not zero (learnt at a branch)
+	isZeroOf                    // ISZERO(value id), a boolean
+	isNonZeroOf                 // ISZERO(ISZERO(value id)), a boolean
+	calldataHead                // CALLDATALOAD(0)
+	selector                    // the 4-byte function selector taken from calldata
+	selectorEq                  // selector == n (a boolean)
+	selectorNe                  // selector != n (a boolean)
 )
 
 // absValue is one abstract stack value: a constant, a value derived from
-// the calldata selector, or unknown.
+// the calldata selector, or unknown. Unknown results carry an id so that a
+// JUMPI on a value, or on its ISZERO, tells the other copies on the stack
+// what the branch implies (see refine).
 type absValue struct {
 	kind valKind
+	id   uint64
 	n    uint256.Int
 }
 
@@ -40,12 +46,80 @@ func (v absValue) u64() (uint64, bool) {
 // maxAbsStack bounds the simulated stack like the EVM's 1024 limit.
 const maxAbsStack = 1024
 
+// truth tells whether v is known to be non-zero, when it is known.
+func (v absValue) truth() (nonzero, known bool) {
+	switch v.kind {
+	case constant:
+		return !v.n.IsZero(), true
+	case nonZero:
+		return true, true
+	}
+	return false, false
+}
+
 // absStack is the simulated operand stack; values below its bottom are
 // unknown, so a block can be simulated without knowing its callers.
-type absStack struct{ vals []absValue }
+type absStack struct {
+	vals []absValue
+	ids  *uint64 // source of ids for unknown results; nil: anonymous
+}
+
 
 func (s *absStack) clone() *absStack {
-	return &absStack{vals: append(make([]absValue, 0, len(s.vals)+8), s.vals...)}
+	return &absStack{vals: append(make([]absValue, 0, len(s.vals)+8), s.vals...), ids: s.ids}
+}
+
+// fresh returns a new unknown value.
+func (s *absStack) fresh() absValue {
+	if s.ids == nil {
+		return absValue{}
+	}
+	*s.ids++
+	return absValue{id: *s.ids}
+}
+
+// pushResult pushes v, naming it when it is an anonymous unknown.
+func (s *absStack) pushResult(v absValue) {
+	if v.kind == unknown && v.id == 0 {
+		v = s.fresh()
+	}
+	s.push(v)
+}
+
+// refine applies what taking (or not taking) a JUMPI on cond implies to
+// the copies of the tested value left on the stack: solc reuses a DUPed
+// flag for a later JUMPI (try/catch, short-circuit conditions), and a path
+// that contradicts the first test would misalign the stack.
+func (s *absStack) refine(cond absValue, taken bool) {
+	var zero bool
+	switch cond.kind {
+	case unknown, isNonZeroOf:
+		zero = !taken
+	case isZeroOf:
+		zero = taken
+	default:
+		return
+	}
+	if cond.id == 0 {
+		return
+	}
+	for i, v := range s.vals {
+		if v.id != cond.id {
+			continue
+		}
+		switch v.kind {
+		case unknown, nonZero:
+			if zero {
+				s.vals[i] = constU64(0)
+			} else {
+				s.vals[i] = absValue{kind: nonZero, id: v.id}
+			}
+		case isZeroOf:
+			s.vals[i] = boolValue(zero)
+		case isNonZeroOf:
+			s.vals[i] = boolValue(!zero)
+		}
+	}
 }
 
 func (s *absStack) push(v absValue) {
@@ -111,17 +185,17 @@ func (s *absStack) step(in Instruction) {
 		if s.pop().isZero() {
 			s.push(absValue{kind: calldataHead})
 		} else {
-			s.push(absValue{})
+			s.push(s.fresh())
 		}
 	case vm.ISZERO:
-		s.push(isZero(s.pop()))
+		s.pushResult(isZero(s.pop()))
 	case vm.NOT:
-		s.push(fold1(s.pop(), func(z, a *uint256.Int) { z.Not(a) }))
+		s.pushResult(fold1(s.pop(), func(z, a *uint256.Int) { z.Not(a) }))
 	default:
 		if f := binaryOps[op]; f != nil {
 			a := s.pop()
 			b := s.pop()
-			s.push(f(a, b))
+			s.pushResult(f(a, b))
 			return
 		}
 		info := opTable[op]
@@ -129,13 +203,23 @@ func (s *absStack) step(in Instruction) {
 			s.pop()
 		}
 		for range info.pushes {
-			s.push(absValue{})
+			s.push(s.fresh())
 		}
 	}
 }
 
 func isZero(a absValue) absValue {
 	switch a.kind {
+	case unknown:
+		if a.id != 0 {
+			return absValue{kind: isZeroOf, id: a.id}
+		}
+	case nonZero:
+		return constU64(0)
+	case isZeroOf:
+		return absValue{kind: isNonZeroOf, id: a.id}
+	case isNonZeroOf:
+		return absValue{kind: isZeroOf, id: a.id}
 	case selectorEq:
 		return absValue{kind: selectorNe, n: a.n}
 	case selectorNe:

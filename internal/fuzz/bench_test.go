@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/big"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
@@ -30,7 +31,10 @@ var benchCases = []benchCase{{"Vault", "deposit"}, {"GiftToken", "transfer"}}
 
 // BenchmarkDifferential is the figure the issue asks for: differential call
 // pairs per second on one core, coverage guidance included, and the time
-// one function's whole 10,000-call budget takes.
+// one function's whole 10,000-call budget takes. Each iteration also runs
+// 10,000 bare go-ethereum pairs (bareRunner) right after the campaign, so
+// x-bare, the ratio of the two rates, is measured under the same load even
+// on a busy machine.
 func BenchmarkDifferential(b *testing.B) {
 	for _, bc := range benchCases {
 		b.Run(bc.contract+"."+bc.function, func(b *testing.B) {
@@ -38,36 +42,49 @@ func BenchmarkDifferential(b *testing.B) {
 			ref, sample := p.targets()
 			m := p.method(b, bc.function)
 			cfg := p.config(42)
+			bare := newBareRunner(b, p, m, false)
+			var fuzzTime, bareTime time.Duration
 			calls := 0
 			b.ResetTimer()
 			for b.Loop() {
+				start := time.Now()
 				rep, err := Differential(context.Background(), ref, sample, m, cfg)
 				if err != nil || !rep.Equivalent {
 					b.Fatalf("%v %+v", err, rep)
 				}
+				fuzzTime += time.Since(start)
 				calls += rep.Calls
+				start = time.Now()
+				bare.run(b, rep.Calls)
+				bareTime += time.Since(start)
 			}
-			b.ReportMetric(float64(calls)/b.Elapsed().Seconds(), "pairs/s")
-			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/budget")
+			b.ReportMetric(float64(calls)/fuzzTime.Seconds(), "pairs/s")
+			b.ReportMetric(fuzzTime.Seconds()/float64(b.N), "s/budget")
+			b.ReportMetric(float64(calls)/bareTime.Seconds(), "bare-pairs/s")
+			b.ReportMetric(fuzzTime.Seconds()/bareTime.Seconds(), "x-bare")
 		})
 	}
 }
 
 // BenchmarkHarnessPairs is the harness alone, as the fuzzer drives it (fork
-// every 20 calls, same call data on both), without and with chain's
-// coverage: what is left above it in BenchmarkDifferential is the fuzzer.
+// every 20 calls, same call data on both), with no coverage, with chain's
+// coverage (Options.Coverage, merging each Result.Coverage into a total, as
+// a fuzzer on that API would) and with the fuzzer's own coverage hook: what
+// BenchmarkDifferential adds above the last one is the fuzzer itself.
 func BenchmarkHarnessPairs(b *testing.B) {
 	for _, bc := range benchCases {
-		for _, coverage := range []bool{false, true} {
-			name := bc.contract + "." + bc.function + "/coverage=false"
-			if coverage {
-				name = bc.contract + "." + bc.function + "/coverage=true"
-			}
-			b.Run(name, func(b *testing.B) {
+		for _, coverage := range []string{"none", "chain", "tracker"} {
+			b.Run(bc.contract+"."+bc.function+"/coverage="+coverage, func(b *testing.B) {
 				p := deployPair(b, loadDemo(b, bc.contract), nil)
 				m := p.method(b, bc.function)
 				inputs := benchInputs(p, m.Inputs)
-				opts := chain.Options{Coverage: coverage}
+				var opts chain.Options
+				switch coverage {
+				case "chain":
+					opts.Coverage = true
+				case "tracker":
+					opts = newTracker().options()
+				}
 				ref, sample := p.orig.Chain.WithOptions(opts), p.sample.Chain.WithOptions(opts)
 				block := afterDeployment(p.orig.Block, 0)
 				var total chain.Coverage
@@ -83,7 +100,7 @@ func BenchmarkHarnessPairs(b *testing.B) {
 					if err1 != nil || err2 != nil || r1.Success != r2.Success {
 						b.Fatal(err1, err2)
 					}
-					if coverage {
+					if opts.Coverage {
 						total.Merge(r1.Coverage)
 						total.Merge(r2.Coverage)
 					}
@@ -97,8 +114,8 @@ func BenchmarkHarnessPairs(b *testing.B) {
 // BenchmarkBareGeth is the floor of ../shared/FIELD-NOTES.md, measured here
 // so the ratio is taken under the same load: two deployments in plain
 // go-ethereum states called through evm.Call with the same arguments, state
-// copied every 20 calls, no harness; with an OnOpcode hook that records
-// program counters in a map as the second variant.
+// copied every 20 calls, no harness; the second variant has an OnOpcode hook
+// that records program counters in a map.
 func BenchmarkBareGeth(b *testing.B) {
 	for _, bc := range benchCases {
 		for _, hooked := range []bool{false, true} {
@@ -108,36 +125,54 @@ func BenchmarkBareGeth(b *testing.B) {
 			}
 			b.Run(name, func(b *testing.B) {
 				p := deployPair(b, loadDemo(b, bc.contract), nil)
-				m := p.method(b, bc.function)
-				inputs := benchInputs(p, m.Inputs)
-				var cfg vm.Config
-				pcs := map[uint64]struct{}{}
-				if hooked {
-					cfg.Tracer = &tracing.Hooks{OnOpcode: func(pc uint64, _ byte, _, _ uint64, _ tracing.OpContext, _ []byte, _ int, _ error) {
-						pcs[pc] = struct{}{}
-					}}
-				}
-				code := creationCode(b, p)
-				ref, addr := bareDeploy(b, p, code)
-				sample, _ := bareDeploy(b, p, code)
-				ctx := bareBlock(p)
-				var sr, ss *state.StateDB
-				var er, es *vm.EVM
+				r := newBareRunner(b, p, p.method(b, bc.function), hooked)
 				b.ResetTimer()
-				for i := 0; b.Loop(); i++ {
-					if i%DefaultSeqLen == 0 {
-						sr, ss = ref.Copy(), sample.Copy()
-						er, es = vm.NewEVM(ctx, sr, params.MainnetChainConfig, cfg), vm.NewEVM(ctx, ss, params.MainnetChainConfig, cfg)
-					}
-					data := inputs[i%len(inputs)].CallData(m)
-					_, _, err1 := er.Call(p.orig.Deployer, addr, data, vm.NewGasBudget(chain.DefaultGas, 0), new(uint256.Int))
-					_, _, err2 := es.Call(p.orig.Deployer, addr, data, vm.NewGasBudget(chain.DefaultGas, 0), new(uint256.Int))
-					if (err1 == nil) != (err2 == nil) {
-						b.Fatal(err1, err2)
-					}
-				}
+				r.run(b, b.N)
 				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
 			})
+		}
+	}
+}
+
+// bareRunner calls two plain go-ethereum deployments of p's original.
+type bareRunner struct {
+	p           *pair
+	inputs      [][]byte
+	cfg         vm.Config
+	ref, sample *state.StateDB
+	addr        common.Address
+	ctx         vm.BlockContext
+}
+
+func newBareRunner(b *testing.B, p *pair, m abi.Method, hooked bool) *bareRunner {
+	r := &bareRunner{p: p, ctx: bareBlock(p)}
+	for _, t := range benchInputs(p, m.Inputs) {
+		r.inputs = append(r.inputs, t.CallData(m))
+	}
+	if hooked {
+		pcs := map[uint64]struct{}{}
+		r.cfg.Tracer = &tracing.Hooks{OnOpcode: func(pc uint64, _ byte, _, _ uint64, _ tracing.OpContext, _ []byte, _ int, _ error) {
+			pcs[pc] = struct{}{}
+		}}
+	}
+	code := creationCode(b, p)
+	r.ref, r.addr = bareDeploy(b, p, code)
+	r.sample, _ = bareDeploy(b, p, code)
+	return r
+}
+
+func (r *bareRunner) run(b *testing.B, n int) {
+	var er, es *vm.EVM
+	for i := range n {
+		if i%DefaultSeqLen == 0 {
+			er = vm.NewEVM(r.ctx, r.ref.Copy(), params.MainnetChainConfig, r.cfg)
+			es = vm.NewEVM(r.ctx, r.sample.Copy(), params.MainnetChainConfig, r.cfg)
+		}
+		data := r.inputs[i%len(r.inputs)]
+		_, _, err1 := er.Call(r.p.orig.Deployer, r.addr, data, vm.NewGasBudget(chain.DefaultGas, 0), new(uint256.Int))
+		_, _, err2 := es.Call(r.p.orig.Deployer, r.addr, data, vm.NewGasBudget(chain.DefaultGas, 0), new(uint256.Int))
+		if (err1 == nil) != (err2 == nil) {
+			b.Fatal(err1, err2)
 		}
 	}
 }
@@ -183,8 +218,8 @@ func bareBlock(p *pair) vm.BlockContext { return bareBlockAt(afterDeployment(p.o
 func bareBlockAt(blk chain.Block) vm.BlockContext {
 	return vm.BlockContext{
 		CanTransfer: core.CanTransfer, Transfer: core.Transfer,
-		GetHash:     func(uint64) common.Hash { return common.Hash{} },
-		GasLimit:    chain.BlockGasLimit, BlockNumber: new(big.Int).SetUint64(blk.Number), Time: blk.Time,
+		GetHash:  func(uint64) common.Hash { return common.Hash{} },
+		GasLimit: chain.BlockGasLimit, BlockNumber: new(big.Int).SetUint64(blk.Number), Time: blk.Time,
 		Difficulty: big.NewInt(1), BaseFee: new(big.Int),
 	}
 }

@@ -44,14 +44,18 @@ type campaign struct {
 
 func newCampaign(ref, sample Target, m abi.Method, cfg Config) *campaign {
 	c := &campaign{cfg: cfg, method: m, gen: NewGenerator(cfg.Seed, cfg.Dictionary)}
-	c.ref = newSide(ref)
-	c.sample = newSide(sample)
+	c.ref = newSide(ref, !cfg.Unguided)
+	c.sample = newSide(sample, !cfg.Unguided)
 	return c
 }
 
-func newSide(t Target) side {
+func newSide(t Target, guided bool) side {
 	cov := newTracker()
-	return side{target: t, cov: cov, base: t.Chain.WithOptions(cov.options())}
+	opts := chain.Options{}
+	if guided {
+		opts = cov.options()
+	}
+	return side{target: t, cov: cov, base: t.Chain.WithOptions(opts)}
 }
 
 // run fuzzes until the budget, the clock or a disagreement stops it.
@@ -99,7 +103,6 @@ func (c *campaign) reset() {
 // execute runs one call on both current forks and notes new coverage.
 func (c *campaign) execute(call Call) Step {
 	c.data = call.Args.AppendCallData(c.data[:0], c.method.ID)
-	c.ref.cov.fresh, c.sample.cov.fresh = false, false
 	step := Step{Call: call}
 	step.Ref = c.apply(&c.ref, call)
 	step.Sample = c.apply(&c.sample, call)
@@ -107,11 +110,9 @@ func (c *campaign) execute(call Call) Step {
 }
 
 func (c *campaign) apply(s *side, call Call) Outcome {
+	s.cov.begin()
 	res, err := s.cur.Apply(chain.Msg{From: c.cfg.Sender, To: &s.target.Address, Data: c.data,
 		Value: c.valueOf(call), Block: call.Block})
-	if !c.cfg.Unguided && res != nil {
-		s.cov.observe(res)
-	}
 	return outcomeOf(res, err)
 }
 

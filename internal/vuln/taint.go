@@ -24,7 +24,7 @@ const (
 
 const (
 	envLabels      = srcTimestamp | srcNumber
-	overflowLabels = ^label(0) << overflowBit0
+	overflowLabels = ^label(0) &^ (1<<overflowBit0 - 1)
 )
 
 // arity is an opcode's stack effect.

@@ -50,9 +50,9 @@ type event struct {
 // opSet is a set of opcodes.
 type opSet [4]uint64
 
-func (s *opSet) add(op vm.OpCode)          { s[op>>6] |= 1 << (op & 63) }
-func (s *opSet) has(op vm.OpCode) bool     { return s[op>>6]&(1<<(op&63)) != 0 }
-func (s *opSet) union(o opSet)             { s[0], s[1], s[2], s[3] = s[0]|o[0], s[1]|o[1], s[2]|o[2], s[3]|o[3] }
+func (s *opSet) add(op vm.OpCode)      { s[op>>6] |= 1 << (op & 63) }
+func (s *opSet) has(op vm.OpCode) bool { return s[op>>6]&(1<<(op&63)) != 0 }
+func (s *opSet) union(o opSet)         { s[0], s[1], s[2], s[3] = s[0]|o[0], s[1]|o[1], s[2]|o[2], s[3]|o[3] }
 func (s *opSet) hasAny(ops ...vm.OpCode) bool {
 	for _, op := range ops {
 		if s.has(op) {

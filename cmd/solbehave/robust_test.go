@@ -1,0 +1,244 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// pipelineArgs are the stages and budgets the robustness tests run: every
+// stage that exists, with small budgets.
+var pipelineArgs = []string{"run", "--quiet"}
+
+const demoCorpus = "../../data/corpus/demo"
+
+// runIn runs the CLI in-process and returns the runner's counters per stage.
+func runIn(t *testing.T, args ...string) map[string]pipeline.Counters {
+	t.Helper()
+	root, g := newRootWithGlobals()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(args)
+	if err := root.ExecuteContext(context.Background()); err != nil {
+		t.Fatalf("solbehave %s: %v\n%s", strings.Join(args, " "), err, out.String())
+	}
+	byStage := map[string]pipeline.Counters{}
+	for _, c := range g.counters {
+		byStage[c.Stage] = c
+	}
+	return byStage
+}
+
+func digest(t *testing.T, data string) string {
+	t.Helper()
+	out, err := solbehave(t, "digest", "--data", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func copyDir(t *testing.T, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestIncrementalRerunRecomputesOnlyTheChangedContract changes one contract's
+// source in a copy of the demo corpus: the rerun recomputes that contract's
+// units in every stage and no other, and the warehouse then equals a
+// from-scratch run on the changed corpus.
+func TestIncrementalRerunRecomputesOnlyTheChangedContract(t *testing.T) {
+	corpus := t.TempDir()
+	copyDir(t, demoCorpus, corpus)
+	data := t.TempDir()
+	first := runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", data)...)
+
+	vault := filepath.Join(corpus, "Vault_0x4c9fd16cf84c1405a1a54a415446860e67a41b37", "getsourcecode.json")
+	b, _ := os.ReadFile(vault)
+	changed := strings.Replace(string(b), "function deposit(uint256 amount) public {", "function deposit(uint256 amount) public { // changed", 1)
+	if changed == string(b) {
+		t.Fatal("could not change the Vault's source")
+	}
+	os.WriteFile(vault, []byte(changed), 0o644)
+
+	second := runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", data)...)
+	for stage, c := range second {
+		perContract := first[stage].Units / 8
+		if c.Ran != perContract {
+			t.Errorf("%s: rerun ran %d units, want %d (the Vault's only); counters %+v", stage, c.Ran, perContract, c)
+		}
+	}
+	fresh := t.TempDir()
+	runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", fresh)...)
+	if a, b := digest(t, data), digest(t, fresh); a != b {
+		t.Fatalf("incremental warehouse differs from a from-scratch run:\n%s\nvs\n%s", a, b)
+	}
+}
+
+// TestDeterminismAndShards: two runs with the same seed give identical rows in
+// every dataset, and so does running the corpus as 3 shards one after another.
+func TestDeterminismAndShards(t *testing.T) {
+	a, b, sharded := t.TempDir(), t.TempDir(), t.TempDir()
+	runIn(t, append(pipelineArgs, "--corpus", demoCorpus, "--data", a)...)
+	runIn(t, append(pipelineArgs, "--corpus", demoCorpus, "--data", b, "--jobs", "1")...)
+	da, db := digest(t, a), digest(t, b)
+	if da != db {
+		t.Fatalf("two runs differ:\n%s\nvs\n%s", da, db)
+	}
+	for i := 0; i < 3; i++ {
+		runIn(t, append(pipelineArgs, "--corpus", demoCorpus, "--data", sharded, "--shard", fmt.Sprintf("%d/3", i))...)
+	}
+	if ds := digest(t, sharded); ds != da {
+		t.Fatalf("3 shards differ from one run:\n%s\nvs\n%s", ds, da)
+	}
+	if !strings.Contains(da, "verify_calls ") {
+		t.Fatalf("digest lists no verify_calls:\n%s", da)
+	}
+}
+
+// TestKilledRunResumes SIGKILLs `solbehave run` at random moments, resumes it,
+// and compares the warehouse with an uninterrupted run's.
+func TestKilledRunResumes(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short: the crash trials build the binary and run the pipeline several times")
+	}
+	bin := filepath.Join(t.TempDir(), "solbehave")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	reference := t.TempDir()
+	start := time.Now()
+	runBin(t, bin, reference, 0)
+	full := time.Since(start)
+	want := digest(t, reference)
+	rng := rand.New(rand.NewPCG(42, 0))
+	for trial := 0; trial < 3; trial++ {
+		data := t.TempDir()
+		kill := time.Duration(float64(full) * (0.1 + 0.8*rng.Float64()))
+		runBin(t, bin, data, kill)
+		runBin(t, bin, data, 0)
+		if got := digest(t, data); got != want {
+			t.Fatalf("trial %d (killed after %s): resumed warehouse differs:\n%s\nvs\n%s", trial, kill, got, want)
+		}
+		assertNoTempFiles(t, data)
+	}
+}
+
+// runBin runs the binary to completion, or SIGKILLs it after killAfter.
+func runBin(t *testing.T, bin, data string, killAfter time.Duration) {
+	t.Helper()
+	cmd := exec.Command(bin, append(pipelineArgs, "--corpus", demoCorpus, "--data", data)...)
+	var out bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	if killAfter > 0 {
+		timer := time.AfterFunc(killAfter, func() { cmd.Process.Signal(syscall.SIGKILL) })
+		cmd.Wait()
+		timer.Stop()
+		return
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("run: %v\n%s", err, out.String())
+	}
+}
+
+func assertNoTempFiles(t *testing.T, data string) {
+	filepath.WalkDir(filepath.Join(data, "warehouse"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".parquet") {
+			t.Errorf("a finished run left %s", p)
+		}
+		return nil
+	})
+}
+
+// TestSecretsNeverReachOutputs runs the live crawl with an API key against a
+// local server that fails one request with an error echoing the URL, then
+// looks for the key in every file the run wrote and in its log.
+func TestSecretsNeverReachOutputs(t *testing.T) {
+	const key = "sb-test-secret-4f1c9e"
+	h, err := etherscan.RecordedHandler(demoCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("address") == "0x00000000000000000000000000000000000000ff" {
+			http.Error(w, "upstream failed for "+r.URL.String(), http.StatusBadGateway)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	t.Setenv("ETHERSCAN_API_KEY", key)
+	t.Setenv("SOLBEHAVE_LLM_API_KEY", key)
+	data := t.TempDir()
+	root, _ := newRootWithGlobals()
+	var log bytes.Buffer
+	root.SetOut(&log)
+	root.SetErr(&log)
+	root.SetArgs([]string{"crawl", "--live", "--data", data, "--etherscan-url", srv.URL + "/v2/api?chainid=1&",
+		"--etherscan-rate", "1000", "--addresses", "0x4c9fd16cf84c1405a1a54a415446860e67a41b37,0x00000000000000000000000000000000000000ff"})
+	runErr := root.ExecuteContext(context.Background())
+	if runErr == nil {
+		t.Fatal("the failing request should make the run report a failed unit")
+	}
+	if strings.Contains(runErr.Error()+log.String(), key) {
+		t.Fatalf("the key leaked into the run's output:\n%v\n%s", runErr, log.String())
+	}
+	found := 0
+	filepath.WalkDir(data, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		found++
+		if b, _ := os.ReadFile(p); bytes.Contains(b, []byte(key)) {
+			t.Errorf("%s holds the API key", p)
+		}
+		return nil
+	})
+	// Parquet parts are compressed: look at their values through DuckDB.
+	for _, d := range schemas.All() {
+		rows, err := solbehave(t, "sql", "--data", data, "--format", "csv", "SELECT * FROM "+d.Name)
+		if err != nil || strings.Contains(rows, key) {
+			t.Errorf("dataset %s: err=%v, or its values hold the API key", d.Name, err)
+		}
+	}
+	out, _ := solbehave(t, "errors", "--data", data, "--format", "csv")
+	if found == 0 || !strings.Contains(out, "0x00000000000000000000000000000000000000ff") || strings.Contains(out, key) {
+		t.Fatalf("want the failed request as an error row without the key; files=%d errors:\n%s", found, out)
+	}
+}

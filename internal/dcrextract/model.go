@@ -1,0 +1,435 @@
+package dcrextract
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/solbehave/solbehave/internal/solast"
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+// model is the part of a compiled contract the static rules read: its state
+// variables, constants, functions and modifiers across the inheritance
+// chain, indexed by AST id so identifiers resolve without name lookups.
+type model struct {
+	name    string
+	sources map[int]string // solc source index -> text
+	nodes   map[int]*solast.Node
+	target  *solast.Node // the ContractDefinition
+
+	vars      map[int]*stateVar // declaration id -> non-constant state variable
+	varByName map[string]*stateVar
+	constants map[int]constant // declaration id -> constant state variable
+
+	funcs     map[int]*solast.Node // every FunctionDefinition in the linearization
+	modifiers map[string]*solast.Node
+	ctor      *solast.Node
+	entries   []entry // public state-changing functions, in source order
+
+	libraryFuncs map[int]bool // functions declared in libraries (SafeMath.add ...)
+}
+
+// stateVar is a non-constant state variable.
+type stateVar struct {
+	id       int
+	name     string
+	typ      string // solc type string
+	mapping  bool
+	boolean  bool   // bool, or a mapping whose innermost value is bool
+	address  bool   // address (possibly payable)
+	public   bool   // has a getter
+	initText string // the declaration's initial value, "" when none
+	// ctorLiteral is the literal the constructor assigns to this variable
+	// ("true", "false", "0", "msg.sender", or "?" for anything else); "" when
+	// the constructor leaves it alone.
+	ctorLiteral string
+	// ctorKeyedBySender: a constructor assignment indexed by msg.sender or by a
+	// variable holding it (balances[owner] = supply, owner = msg.sender).
+	ctorKeyedBySender bool
+}
+
+// initialized says whether the variable holds something other than zero
+// after deployment: a declaration initializer or a constructor assignment.
+func (v *stateVar) initialized() bool { return v.initText != "" || v.ctorLiteral != "" }
+
+// constant is a compile-time constant: its name and value expression.
+type constant struct {
+	name, value string
+}
+
+// entry is one public state-changing function (an event source).
+type entry struct {
+	node    *solast.Node
+	fn      solast.Function
+	payable bool
+}
+
+// label names the entry as events and annotations do: the function name, or
+// "fallback" / "receive".
+func (e entry) label() string {
+	if e.fn.Name != "" {
+		return e.fn.Name
+	}
+	return e.fn.Kind
+}
+
+// newModel reads the target contract out of a compile output.
+func newModel(out *solc.Output, sources map[string]string, contract string) (*model, error) {
+	m := &model{name: contract, sources: map[int]string{}, nodes: map[int]*solast.Node{},
+		vars: map[int]*stateVar{}, varByName: map[string]*stateVar{}, constants: map[int]constant{},
+		funcs: map[int]*solast.Node{}, modifiers: map[string]*solast.Node{}, libraryFuncs: map[int]bool{}}
+	files := make([]string, 0, len(out.Sources))
+	for f := range out.Sources {
+		files = append(files, f)
+	}
+	sort.Strings(files)
+	for _, file := range files {
+		src := out.Sources[file]
+		if len(src.AST) == 0 {
+			return nil, fmt.Errorf("dcrextract: %s has no AST", file)
+		}
+		root, err := solast.ParseWithSource(src.AST, sources[file])
+		if err != nil {
+			return nil, fmt.Errorf("dcrextract: %s: %w", file, err)
+		}
+		m.sources[src.ID] = sources[file]
+		root.Walk(func(n *solast.Node) bool {
+			if n.ID >= 0 {
+				m.nodes[n.ID] = n
+			}
+			if n.Type == "ContractDefinition" && n.Name == contract && m.target == nil {
+				m.target = n
+			}
+			return true
+		})
+	}
+	if m.target == nil {
+		return nil, fmt.Errorf("dcrextract: contract %s not found in the AST", contract)
+	}
+	m.readLinearization()
+	m.readConstructor()
+	m.readEntries()
+	return m, nil
+}
+
+// linearization lists the target and its bases, most derived first, as
+// solc's linearizedBaseContracts does (falling back on the target alone).
+func (m *model) linearization() []*solast.Node {
+	var out []*solast.Node
+	for _, id := range intList(m.target.Attrs["linearizedBaseContracts"]) {
+		if n := m.nodes[id]; n != nil {
+			out = append(out, n)
+		}
+	}
+	if len(out) == 0 {
+		out = []*solast.Node{m.target}
+	}
+	return out
+}
+
+func (m *model) readLinearization() {
+	for _, c := range m.linearization() {
+		for _, v := range solast.StateVariables(c) {
+			m.addStateVar(v)
+		}
+		for _, f := range solast.Functions(c) {
+			m.funcs[f.Node.ID] = f.Node
+		}
+		for _, md := range solast.ModifierDefinitions(c) {
+			if _, seen := m.modifiers[md.Name]; !seen { // most derived wins
+				m.modifiers[md.Name] = md.Node
+			}
+		}
+	}
+	for _, n := range m.nodes {
+		if n.Type == "ContractDefinition" && (n.Str("contractKind") == "library" || n.Bool("isLibrary")) {
+			for _, f := range solast.Functions(n) {
+				m.funcs[f.Node.ID] = f.Node
+				m.libraryFuncs[f.Node.ID] = true
+			}
+		}
+	}
+}
+
+func (m *model) addStateVar(v solast.StateVar) {
+	init := v.Node.Child("value")
+	if init == nil && len(v.Node.Children) > 1 && v.Node.Children[0].Field == "typeName" {
+		init = v.Node.Children[1]
+	}
+	if v.Constant {
+		if init != nil {
+			m.constants[v.Node.ID] = constant{name: v.Name, value: m.text(init)}
+		}
+		return
+	}
+	if v.Immutable {
+		// Immutables live in the code, not in storage: like constants whose
+		// value is only known after deployment, so the rules treat them as set.
+		m.vars[v.Node.ID] = &stateVar{id: v.Node.ID, name: v.Name, typ: v.Type, initText: "immutable"}
+		m.varByName[v.Name] = m.vars[v.Node.ID]
+		return
+	}
+	sv := &stateVar{id: v.Node.ID, name: v.Name, typ: v.Type, public: v.Visibility == "public",
+		mapping: strings.HasPrefix(v.Type, "mapping("), boolean: innermostType(v.Type) == "bool",
+		address: strings.HasPrefix(v.Type, "address")}
+	if init != nil {
+		sv.initText = m.text(init)
+	}
+	if _, dup := m.varByName[v.Name]; !dup {
+		m.varByName[v.Name] = sv
+	}
+	m.vars[v.Node.ID] = sv
+}
+
+// innermostType strips mapping(K => ...) and array brackets to the value type.
+func innermostType(t string) string {
+	for strings.HasPrefix(t, "mapping(") {
+		i := strings.Index(t, "=>")
+		if i < 0 {
+			return t
+		}
+		t = strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(t[i+2:]), ")"))
+	}
+	return t
+}
+
+// readConstructor records what the constructors of the chain assign.
+func (m *model) readConstructor() {
+	for _, c := range m.linearization() {
+		for _, f := range solast.Functions(c) {
+			if f.Kind != "constructor" {
+				continue
+			}
+			if c == m.target {
+				m.ctor = f.Node
+			}
+			m.scanConstructor(f.Node)
+		}
+	}
+}
+
+func (m *model) scanConstructor(fn *solast.Node) {
+	fn.Walk(func(n *solast.Node) bool {
+		if n.Type != "Assignment" {
+			return true
+		}
+		lhs, rhs := operand(n, "leftHandSide", 0), operand(n, "rightHandSide", 1)
+		v, indexes := m.baseVar(lhs)
+		if v == nil {
+			return true
+		}
+		v.ctorLiteral = ctorLiteral(m, rhs)
+		for _, ix := range indexes {
+			if m.isSenderLike(ix) {
+				v.ctorKeyedBySender = true
+			}
+		}
+		if m.isSenderLike(rhs) {
+			v.ctorKeyedBySender = true
+		}
+		return true
+	})
+}
+
+func ctorLiteral(m *model, rhs *solast.Node) string {
+	switch {
+	case rhs == nil:
+		return "?"
+	case rhs.Type == "Literal":
+		return literalValue(rhs)
+	case m.isSender(rhs):
+		return "msg.sender"
+	}
+	return "?"
+}
+
+// isSender reports msg.sender (or tx.origin, which is the deployer too).
+func (m *model) isSender(n *solast.Node) bool {
+	if n == nil || n.Type != "MemberAccess" {
+		return false
+	}
+	base := operand(n, "expression", 0)
+	member := memberName(n)
+	return base != nil && base.Type == "Identifier" &&
+		((base.Name == "msg" && member == "sender") || (base.Name == "tx" && member == "origin"))
+}
+
+// isSenderLike is msg.sender or a state variable the constructor set to it.
+func (m *model) isSenderLike(n *solast.Node) bool {
+	if m.isSender(n) {
+		return true
+	}
+	if n != nil && n.Type == "Identifier" {
+		if v := m.vars[refDecl(n)]; v != nil && v.ctorLiteral == "msg.sender" {
+			return true
+		}
+	}
+	return false
+}
+
+// baseVar resolves an lvalue like a[k].f to its state variable and the index
+// expressions on the way.
+func (m *model) baseVar(n *solast.Node) (*stateVar, []*solast.Node) {
+	var indexes []*solast.Node
+	for n != nil {
+		switch n.Type {
+		case "Identifier":
+			return m.vars[refDecl(n)], indexes
+		case "IndexAccess":
+			indexes = append(indexes, operand(n, "indexExpression", 1))
+			n = operand(n, "baseExpression", 0)
+		case "MemberAccess":
+			n = operand(n, "expression", 0)
+		default:
+			return nil, nil
+		}
+	}
+	return nil, nil
+}
+
+// readEntries lists the public state-changing functions: the most derived
+// definition of each external entry point, in source order.
+func (m *model) readEntries() {
+	seen := map[string]bool{}
+	for _, c := range m.linearization() {
+		for _, f := range solast.Functions(c) {
+			if !isEntry(f) {
+				continue
+			}
+			sig := f.Kind + ":" + f.Name + "/" + paramTypes(f)
+			if seen[sig] {
+				continue
+			}
+			seen[sig] = true
+			m.entries = append(m.entries, entry{node: f.Node, fn: f, payable: f.StateMutability == "payable"})
+		}
+	}
+	sort.SliceStable(m.entries, func(i, j int) bool {
+		a, b := m.entries[i].fn.Src, m.entries[j].fn.Src
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		return a.Start < b.Start
+	})
+}
+
+func isEntry(f solast.Function) bool {
+	switch f.Kind {
+	case "fallback", "receive":
+	case "function":
+		if f.Visibility != "public" && f.Visibility != "external" {
+			return false
+		}
+	default:
+		return false
+	}
+	if f.BodySrc == nil {
+		return false // an interface declaration
+	}
+	return f.StateMutability != "view" && f.StateMutability != "pure"
+}
+
+func paramTypes(f solast.Function) string {
+	var ts []string
+	for _, p := range f.Params {
+		ts = append(ts, p.Type)
+	}
+	return strings.Join(ts, ",")
+}
+
+// text is the source text of a node.
+func (m *model) text(n *solast.Node) string {
+	if n == nil {
+		return ""
+	}
+	return strings.TrimSpace(n.Src.Text(m.sources[n.Src.File]))
+}
+
+// --- AST accessors that work on both AST forms ---------------------------
+
+// operand returns the child under a compact property name, or (legacy ASTs,
+// whose expression children carry no property names) the idx-th child.
+func operand(n *solast.Node, field string, idx int) *solast.Node {
+	if n == nil {
+		return nil
+	}
+	if c := n.Child(field); c != nil {
+		return c
+	}
+	if legacyChildren(n) && idx < len(n.Children) {
+		return n.Children[idx]
+	}
+	return nil
+}
+
+// operands returns every child under a property (legacy: children from idx).
+func operands(n *solast.Node, field string, idx int) []*solast.Node {
+	if n == nil {
+		return nil
+	}
+	if cs := n.ChildrenOf(field); len(cs) > 0 {
+		return cs
+	}
+	if legacyChildren(n) && idx < len(n.Children) {
+		return n.Children[idx:]
+	}
+	return nil
+}
+
+func legacyChildren(n *solast.Node) bool {
+	for _, c := range n.Children {
+		if c.Field != "" {
+			return false
+		}
+	}
+	return true
+}
+
+func refDecl(n *solast.Node) int {
+	if f, ok := n.Attrs["referencedDeclaration"].(float64); ok {
+		return int(f)
+	}
+	return -1
+}
+
+func memberName(n *solast.Node) string {
+	if s := n.Str("memberName"); s != "" {
+		return s
+	}
+	return n.Str("member_name")
+}
+
+func operator(n *solast.Node) string { return n.Str("operator") }
+
+func literalValue(n *solast.Node) string {
+	if s := n.Str("value"); s != "" {
+		return s
+	}
+	return n.Str("hexValue")
+}
+
+func typeString(n *solast.Node) string {
+	if td, ok := n.Attrs["typeDescriptions"].(map[string]any); ok {
+		if s, ok := td["typeString"].(string); ok {
+			return s
+		}
+	}
+	return n.Str("type")
+}
+
+// isTypeConversion tells a FunctionCall that converts a type (address(x)).
+func isTypeConversion(n *solast.Node) bool {
+	return n.Str("kind") == "typeConversion" || n.Bool("type_conversion")
+}
+
+func intList(v any) []int {
+	list, _ := v.([]any)
+	out := make([]int, 0, len(list))
+	for _, x := range list {
+		if f, ok := x.(float64); ok {
+			out = append(out, int(f))
+		}
+	}
+	return out
+}

@@ -1,0 +1,433 @@
+package dcrextract
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+// StaticName is the static extractor's name in datasets and file names.
+const StaticName = "static"
+
+// Input is what the static extractor reads about one contract.
+type Input struct {
+	Contract string            // the contract's name
+	Output   *solc.Output      // the original's compiler output (AST and ABI)
+	Sources  map[string]string // file name -> source text, as compiled
+	History  []Call            // its recorded transactions, in order
+	// Caller is the address the sequences are sent from (the deployer): the
+	// value proposed for an address parameter that a guard wants non-zero.
+	Caller common.Address
+}
+
+// Result is an extracted graph with the provenance of its parts.
+type Result struct {
+	Graph     *dcr.Graph
+	Events    map[string]EventInfo // by event id
+	Relations []RelationInfo       // parallel to Graph.Relations
+}
+
+// EventInfo says where an event's proposed call came from.
+type EventInfo struct {
+	ArgSources  []string // per argument: FromHistory, FromSource or FromDefault
+	ValueSource string   // "" for non-payable functions
+}
+
+// RelationInfo says which rule produced a relation.
+type RelationInfo struct {
+	Rule string
+}
+
+// Static rules (RelationInfo.Rule).
+const (
+	RuleValue    = "state-condition"  // B's precondition reads state A establishes
+	RuleOneTime  = "flag-condition"   // B needs a flag only A sets, never cleared
+	RuleSwitchOn = "switch-include"   // A sets a global flag B needs; someone clears it
+	RuleSwitchOf = "switch-exclude"   // A clears a global flag B needs
+	RuleDisable  = "flag-exclude"     // A sets a flag B needs unset, and nothing unsets it
+	RuleResponse = "balance-response" // payable A, B sends the balance out
+)
+
+// extraction is the state of one static extraction.
+type extraction struct {
+	in      Input
+	m       *model
+	parsed  *abi.ABI
+	methods []*abi.Method
+	sums    []*summary
+	props   []proposal
+	ids     []string
+	failIDs []string
+
+	failProps []proposal
+	excluded  map[int]bool // events excluded at the start
+
+	conds map[[2]int][]clause // condition (a, b) -> the clauses of b it answers
+	rules map[[2]int]string
+	rels  []dcr.Relation
+	info  []RelationInfo
+}
+
+// Static extracts a contract's DCR graph from its AST, deterministically.
+func Static(in Input) (*Result, error) {
+	if in.Output == nil {
+		return nil, errors.New("dcrextract: no compiler output")
+	}
+	c, err := in.Output.Contract(in.Contract)
+	if err != nil {
+		return nil, err
+	}
+	parsed, err := abi.JSON(bytes.NewReader(c.ABI))
+	if err != nil {
+		return nil, fmt.Errorf("dcrextract: ABI of %s: %w", in.Contract, err)
+	}
+	m, err := newModel(in.Output, in.Sources, in.Contract)
+	if err != nil {
+		return nil, err
+	}
+	x := &extraction{in: in, m: m, parsed: &parsed, conds: map[[2]int][]clause{},
+		rules: map[[2]int]string{}, excluded: map[int]bool{}}
+	x.analyze()
+	x.relations()
+	return x.result()
+}
+
+func (x *extraction) analyze() {
+	ok := fromHistory(x.parsed, x.in.History, true)
+	failed := fromHistory(x.parsed, x.in.History, false)
+	seen := map[string]int{}
+	for _, e := range x.m.entries {
+		meth := abiMethod(x.parsed, e)
+		x.methods = append(x.methods, meth)
+		x.sums = append(x.sums, x.m.summarize(e))
+		base := e.label()
+		seen[base]++
+		if seen[base] > 1 {
+			base = fmt.Sprintf("%s%d", base, seen[base])
+		}
+		x.ids = append(x.ids, base+"Success")
+		x.failIDs = append(x.failIDs, base+"Fail")
+	}
+	for i, e := range x.m.entries {
+		sel := selectorOf(x.methods[i], e)
+		x.props = append(x.props, x.propose(i, ok[sel]))
+		fp := x.props[i]
+		if t := failed[sel]; t != nil {
+			fp = x.propose(i, t)
+		}
+		x.failProps = append(x.failProps, fp)
+	}
+}
+
+func selectorOf(meth *abi.Method, e entry) string {
+	if meth == nil {
+		if e.fn.Name == "" {
+			return fallbackSelector
+		}
+		return "?"
+	}
+	return fmt.Sprintf("%x", meth.ID)
+}
+
+// relations applies the static rules to every pair of entry points.
+func (x *extraction) relations() {
+	for b := range x.m.entries {
+		for _, c := range x.sums[b].clauses {
+			switch c.kind {
+			case cGate:
+				x.gateRelations(b, c)
+			case cValue:
+				x.valueConditions(b, c)
+			}
+		}
+	}
+	x.addConditions()
+	x.responses()
+}
+
+// valueConditions: A ->• B when one of B's comparisons reads state that
+// starts unset and that A changes in the direction the comparison needs,
+// unless A itself needs that state before changing it.
+func (x *extraction) valueConditions(b int, c clause) {
+	for _, r := range c.reads {
+		if !x.startsUnset(r.key) {
+			continue
+		}
+		for a := range x.m.entries {
+			if a == b {
+				continue
+			}
+			w, ok := x.firstWrite(a, r.key, func(w write) bool { return helps(w.kind, r.pol) })
+			if !ok || x.dependsOn(a, r.key, w.seq) {
+				continue
+			}
+			x.addCondition(a, b, c, RuleValue)
+		}
+	}
+}
+
+// startsUnset: the state is zero after deployment (no initializer, no
+// constructor assignment); the balance starts at zero too.
+func (x *extraction) startsUnset(k varKey) bool {
+	if k.v == balanceVar {
+		return true
+	}
+	v := x.m.varByName[k.v]
+	return v != nil && !v.initialized()
+}
+
+func helps(kind writeKind, pol int) bool {
+	switch pol {
+	case 1:
+		return kind == wSet || kind == wInc || kind == wTrue || kind == wBoolArg
+	case -1:
+		return kind == wSet || kind == wDec || kind == wClear || kind == wFalse || kind == wBoolArg
+	}
+	return kind == wSet || kind == wInc || kind == wTrue || kind == wBoolArg
+}
+
+func (x *extraction) firstWrite(a int, k varKey, pred func(write) bool) (write, bool) {
+	for _, w := range x.sums[a].writes {
+		if w.key.overlaps(k) && pred(w) {
+			return w, true
+		}
+	}
+	return write{}, false
+}
+
+// dependsOn: entry a checks state k before its write at seq, so it runs
+// only once k is already established and cannot be what establishes it.
+func (x *extraction) dependsOn(a int, k varKey, seq int) bool {
+	for _, c := range x.sums[a].clauses {
+		if c.seq >= seq {
+			continue
+		}
+		if c.kind == cGate && c.gate.key.overlaps(k) {
+			return true
+		}
+		for _, r := range c.reads {
+			if r.key.overlaps(k) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// flagWrite is entry a's first direct write to a boolean flag (whole-struct
+// writes create new entries and do not count).
+func (x *extraction) flagWrite(a int, k varKey) (writeKind, bool) {
+	for _, w := range x.sums[a].writes {
+		if !w.whole && w.key.overlaps(k) && (w.kind == wTrue || w.kind == wFalse || w.kind == wBoolArg || w.kind == wClear) {
+			if w.kind == wClear {
+				return wFalse, true
+			}
+			return w.kind, true
+		}
+	}
+	return 0, false
+}
+
+// gateRelations applies the flag rules to B's gate `key == want`.
+func (x *extraction) gateRelations(b int, c clause) {
+	g := c.gate
+	var enable, disable []int
+	for a := range x.m.entries {
+		if a == b {
+			continue
+		}
+		kind, ok := x.flagWrite(a, g.key)
+		if !ok {
+			continue
+		}
+		if kind == wBoolArg || (kind == wTrue) == g.want {
+			enable = append(enable, a)
+		}
+		if kind == wBoolArg || (kind == wTrue) != g.want {
+			disable = append(disable, a)
+		}
+	}
+	initOK := x.initiallyHolds(g)
+	switch {
+	case !g.mapping && len(enable) > 0 && len(disable) > 0: // a switch
+		for _, a := range enable {
+			x.addRelation(dcr.Relation{Type: dcr.Include, Source: x.ids[a], Target: x.ids[b]}, RuleSwitchOn)
+		}
+		for _, a := range disable {
+			x.addRelation(dcr.Relation{Type: dcr.Exclude, Source: x.ids[a], Target: x.ids[b]}, RuleSwitchOf)
+		}
+		if !initOK {
+			x.excludedAtStart(b)
+		}
+	case !initOK:
+		for _, a := range enable {
+			x.addCondition(a, b, c, RuleOneTime)
+		}
+	case len(enable) == 0:
+		for _, a := range disable {
+			x.addRelation(dcr.Relation{Type: dcr.Exclude, Source: x.ids[a], Target: x.ids[b]}, RuleDisable)
+		}
+	}
+}
+
+func (x *extraction) excludedAtStart(b int) { x.excluded[b] = true }
+
+// initiallyHolds says whether a flag has the wanted value after deployment
+// (unknown initial values count as holding: DCR stays permissive).
+func (x *extraction) initiallyHolds(g gate) bool {
+	v := x.m.varByName[g.key.v]
+	lit := ""
+	switch {
+	case !g.mapping:
+		lit = v.ctorLiteral
+		if lit == "" {
+			lit = v.initText
+		}
+	case g.senderKeyed && v.ctorKeyedBySender:
+		lit = v.ctorLiteral
+	}
+	switch lit {
+	case "true":
+		return g.want
+	case "false", "":
+		return !g.want
+	}
+	return true
+}
+
+// once: B needs a flag and flips it itself (require(!done); done = true).
+func (x *extraction) once(b int) bool {
+	for _, c := range x.sums[b].clauses {
+		if c.kind != cGate {
+			continue
+		}
+		if kind, ok := x.flagWrite(b, c.gate.key); ok && kind != wBoolArg && (kind == wTrue) != c.gate.want {
+			return true
+		}
+	}
+	return false
+}
+
+func (x *extraction) addCondition(a, b int, c clause, rule string) {
+	k := [2]int{a, b}
+	x.conds[k] = append(x.conds[k], c)
+	if _, ok := x.rules[k]; !ok {
+		x.rules[k] = rule
+	}
+}
+
+// addConditions turns the collected pairs into relations whose guard is
+// "B's precondition does not hold yet", so the condition stops blocking B
+// once the state satisfies it by any route.
+func (x *extraction) addConditions() {
+	keys := make([][2]int, 0, len(x.conds))
+	for k := range x.conds {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		if keys[i][1] != keys[j][1] {
+			return keys[i][1] < keys[j][1]
+		}
+		return keys[i][0] < keys[j][0]
+	})
+	for _, k := range keys {
+		guard, consts := x.m.guardFor(x.conds[k], x.props[k[1]].args)
+		x.addRelation(dcr.Relation{Type: dcr.Condition, Source: x.ids[k[0]], Target: x.ids[k[1]],
+			Guard: guard, Constants: consts}, x.rules[k])
+	}
+}
+
+// responses: a payable function makes a function that sends the whole
+// balance out pending, while there is a balance.
+func (x *extraction) responses() {
+	for a, e := range x.m.entries {
+		if !e.payable {
+			continue
+		}
+		for b := range x.m.entries {
+			if b != a && x.sums[b].sendsBalance {
+				x.addRelation(dcr.Relation{Type: dcr.Response, Source: x.ids[a], Target: x.ids[b],
+					Guard: "address(this).balance > 0"}, RuleResponse)
+			}
+		}
+	}
+}
+
+func (x *extraction) addRelation(r dcr.Relation, rule string) {
+	for _, have := range x.rels {
+		if have.Type == r.Type && have.Source == r.Source && have.Target == r.Target {
+			return
+		}
+	}
+	x.rels = append(x.rels, r)
+	x.info = append(x.info, RelationInfo{Rule: rule})
+}
+
+// result assembles the graph: events in source order, relations sorted.
+func (x *extraction) result() (*Result, error) {
+	res := &Result{Events: map[string]EventInfo{}}
+	g := &dcr.Graph{Contract: x.m.name, Extractor: StaticName}
+	excluded := x.excluded
+	for i, e := range x.m.entries {
+		role := dcr.RoleAny
+		for _, c := range x.sums[i].clauses {
+			if c.kind == cRole && c.role == "owner" {
+				role = dcr.RoleOwner
+			}
+		}
+		p := x.props[i]
+		ev := dcr.Event{ID: x.ids[i], Function: e.fn.Name, Branch: "success", Role: role, Once: x.once(i),
+			Included: !excluded[i], Args: p.args, Value: p.value}
+		g.Events = append(g.Events, ev)
+		res.Events[ev.ID] = EventInfo{ArgSources: p.argSources, ValueSource: p.valueSource}
+		if x.sums[i].failBranch {
+			fp := x.failProps[i]
+			fail := ev
+			fail.ID, fail.Branch, fail.Once, fail.Included = x.failIDs[i], "fail", false, true
+			fail.Args, fail.Value = fp.args, fp.value
+			g.Events = append(g.Events, fail)
+			res.Events[fail.ID] = EventInfo{ArgSources: fp.argSources, ValueSource: fp.valueSource}
+		}
+	}
+	order := make([]int, len(x.rels))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(i, j int) bool {
+		a, b := x.rels[order[i]], x.rels[order[j]]
+		return strings.Join([]string{a.Source, a.Target, string(a.Type)}, "\x00") <
+			strings.Join([]string{b.Source, b.Target, string(b.Type)}, "\x00")
+	})
+	for _, i := range order {
+		g.Relations = append(g.Relations, x.rels[i])
+		res.Relations = append(res.Relations, x.info[i])
+	}
+	if err := g.Validate(); err != nil {
+		return nil, fmt.Errorf("dcrextract: static graph of %s: %w", x.m.name, err)
+	}
+	res.Graph = g
+	return res, nil
+}
+
+// FromRecord builds the static extractor's input from a corpus record and
+// the original's compiler output: its sources, its history, its deployer.
+func FromRecord(rec *deploy.Record, out *solc.Output) Input {
+	in := Input{Contract: rec.Name(), Output: out, Caller: rec.Deployer()}
+	if rec.Files != nil {
+		in.Sources = rec.Files.Files
+	}
+	for _, tx := range rec.Txs {
+		in.History = append(in.History, Call{Data: deploy.TxInput(tx.NormalTx),
+			Value: deploy.TxValue(tx.NormalTx), Succeeded: deploy.TxSucceeded(tx.NormalTx)})
+	}
+	return in
+}

@@ -1,0 +1,21 @@
+// Package replay is the comparison engine of the replay oracles (solbehave
+// paper §IV-D to §IV-F): it issues the same calls, in the same order and from
+// the same senders, to the original C* and to every compiling sample Ĉ, each
+// deployment in its own state forked from its post-deployment state, and
+// compares their outcomes call by call.
+//
+// The engine does not care where the calls come from: O2 hands it the
+// contract's recorded history (History), O3 DCR-guided sequences, O4 the calls
+// O3 pruned, marked as probes (run and observed, their effects then
+// discarded). Every Sequence starts from a fresh fork of the post-deployment
+// state. The original's outcomes are computed once per sequence and shared by
+// every sample.
+//
+// Per call it records the receipt a user would see (status, the divergence
+// criterion; gas used; events with their topics) plus what hosting the EVM
+// adds (return data, storage slots written), and every Options.SnapshotEvery
+// calls it reads every zero-argument view function of the original's ABI on
+// both deployments. Result turns the comparison into rows of the
+// `replay_calls`, `view_snapshots` and `coverage` datasets, labelled with the
+// oracle that produced the calls.
+package replay

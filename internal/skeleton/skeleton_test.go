@@ -1,0 +1,279 @@
+package skeleton_test
+
+import (
+	"context"
+	"os/exec"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/solast"
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+var (
+	mgrOnce sync.Once
+	mgr     *solc.Manager
+)
+
+func compiler(t *testing.T) *solc.Manager {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed: solc cannot run")
+	}
+	mgrOnce.Do(func() { mgr = solc.NewManager(solc.Options{}) })
+	return mgr
+}
+
+func compile(t *testing.T, version string, files map[string]string) (*solc.Output, error) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	return compiler(t).Compile(ctx, solc.Input{Compiler: version, Sources: files})
+}
+
+func build(t *testing.T, version, file, target, src string) *skeleton.Skeleton {
+	t.Helper()
+	out, err := compile(t, version, map[string]string{file: src})
+	if err != nil {
+		t.Fatalf("original does not compile: %v", err)
+	}
+	root, err := solast.Parse(out.Sources[file].AST)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk, err := skeleton.Build(skeleton.Input{Files: map[string]string{file: src}, File: file, Target: target, AST: root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sk
+}
+
+const vault04 = `pragma solidity ^0.4.24;
+
+// A library the target uses; its comments go, its body stays.
+library SafeSub {
+    function sub(uint a, uint b) internal pure returns (uint) { require(b <= a); return a - b; } // trailing
+}
+
+/** @title Vault: the paper's Figure 1 */
+contract Vault {
+    uint256 public balance; // the balance
+    bool public initialized;
+    string public url = "https://example.org/*not-a-comment*/"; // a string with comment markers
+
+    /// @notice Initialise the vault.
+    function initialize() public {
+        balance = 0; // reset
+        initialized = true;
+    }
+
+    /* deposit */ function deposit(uint256 amount) public /* inline */ {
+        balance += amount;
+    }
+
+    function withdraw(uint256 amount) public returns (bool ok) {
+        require(initialized, "not // initialized");
+        balance = SafeSub.sub(balance, amount); /* block */
+        return true;
+    }
+
+    function helper(uint x) internal pure returns (uint) { return x + 1; }
+}
+`
+
+func TestStripComments(t *testing.T) {
+	got := skeleton.StripComments("// SPDX-License-Identifier: MIT\n// gone\nuint a; // tail\nuint/*x*/b = 1; /* z */\n  /* whole\n line */\nstring s = \"//keep /*keep*/\";\n")
+	want := "// SPDX-License-Identifier: MIT\nuint a;\nuint b = 1;\nstring s = \"//keep /*keep*/\";\n"
+	if got != want {
+		t.Fatalf("got\n%q\nwant\n%q", got, want)
+	}
+}
+
+func TestDefinitionsAndBraces(t *testing.T) {
+	src := "pragma solidity ^0.8.0;\n// contract Fake {}\nlibrary L { function f() internal {} }\nabstract contract A { string s = \"}\"; }\ninterface I { function g() external; }\ncontract C is A { function h() public { if (true) { } } }\n"
+	defs := skeleton.Definitions(src)
+	var names []string
+	for _, d := range defs {
+		names = append(names, d.Kind+":"+d.Name)
+	}
+	if strings.Join(names, ",") != "library:L,contract:A,interface:I,contract:C" {
+		t.Fatalf("definitions %v", names)
+	}
+	c, ok := skeleton.FindContract(src, "C")
+	if !ok || !strings.HasPrefix(src[c.Start:], "contract C") || !strings.HasSuffix(src[:c.End], "} } }") {
+		t.Fatalf("FindContract C: %+v %v", c, ok)
+	}
+	a, _ := skeleton.FindContract(src, "A")
+	if !strings.HasPrefix(src[a.Start:], "abstract contract A") {
+		t.Fatalf("abstract contract starts at %q", src[a.Start:a.Start+10])
+	}
+	if _, ok := skeleton.MatchBrace("{ \"}\" ", 0); ok {
+		t.Fatal("an unclosed brace matched")
+	}
+}
+
+func TestBuildVault(t *testing.T) {
+	sk := build(t, "0.4.24", "Vault.sol", "Vault", vault04)
+	if len(sk.Functions) != 4 || len(sk.Holes()) != 4 {
+		t.Fatalf("functions %+v", sk.Functions)
+	}
+	for _, bad := range []string{"reset", "inline", "Figure 1", "trailing", "balance = 0", "Initialise"} {
+		if strings.Contains(sk.Text, bad) {
+			t.Errorf("skeleton still holds %q", bad)
+		}
+	}
+	for _, keep := range []string{"function sub(uint a, uint b) internal pure returns (uint) { require(b <= a); return a - b; }",
+		`"https://example.org/*not-a-comment*/"`, "uint256 public balance;"} {
+		if !strings.Contains(sk.Text, keep) {
+			t.Errorf("skeleton lost %q", keep)
+		}
+	}
+	if n := strings.Count(sk.Text, skeleton.Placeholder); n != 4 {
+		t.Errorf("%d holes in the text, want 4", n)
+	}
+	w := sk.Functions[2]
+	if w.Key != "withdraw" || w.Signature != "withdraw(uint256)" || sk.Header(2) != "function withdraw(uint256 amount) public returns (bool ok)" {
+		t.Errorf("withdraw: key %q sig %q header %q", w.Key, w.Signature, sk.Header(2))
+	}
+	if sk.Header(1) != "function deposit(uint256 amount) public" {
+		t.Errorf("deposit header %q", sk.Header(1))
+	}
+	wantDoc := []string{"@notice Withdraw.", "@param amount The amount (uint256).", "@return ok The ok (bool)."}
+	if strings.Join(w.NatSpec, "|") != strings.Join(wantDoc, "|") || w.NatSpecSource != "template" {
+		t.Errorf("withdraw NatSpec %q (%s)", w.NatSpec, w.NatSpecSource)
+	}
+	if sk.Functions[3].NatSpecSource != "none" || !strings.Contains(sk.Text, "\n    /// @notice Deposit.\n    /// @param amount The amount (uint256).\n    function deposit(uint256 amount) public  {") {
+		t.Errorf("NatSpec placement:\n%s", sk.Text)
+	}
+	checkReference(t, sk, "0.4.24", vault04)
+	if _, err := compile(t, "0.4.24", sk.Sources(sk.Stubbed())); err != nil {
+		t.Errorf("stubbed skeleton does not compile: %v\n%s", err, sk.Stubbed())
+	}
+}
+
+// checkReference fills the skeleton with the original bodies and headers:
+// it must compile and keep every statement of the original.
+func checkReference(t *testing.T, sk *skeleton.Skeleton, version, src string) {
+	t.Helper()
+	orig := skeleton.NewOriginal(src)
+	bodies, headers := map[int]string{}, map[int]string{}
+	for _, i := range sk.Holes() {
+		bodies[i] = orig.Body(sk.Functions[i])
+		headers[i] = orig.Header(sk.Functions[i])
+		if headers[i] != sk.Header(i) {
+			t.Errorf("function %d: original header %q, skeleton header %q", i, headers[i], sk.Header(i))
+		}
+	}
+	ref := sk.Fill(bodies, headers, "")
+	if strings.Contains(ref, "TODO") {
+		t.Errorf("reference still has holes")
+	}
+	if _, err := compile(t, version, sk.Sources(ref)); err != nil {
+		t.Errorf("reference does not compile: %v\n%s", err, ref)
+	}
+}
+
+const store08 = `// SPDX-License-Identifier: MIT
+pragma solidity 0.8.19;
+
+contract Store {
+    struct Item { uint256 price; address seller; }
+    Item[] internal items;
+    address public immutable owner;
+    mapping(address => uint256) public credit;
+
+    event Listed(uint256 indexed id, uint256 price);
+
+    modifier onlyOwner() { require(msg.sender == owner, "owner"); _; }
+
+    constructor() { owner = msg.sender; }
+
+    /// @dev old doc
+    function list(uint256 price) external onlyOwner returns (uint256 id) {
+        items.push(Item(price, msg.sender));
+        id = items.length - 1;
+        emit Listed(id, price);
+    }
+
+    function item(uint256 id) internal view returns (Item storage) { return items[id]; }
+
+    function pay(uint256 id) public payable { credit[item(id).seller] += msg.value; }
+    function pay(uint256 id, address to) public payable { credit[to] += msg.value + id * 0; }
+
+    function get(uint256, uint256 b) external pure returns (uint256, bool big) { return (b, b > 10); }
+
+    receive() external payable {}
+}
+`
+
+func TestBuildStore08(t *testing.T) {
+	sk := build(t, "0.8.19", "Store.sol", "Store", store08)
+	keys := []string{}
+	for _, f := range sk.Functions {
+		keys = append(keys, f.Key+"="+f.Stub)
+	}
+	want := "constructor={},list={},item={ revert(); },pay(uint256)={},pay(uint256,address)={},get={},receive={}"
+	if strings.Join(keys, ",") != want {
+		t.Fatalf("keys/stubs %s\nwant %s", strings.Join(keys, ","), want)
+	}
+	get := sk.Functions[5]
+	if strings.Join(get.NatSpec, "|") != "@notice Get (read-only).|@param b The b (uint256).|@return The uint256 result.|@return big The big (bool)." {
+		t.Errorf("get NatSpec %q", get.NatSpec)
+	}
+	if strings.Contains(sk.Text, "old doc") {
+		t.Error("old NatSpec survived")
+	}
+	checkReference(t, sk, "0.8.19", store08)
+	// The stub constructor leaves the immutable owner unassigned: 0.8.19
+	// refuses that, and the skeleton stage records this error as the reason.
+	_, err := compile(t, "0.8.19", sk.Sources(sk.Stubbed()))
+	if err == nil || !strings.Contains(err.Error(), "immutable") {
+		t.Errorf("stubbed skeleton with an immutable: err = %v", err)
+	}
+}
+
+func TestBuildErrors(t *testing.T) {
+	out, err := compile(t, "0.8.19", map[string]string{"Store.sol": store08})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := solast.Parse(out.Sources["Store.sol"].AST)
+	if _, err := skeleton.Build(skeleton.Input{Files: map[string]string{"Store.sol": store08}, File: "Store.sol", Target: "Nope", AST: root}, nil); err == nil {
+		t.Error("a missing target was accepted")
+	}
+	if _, err := skeleton.Build(skeleton.Input{Files: map[string]string{}, File: "Store.sol", Target: "Store", AST: root}, nil); err == nil {
+		t.Error("a missing file was accepted")
+	}
+	if _, err := skeleton.Build(skeleton.Input{Files: map[string]string{"Store.sol": "short"}, File: "Store.sol", Target: "Store", AST: root}, nil); err == nil {
+		t.Error("an AST that does not fit the text was accepted")
+	}
+}
+
+func TestModelDocs(t *testing.T) {
+	out, err := compile(t, "0.4.24", map[string]string{"Vault.sol": vault04})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := solast.Parse(out.Sources["Vault.sol"].AST)
+	docs := func(f skeleton.Function) *skeleton.Doc {
+		if f.Key != "withdraw" {
+			return nil
+		}
+		return &skeleton.Doc{Notice: "Take @param money\n out */ of it.", Params: map[string]string{"amount": "how much"}, Returns: []string{"ok whether it worked"}}
+	}
+	sk, err := skeleton.Build(skeleton.Input{Files: map[string]string{"Vault.sol": vault04}, File: "Vault.sol", Target: "Vault", AST: root}, docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := sk.Functions[2]
+	if w.NatSpecSource != "llm" || strings.Join(w.NatSpec, "|") != "@notice Take param money out of it.|@param amount how much|@return ok whether it worked" {
+		t.Fatalf("withdraw NatSpec %q (%s)", w.NatSpec, w.NatSpecSource)
+	}
+	if sk.Functions[0].NatSpecSource != "template" {
+		t.Fatalf("initialize NatSpec source %s", sk.Functions[0].NatSpecSource)
+	}
+	checkReference(t, sk, "0.4.24", vault04)
+}

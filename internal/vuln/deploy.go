@@ -1,0 +1,191 @@
+package vuln
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math/big"
+	"reflect"
+	"sort"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/fuzz"
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+// StandaloneDeployer deploys contracts that have no recorded history (a
+// labelled benchmark file, say).
+var StandaloneDeployer = common.HexToAddress("0x00000000000000000000000000000000de910e00")
+
+// Blocks standalone contracts are deployed in: Petersburg rules (early
+// 2019) for anything a pre-0.8.20 compiler emits, Shanghai (PUSH0) after.
+var (
+	PetersburgBlock = chain.Block{Number: 7_500_000, Time: 1_554_000_000}
+	ShanghaiBlock   = chain.Block{Number: 17_100_000, Time: 1_682_000_000}
+)
+
+// BlockFor picks the deployment block for a compiler release ("0.8.21").
+func BlockFor(release string) chain.Block {
+	var major, minor, patch int
+	if _, err := fmt.Sscanf(release, "%d.%d.%d", &major, &minor, &patch); err == nil &&
+		(major > 0 || minor > 8 || minor == 8 && patch >= 20) {
+		return ShanghaiBlock
+	}
+	return PetersburgBlock
+}
+
+// CreationValue is the Ether a payable constructor receives.
+var CreationValue = ether(1)
+
+// DeployStandalone deploys c from StandaloneDeployer on a fresh chain with
+// default constructor arguments (every argument its type's zero value:
+// 0, false, the zero address, empty bytes and arrays) and some Ether (sent
+// with the creation when the constructor is payable; Run credits the
+// contract with Config.Fund in any case). Libraries c links against are
+// deployed first from the same account.
+func DeployStandalone(out *solc.Output, c *solc.Contract, b chain.Block) (Target, error) {
+	parsed, err := abi.JSON(bytes.NewReader(c.ABI))
+	if err != nil {
+		return Target{}, fmt.Errorf("ABI of %s: %w", c.Name, err)
+	}
+	h := chain.New(chain.Options{})
+	libs, err := deployLibraries(h, out, c, b, 0)
+	if err != nil {
+		return Target{}, err
+	}
+	code, err := c.CreationCode(libs)
+	if err != nil {
+		return Target{}, err
+	}
+	args, err := defaultArgs(parsed.Constructor.Inputs)
+	if err != nil {
+		return Target{}, fmt.Errorf("constructor arguments: %w", err)
+	}
+	value := new(big.Int)
+	if parsed.Constructor.IsPayable() {
+		value.Set(CreationValue)
+	}
+	res, err := h.Apply(chain.Msg{From: StandaloneDeployer, Data: append(code, args...), Value: value, Gas: chain.DefaultGas, Block: b})
+	if err != nil {
+		return Target{}, err
+	}
+	if !res.Success {
+		return Target{}, &DeployError{Reason: failure(res)}
+	}
+	if len(h.Code(res.ContractAddress)) == 0 {
+		return Target{}, &DeployError{Reason: "constructor left no code"}
+	}
+	return Target{Chain: h, Address: res.ContractAddress, Deployer: StandaloneDeployer, ABI: c.ABI, Block: b}, nil
+}
+
+// DeployError is a constructor that reverted or left no code.
+type DeployError struct{ Reason string }
+
+func (e *DeployError) Error() string { return "deploy failed: " + e.Reason }
+
+func failure(res *chain.Result) string {
+	msg := "constructor reverted"
+	if res.Err != nil {
+		msg = res.Err.Error()
+	}
+	if res.RevertReason != "" {
+		msg += ": " + res.RevertReason
+	}
+	return msg
+}
+
+func deployLibraries(h *chain.Harness, out *solc.Output, c *solc.Contract, b chain.Block, depth int) (map[string]common.Address, error) {
+	if depth > 8 {
+		return nil, errors.New("library links nest too deep")
+	}
+	libs := map[string]common.Address{}
+	var names []string
+	for _, byName := range c.LinkReferences {
+		for name := range byName {
+			names = append(names, name)
+		}
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		lib, err := out.Contract(name)
+		if err != nil {
+			return nil, fmt.Errorf("library %s: %w", name, err)
+		}
+		inner, err := deployLibraries(h, out, lib, b, depth+1)
+		if err != nil {
+			return nil, err
+		}
+		code, err := lib.CreationCode(inner)
+		if err != nil {
+			return nil, err
+		}
+		res, err := h.Apply(chain.Msg{From: StandaloneDeployer, Data: code, Gas: chain.DefaultGas, Block: b})
+		if err != nil {
+			return nil, err
+		}
+		if !res.Success {
+			return nil, &DeployError{Reason: "library " + name + ": " + failure(res)}
+		}
+		libs[name] = res.ContractAddress
+	}
+	return libs, nil
+}
+
+// defaultArgs encodes the zero value of every input.
+func defaultArgs(inputs abi.Arguments) ([]byte, error) {
+	if len(inputs) == 0 {
+		return nil, nil
+	}
+	vals := make([]any, len(inputs))
+	for i, in := range inputs {
+		v, err := zeroValue(in.Type)
+		if err != nil {
+			return nil, err
+		}
+		vals[i] = v.Interface()
+	}
+	return inputs.Pack(vals...)
+}
+
+// zeroValue is the Go value go-ethereum's abi packs as t's zero.
+func zeroValue(t abi.Type) (reflect.Value, error) {
+	switch t.T {
+	case abi.StringTy:
+		return reflect.ValueOf(""), nil
+	case abi.BytesTy:
+		return reflect.ValueOf([]byte{}), nil
+	case abi.FunctionTy:
+		return reflect.ValueOf([24]byte{}), nil
+	case abi.SliceTy:
+		return reflect.MakeSlice(t.GetType(), 0, 0), nil
+	case abi.ArrayTy:
+		v := reflect.New(t.GetType()).Elem()
+		for i := range t.Size {
+			e, err := zeroValue(*t.Elem)
+			if err != nil {
+				return v, err
+			}
+			v.Index(i).Set(e)
+		}
+		return v, nil
+	case abi.TupleTy:
+		v := reflect.New(t.TupleType).Elem()
+		for i, et := range t.TupleElems {
+			e, err := zeroValue(*et)
+			if err != nil {
+				return v, err
+			}
+			v.Field(i).Set(e)
+		}
+		return v, nil
+	}
+	g, err := fuzz.GoValue(t, uint256.Int{})
+	if err != nil {
+		return reflect.Value{}, err
+	}
+	return reflect.ValueOf(g), nil
+}

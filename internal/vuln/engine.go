@@ -1,0 +1,362 @@
+package vuln
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/vm"
+
+	"github.com/solbehave/solbehave/internal/bytecode"
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/fuzz"
+)
+
+// Ablation selects a variant of the detector (SAEFUZZ Table 5).
+type Ablation string
+
+const (
+	AblationNone     Ablation = "none"      // the full detector
+	AblationNoStatic Ablation = "no-static" // stage 1 removed: every ABI function, no ordering or weights
+	AblationRandom   Ablation = "random"    // stage 2 removed: fresh random sequences each generation
+	AblationOpcode   Ablation = "opcode"    // stage 3 replaced: a class fires when its opcodes execute
+)
+
+// Ablations lists the variants in the order reports show them.
+var Ablations = []Ablation{AblationNone, AblationNoStatic, AblationRandom, AblationOpcode}
+
+// ParseAblation checks an ablation name.
+func ParseAblation(s string) (Ablation, error) {
+	for _, a := range Ablations {
+		if string(a) == s {
+			return a, nil
+		}
+	}
+	return "", fmt.Errorf("vuln: unknown ablation %q (want none, no-static, random or opcode)", s)
+}
+
+// Config is one run's budget and parameters; zero fields take the defaults
+// of DefaultConfig.
+type Config struct {
+	Population   int     // seeds per generation
+	Generations  int     // fixed number of generations
+	MaxTxs       int     // longest initial sequence
+	Alpha        float64 // top fraction recombined by crossover
+	MutationRate float64 // p_m: chance a seed outside the top fraction is mutated
+	// BranchWeight is w in fitness = w·branch coverage + (1−w)·instruction
+	// coverage (the paper leaves the weighting open; equal weights by default).
+	BranchWeight float64
+	GasThreshold uint64        // reentrancy: a CALL must forward more gas than this (2,300: the transfer stipend)
+	TxGas        uint64        // gas limit of every generated transaction
+	Reentries    int           // times the attacker re-enters per armed call
+	Fund         *big.Int      // the target's balance is raised to this before the seeds run (Ether of earlier users)
+	Budget       time.Duration // wall clock for the evolution; 0: none (the generations bound it)
+	CallTimeout  time.Duration // per transaction
+	Ablation     Ablation
+	Seed         int64
+}
+
+// DefaultConfig is the configuration the stage starts from.
+func DefaultConfig() Config {
+	return Config{
+		Population: 16, Generations: 10, MaxTxs: 5, Alpha: 0.5, MutationRate: 0.3, BranchWeight: 0.5,
+		GasThreshold: 2300, TxGas: 3_000_000, Reentries: 1, Fund: ether(5),
+		CallTimeout: 2 * time.Second, Ablation: AblationNone,
+	}
+}
+
+func (c Config) withDefaults() Config {
+	d := DefaultConfig()
+	if c.Population < 2 {
+		c.Population = d.Population
+	}
+	if c.Generations <= 0 {
+		c.Generations = d.Generations
+	}
+	if c.MaxTxs <= 0 {
+		c.MaxTxs = d.MaxTxs
+	}
+	if c.Alpha <= 0 || c.Alpha > 1 {
+		c.Alpha = d.Alpha
+	}
+	if c.MutationRate < 0 || c.MutationRate > 1 {
+		c.MutationRate = d.MutationRate
+	}
+	if c.BranchWeight < 0 || c.BranchWeight > 1 {
+		c.BranchWeight = d.BranchWeight
+	}
+	if c.GasThreshold == 0 {
+		c.GasThreshold = d.GasThreshold
+	}
+	if c.TxGas == 0 {
+		c.TxGas = d.TxGas
+	}
+	if c.Reentries <= 0 {
+		c.Reentries = d.Reentries
+	}
+	if c.Fund == nil {
+		c.Fund = d.Fund
+	}
+	if c.CallTimeout <= 0 {
+		c.CallTimeout = d.CallTimeout
+	}
+	if c.Ablation == "" {
+		c.Ablation = AblationNone
+	}
+	return c
+}
+
+func ether(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e18)) }
+
+// Target is one deployed contract to analyse.
+type Target struct {
+	Chain    *chain.Harness // the state right after deployment; Run never modifies it
+	Address  common.Address
+	Deployer common.Address // the privileged account (owner-only code runs for it)
+	ABI      []byte         // the contract's ABI JSON
+	Block    chain.Block    // the deployment's block; transactions run after it
+}
+
+// Report is the outcome of one run.
+type Report struct {
+	Findings []Finding
+	// Instructions and Branches are the denominators of coverage: the
+	// instruction positions of the runtime code (metadata excluded) and
+	// twice its JUMPIs; the covered counts are over all seeds.
+	Instructions, InstructionsCovered int
+	Branches, BranchesCovered         int
+	// TestCases counts the generated transactions executed, ValidTestCases
+	// those that succeeded (did not revert or fail).
+	TestCases, ValidTestCases int
+	Seeds, Generations        int
+	Candidates                int  // functions sequences draw from
+	StaticGuided              bool // stage 1 recovered the dispatcher (else every ABI function is a candidate)
+	Elapsed                   time.Duration
+}
+
+// InstructionCoverage is the share of instruction positions executed.
+func (r *Report) InstructionCoverage() float64 { return ratio(r.InstructionsCovered, r.Instructions) }
+
+// BranchCoverage is the share of JUMPI outcomes reached.
+func (r *Report) BranchCoverage() float64 { return ratio(r.BranchesCovered, r.Branches) }
+
+// ValidRatio is the share of generated transactions that succeeded.
+func (r *Report) ValidRatio() float64 { return ratio(r.ValidTestCases, r.TestCases) }
+
+func ratio(a, b int) float64 {
+	if b == 0 {
+		return 0
+	}
+	return float64(a) / float64(b)
+}
+
+// ErrNoCode is returned when the target address holds no code.
+var ErrNoCode = errors.New("vuln: target has no code")
+
+// actor is an account sequences send from.
+type actor struct {
+	name string
+	from common.Address
+	via  *common.Address // the attacker contract the transaction goes through
+}
+
+// Fixed accounts of every run.
+var (
+	UserA           = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
+	UserB           = common.HexToAddress("0x0000000000000000000000000000000000000b0b")
+	AttackerEOA     = common.HexToAddress("0x00000000000000000000000000000000ba5eba11")
+	AttackerAddress = common.HexToAddress("0x000000000000000000000000000000000000a77a")
+)
+
+// engine is one run over one target.
+type engine struct {
+	cfg    Config
+	target Target
+	gen    *fuzz.Generator
+	tr     *tracer
+	traced *chain.Harness // post-deployment state with the attacker, traced
+
+	actors     []actor
+	attackerIx int
+	candidates []*candidate
+	ordered    bool // sequences keep the storage-dependency order
+	directed   bool // evolution on (not the random ablation)
+
+	instructions, branches int
+	total                  *coverage
+	report                 Report
+	oracles                *oracles
+}
+
+// Run analyses one target: sequence extraction, seed evolution and the five
+// oracles. A context deadline or Config.Budget stops the evolution early;
+// the report then covers the seeds that ran.
+func Run(ctx context.Context, t Target, cfg Config) (*Report, error) {
+	start := time.Now()
+	e, err := newEngine(t, cfg.withDefaults())
+	if err != nil {
+		return nil, err
+	}
+	if err := e.evolve(ctx, start); err != nil {
+		return nil, err
+	}
+	e.finish()
+	e.report.Elapsed = time.Since(start)
+	return &e.report, nil
+}
+
+func newEngine(t Target, cfg Config) (*engine, error) {
+	code := t.Chain.Code(t.Address)
+	if len(code) == 0 {
+		return nil, ErrNoCode
+	}
+	parsed, err := abi.JSON(bytes.NewReader(t.ABI))
+	if err != nil {
+		return nil, fmt.Errorf("vuln: ABI: %w", err)
+	}
+	e := &engine{cfg: cfg, target: t, directed: cfg.Ablation != AblationRandom}
+	e.setupActors(t)
+	cfgGraph := bytecode.BuildCFG(code)
+	e.instructions = len(cfgGraph.Instrs)
+	for _, in := range cfgGraph.Instrs {
+		if in.Op == vm.JUMPI {
+			e.branches += 2
+		}
+	}
+	e.candidates, e.ordered = e.buildCandidates(cfgGraph, parsed, t.ABI)
+	if len(e.candidates) == 0 {
+		return nil, fmt.Errorf("vuln: the ABI offers no callable function")
+	}
+	e.report = Report{Instructions: e.instructions, Branches: e.branches, Candidates: len(e.candidates), StaticGuided: e.ordered}
+	e.gen = fuzz.NewGenerator(uint64(cfg.Seed), e.dictionary(code))
+	e.tr = newTracer(t.Address, len(code))
+	e.total = newCoverage(len(code))
+	e.oracles = newOracles(e)
+	e.traced = e.prepare(t)
+	return e, nil
+}
+
+func (e *engine) setupActors(t Target) {
+	attacker := AttackerAddress
+	e.actors = []actor{
+		{name: "deployer", from: t.Deployer},
+		{name: "user_a", from: UserA},
+		{name: "user_b", from: UserB},
+		{name: "attacker", from: AttackerEOA, via: &attacker},
+	}
+	e.attackerIx = 3
+}
+
+// prepare forks the deployment, installs the attacker, funds the target and
+// attaches the tracer.
+func (e *engine) prepare(t Target) *chain.Harness {
+	base := t.Chain.Fork()
+	base.SetCode(AttackerAddress, attackerCode(t.Address, e.cfg.Reentries))
+	if base.Balance(t.Address).Cmp(e.cfg.Fund) < 0 {
+		base.SetBalance(t.Address, e.cfg.Fund)
+	}
+	return base.WithOptions(chain.Options{Hooks: e.tr.hooks(), Timeout: e.cfg.CallTimeout})
+}
+
+// dictionary seeds the value generator with the code's constants and the
+// run's accounts.
+func (e *engine) dictionary(code []byte) *fuzz.Dictionary {
+	d := fuzz.NewDictionary()
+	for _, a := range e.actors {
+		d.AddAddress(a.from)
+	}
+	d.AddAddress(AttackerAddress)
+	d.AddAddress(e.target.Address)
+	body, _ := bytecode.SplitMetadata(code)
+	d.AddBytecode(body)
+	return d
+}
+
+// buildCandidates is stage 1's output as the evolution uses it: the
+// functions the dispatcher routes, ranked by storage dependency and
+// weighted by critical paths. Without static guidance (or when the
+// dispatcher yields nothing) every ABI function is a candidate, unranked.
+func (e *engine) buildCandidates(g *bytecode.CFG, parsed abi.ABI, abiJSON []byte) ([]*candidate, bool) {
+	fallback := fallbackCandidate(parsed)
+	if e.cfg.Ablation != AblationNoStatic {
+		if fns, err := bytecode.RecoverFunctions(g, abiJSON); err == nil {
+			if cands := rankedCandidates(bytecode.CandidateOrder(fns), parsed); len(cands) > 0 {
+				if fallback != nil {
+					fallback.rank, fallback.weight = 11, 2 // may write state; unknown to the dispatcher walk
+					cands = append(cands, fallback)
+				}
+				return cands, true
+			}
+		}
+	}
+	var cands []*candidate
+	for _, name := range sortedMethodNames(parsed.Methods) {
+		m := parsed.Methods[name]
+		if !supported(m) {
+			continue
+		}
+		cands = append(cands, &candidate{method: &m, name: m.Sig, payable: m.IsPayable(), readOnly: m.IsConstant(), weight: 1})
+	}
+	if fallback != nil {
+		fallback.weight = 1
+		cands = append(cands, fallback)
+	}
+	return cands, false
+}
+
+func rankedCandidates(fns []bytecode.Function, parsed abi.ABI) []*candidate {
+	var out []*candidate
+	for _, fn := range fns {
+		m, ok := methodBySelector(parsed, fn.Selector)
+		if !ok || !supported(m) {
+			continue
+		}
+		c := &candidate{method: &m, name: m.Sig, payable: fn.Payable, readOnly: fn.ReadOnly, weight: 1}
+		c.rank = fn.StorageScore
+		if !fn.ReadOnly {
+			c.rank += 10
+		}
+		if fn.CriticalPaths > 0 {
+			c.weight += 2
+		}
+		if !fn.ReadOnly {
+			c.weight++
+		}
+		out = append(out, c)
+	}
+	return out
+}
+
+func methodBySelector(parsed abi.ABI, sel [4]byte) (abi.Method, bool) {
+	for _, m := range parsed.Methods {
+		if bytes.Equal(m.ID, sel[:]) {
+			return m, true
+		}
+	}
+	return abi.Method{}, false
+}
+
+func supported(m abi.Method) bool {
+	for _, in := range m.Inputs {
+		if !fuzz.Supported(in.Type) {
+			return false
+		}
+	}
+	return true
+}
+
+// fallbackCandidate is the fallback or receive function, when the ABI has one.
+func fallbackCandidate(parsed abi.ABI) *candidate {
+	hasFallback := parsed.HasFallback()
+	hasReceive := parsed.HasReceive()
+	if !hasFallback && !hasReceive {
+		return nil
+	}
+	payable := hasReceive || (hasFallback && parsed.Fallback.IsPayable())
+	return &candidate{name: "fallback", payable: payable, rank: 10}
+}

@@ -1,0 +1,423 @@
+package vuln
+
+import (
+	"context"
+	"math"
+	"math/big"
+	"sort"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/holiman/uint256"
+
+	"github.com/solbehave/solbehave/internal/chain"
+)
+
+// advances are the gaps between transactions mutation picks from: a block,
+// a minute, an hour, a day, a week, a month, a year.
+var advances = []uint64{1, 15, 15, 15, 60, 3600, 86400, 604800, 2592000, 31536000}
+
+// addressBias is how often a top-level address argument names a run
+// account (deployer, users, attacker, target) instead of a generated value.
+const addressBias = 60
+
+// evolve runs the generations. Unchanged seeds keep their fitness and are
+// not executed again (execution is deterministic).
+func (e *engine) evolve(ctx context.Context, start time.Time) error {
+	pop := make([]*Seed, e.cfg.Population)
+	for i := range pop {
+		pop[i] = e.randomSeed()
+	}
+	for gen := 0; gen < e.cfg.Generations; gen++ {
+		for _, s := range pop {
+			if s.executed {
+				continue
+			}
+			if e.outOfTime(ctx, start) {
+				return ctx.Err()
+			}
+			e.observe(e.execute(s), gen)
+		}
+		e.report.Generations = gen + 1
+		if gen+1 < e.cfg.Generations {
+			pop = e.nextGeneration(pop)
+		}
+	}
+	return nil
+}
+
+func (e *engine) outOfTime(ctx context.Context, start time.Time) bool {
+	if ctx.Err() != nil {
+		return true
+	}
+	return e.cfg.Budget > 0 && time.Since(start) > e.cfg.Budget
+}
+
+// nextGeneration ranks by fitness, keeps the top fraction α, adds their
+// crossover offspring in place of the weakest, and mutates the others with
+// probability p_m. The random ablation draws a fresh population instead.
+func (e *engine) nextGeneration(pop []*Seed) []*Seed {
+	n := len(pop)
+	if !e.directed {
+		next := make([]*Seed, n)
+		for i := range next {
+			next[i] = e.randomSeed()
+		}
+		return next
+	}
+	sort.SliceStable(pop, func(i, j int) bool { return pop[i].fitness > pop[j].fitness })
+	k := min(n, max(2, int(math.Ceil(e.cfg.Alpha*float64(n)))))
+	top := pop[:k]
+	var children []*Seed
+	order := e.permutation(k)
+	for i := 0; i+1 < k; i += 2 {
+		a, b := e.crossover(top[order[i]], top[order[i+1]])
+		children = append(children, a, b)
+	}
+	rest := pop[k:]
+	if room := n - k; len(children) > room {
+		children = children[:room]
+	}
+	rest = rest[:len(rest)-len(children)]
+	next := append(append(append([]*Seed(nil), top...), children...), rest...)
+	for i := k + len(children); i < len(next); i++ {
+		if e.chance(e.cfg.MutationRate) {
+			next[i] = e.mutate(next[i])
+		}
+	}
+	return next
+}
+
+func (e *engine) chance(p float64) bool { return float64(e.gen.Intn(1_000_000)) < p*1_000_000 }
+
+func (e *engine) permutation(n int) []int {
+	p := make([]int, n)
+	for i := range p {
+		p[i] = i
+	}
+	for i := n - 1; i > 0; i-- {
+		j := e.gen.Intn(i + 1)
+		p[i], p[j] = p[j], p[i]
+	}
+	return p
+}
+
+// randomSeed instantiates a sequence: functions drawn by weight (uniformly
+// when not directed), sorted by storage-dependency rank when stage 1 ranked
+// them, one main sender with the others mixed in, fresh arguments.
+func (e *engine) randomSeed() *Seed {
+	s := &Seed{}
+	n := 1 + e.gen.Intn(e.cfg.MaxTxs)
+	main := e.gen.Intn(len(e.actors))
+	for range n {
+		fn := e.pickCandidate()
+		sender := main
+		if e.gen.Intn(4) == 0 {
+			sender = e.gen.Intn(len(e.actors))
+		}
+		s.Txs = append(s.Txs, e.newTx(fn, sender))
+	}
+	e.sortByRank(s)
+	return s
+}
+
+func (e *engine) pickCandidate() *candidate {
+	if !e.directed {
+		return e.candidates[e.gen.Intn(len(e.candidates))]
+	}
+	total := 0
+	for _, c := range e.candidates {
+		total += c.weight
+	}
+	r := e.gen.Intn(total)
+	for _, c := range e.candidates {
+		if r -= c.weight; r < 0 {
+			return c
+		}
+	}
+	return e.candidates[len(e.candidates)-1]
+}
+
+func (e *engine) sortByRank(s *Seed) {
+	if e.ordered && e.directed {
+		sort.SliceStable(s.Txs, func(i, j int) bool { return s.Txs[i].fn.rank > s.Txs[j].fn.rank })
+	}
+}
+
+// inOrder reports whether a sequence keeps the storage-dependency order.
+func (e *engine) inOrder(s *Seed) bool {
+	if !e.ordered {
+		return true
+	}
+	for i := 1; i < len(s.Txs); i++ {
+		if s.Txs[i].fn.rank > s.Txs[i-1].fn.rank {
+			return false
+		}
+	}
+	return true
+}
+
+func (e *engine) newTx(fn *candidate, sender int) Tx {
+	tx := Tx{fn: fn, Sender: sender, Value: new(big.Int), Advance: 15}
+	e.fillArgs(&tx)
+	if fn.payable {
+		w := e.gen.Wei()
+		tx.Value = w.ToBig()
+	}
+	return tx
+}
+
+// fillArgs draws a fresh argument tuple (or fallback call data).
+func (e *engine) fillArgs(tx *Tx) {
+	m := tx.fn.method
+	switch {
+	case m == nil:
+		tx.raw = e.fallbackData()
+	case tx.fn.primitive():
+		tx.words = e.gen.Tuple(m.Inputs)
+		for i := range tx.words {
+			e.biasAddress(m.Inputs[i].Type, &tx.words[i])
+		}
+	default:
+		tx.values = make([]any, len(m.Inputs))
+		for i, in := range m.Inputs {
+			tx.values[i] = e.value(in.Type)
+		}
+	}
+}
+
+func (e *engine) value(t abi.Type) any {
+	v, err := e.gen.Value(t)
+	if err != nil { // candidates are filtered to supported types
+		panic(err)
+	}
+	if t.T == abi.AddressTy && e.gen.Intn(100) < addressBias {
+		return e.someAccount()
+	}
+	return v
+}
+
+func (e *engine) biasAddress(t abi.Type, w *uint256.Int) {
+	if t.T == abi.AddressTy && e.gen.Intn(100) < addressBias {
+		a := e.someAccount()
+		w.SetBytes20(a.Bytes())
+	}
+}
+
+// someAccount is a run account: an actor as the target sees it (the
+// attacker contract, not its controller) or the target itself.
+func (e *engine) someAccount() common.Address {
+	i := e.gen.Intn(len(e.actors) + 1)
+	switch {
+	case i == len(e.actors):
+		return e.target.Address
+	case e.actors[i].via != nil:
+		return *e.actors[i].via
+	}
+	return e.actors[i].from
+}
+
+// fallbackData is empty half the time (a plain transfer), else a few random
+// bytes (a call naming no function, which a forwarding fallback passes on).
+func (e *engine) fallbackData() []byte {
+	if e.gen.Intn(2) == 0 {
+		return nil
+	}
+	b := make([]byte, 4+e.gen.Intn(2)*32)
+	for i := range b {
+		b[i] = byte(e.gen.Intn(256))
+	}
+	return b
+}
+
+// crossover recombines two parents: with even odds, transaction
+// subsequences (a prefix of one before a suffix of the other) or argument
+// tuples of the transactions that call the same function. Offspring that
+// break the storage order, are empty or too long, or fail to encode are
+// rejected: the parent is copied instead.
+func (e *engine) crossover(a, b *Seed) (*Seed, *Seed) {
+	for range 4 {
+		var c1, c2 *Seed
+		if e.gen.Intn(2) == 0 {
+			c1, c2 = e.swapTuples(a, b)
+		}
+		if c1 == nil {
+			c1, c2 = e.splice(a, b)
+		}
+		if e.acceptable(c1) && e.acceptable(c2) {
+			return c1, c2
+		}
+	}
+	return a.clone(), b.clone()
+}
+
+func (e *engine) splice(a, b *Seed) (*Seed, *Seed) {
+	i, j := e.gen.Intn(len(a.Txs)+1), e.gen.Intn(len(b.Txs)+1)
+	c1, c2 := &Seed{}, &Seed{}
+	for _, tx := range a.Txs[:i] {
+		c1.Txs = append(c1.Txs, tx.clone())
+	}
+	for _, tx := range b.Txs[j:] {
+		c1.Txs = append(c1.Txs, tx.clone())
+	}
+	for _, tx := range b.Txs[:j] {
+		c2.Txs = append(c2.Txs, tx.clone())
+	}
+	for _, tx := range a.Txs[i:] {
+		c2.Txs = append(c2.Txs, tx.clone())
+	}
+	return c1, c2
+}
+
+// swapTuples exchanges the arguments of the first pair of transactions (one
+// in each parent) calling the same function; nil when there is none.
+func (e *engine) swapTuples(a, b *Seed) (*Seed, *Seed) {
+	for i, ta := range a.Txs {
+		for j, tb := range b.Txs {
+			if ta.fn != tb.fn || ta.fn.method == nil || len(ta.fn.method.Inputs) == 0 {
+				continue
+			}
+			c1, c2 := a.clone(), b.clone()
+			if ta.words != nil {
+				c1.Txs[i].words = e.gen.Splice(ta.words, tb.words)
+				c2.Txs[j].words = e.gen.Splice(tb.words, ta.words)
+			} else {
+				c1.Txs[i].values, c2.Txs[j].values = append([]any(nil), tb.values...), append([]any(nil), ta.values...)
+			}
+			return c1, c2
+		}
+	}
+	return nil, nil
+}
+
+func (e *engine) acceptable(s *Seed) bool {
+	if len(s.Txs) == 0 || len(s.Txs) > 2*e.cfg.MaxTxs || !e.inOrder(s) {
+		return false
+	}
+	for _, tx := range s.Txs {
+		if _, err := tx.CallData(); err != nil {
+			return false
+		}
+	}
+	return true
+}
+
+// mutate returns a mutant: parameter level (replace values or flip bits in
+// one transaction's arguments) or transaction level (another sender,
+// value or time gap, or the transaction repeated), each half the time.
+func (e *engine) mutate(s *Seed) *Seed {
+	c := s.clone()
+	i := e.gen.Intn(len(c.Txs))
+	tx := &c.Txs[i]
+	if e.gen.Intn(2) == 0 && e.mutateArgs(tx) {
+		return c
+	}
+	switch e.gen.Intn(4) {
+	case 0:
+		tx.Sender = e.gen.Intn(len(e.actors))
+	case 1:
+		if tx.fn.payable {
+			w := e.gen.Wei()
+			tx.Value = w.ToBig()
+		} else {
+			tx.Sender = e.gen.Intn(len(e.actors))
+		}
+	case 2:
+		tx.Advance = advances[e.gen.Intn(len(advances))]
+	case 3:
+		if len(c.Txs) < 2*e.cfg.MaxTxs {
+			c.Txs = append(c.Txs[:i+1], append([]Tx{tx.clone()}, c.Txs[i+1:]...)...)
+		}
+	}
+	return c
+}
+
+func (e *engine) mutateArgs(tx *Tx) bool {
+	m := tx.fn.method
+	switch {
+	case m == nil:
+		tx.raw = e.fallbackData()
+	case len(m.Inputs) == 0:
+		return false
+	case tx.words != nil:
+		tx.words = e.gen.Mutate(tx.words, m.Inputs)
+		k := e.gen.Intn(len(tx.words))
+		if e.gen.Intn(4) == 0 {
+			e.biasAddress(m.Inputs[k].Type, &tx.words[k])
+		}
+	default:
+		k := e.gen.Intn(len(m.Inputs))
+		tx.values[k] = e.value(m.Inputs[k].Type)
+	}
+	return true
+}
+
+// txRun is one executed transaction of a seed.
+type txRun struct {
+	trace   *txTrace
+	success bool
+	sender  int
+}
+
+// seedRun is one executed seed.
+type seedRun struct {
+	seed *Seed
+	txs  []txRun
+	cov  *coverage
+}
+
+// execute runs a seed on a fresh fork of the prepared deployment, counting
+// its transactions as test cases and merging its coverage.
+func (e *engine) execute(s *Seed) *seedRun {
+	run := e.replay(s)
+	s.executed = true
+	e.report.Seeds++
+	for _, tx := range run.txs {
+		e.report.TestCases++
+		if tx.success {
+			e.report.ValidTestCases++
+		}
+	}
+	e.total.merge(run.cov)
+	w := e.cfg.BranchWeight
+	s.fitness = w*ratio(run.cov.branches(), e.branches) + (1-w)*ratio(run.cov.instructions(), e.instructions)
+	return run
+}
+
+// replay executes a seed without counting it (reproduction uses it too).
+func (e *engine) replay(s *Seed) *seedRun {
+	h := e.traced.Fork()
+	e.tr.beginSeed()
+	defer func() { e.tr.on = false }()
+	run := &seedRun{seed: s}
+	b := e.target.Block
+	for _, tx := range s.Txs {
+		b = chain.Block{Number: b.Number + 1, Time: b.Time + max(tx.Advance, 1)}
+		trace := e.tr.beginTx()
+		ok := e.send(h, tx, b)
+		run.txs = append(run.txs, txRun{trace: trace, success: ok, sender: tx.Sender})
+	}
+	e.tr.tx = nil
+	run.cov = e.tr.cov.clone()
+	return run
+}
+
+// send applies one transaction; an attacker transaction goes through the
+// attacker contract.
+func (e *engine) send(h *chain.Harness, tx Tx, b chain.Block) bool {
+	data, err := tx.CallData()
+	if err != nil {
+		return false
+	}
+	a := e.actors[tx.Sender]
+	to := e.target.Address
+	if a.via != nil {
+		to = *a.via
+	}
+	res, err := h.Apply(chain.Msg{From: a.from, To: &to, Data: data, Value: tx.Value, Gas: e.cfg.TxGas, Block: b})
+	return err == nil && res.Success
+}
+
+// senderIsPrivileged reports whether a transaction came from the deployer.
+func (e *engine) senderIsPrivileged(ix int) bool { return e.actors[ix].from == e.target.Deployer }

@@ -1,0 +1,67 @@
+package vuln
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+var (
+	managerOnce sync.Once
+	manager     *solc.Manager
+)
+
+// compiler is one solc manager for the whole test binary (workers stay warm).
+func compiler() *solc.Manager {
+	managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
+	return manager
+}
+
+// deployTestdata compiles testdata/<file> with the newest release its
+// pragma admits and deploys its last contract as the stage deploys a
+// standalone file.
+func deployTestdata(tb testing.TB, file, contract string) Target {
+	tb.Helper()
+	src, err := os.ReadFile(filepath.Join("testdata", file))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	release, err := solc.PragmaRelease(string(src))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	out, err := compiler().Compile(context.Background(), solc.Input{Compiler: release, Sources: map[string]string{file: string(src)}})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c, err := out.Contract(contract)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	t, err := DeployStandalone(out, c, BlockFor(out.Release.Version))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
+
+// testConfig is a small budget: the test contracts have one or two
+// functions.
+func testConfig(seed int64) Config {
+	c := DefaultConfig()
+	c.Population, c.Generations, c.Seed = 12, 6, seed
+	return c
+}
+
+func findingOf(r *Report, class Class) *Finding {
+	for i := range r.Findings {
+		if r.Findings[i].Class == class {
+			return &r.Findings[i]
+		}
+	}
+	return nil
+}

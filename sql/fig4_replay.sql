@@ -1,0 +1,41 @@
+-- fig4_replay: solbehave paper Figure 4(a), the replay columns: per oracle, model and graph setting, contracts compared (N), mean and minimum status match rate, divergent contracts
+-- depends: replay_sample_summary, replay_secondary, samples
+CREATE OR REPLACE VIEW fig4_replay AS
+WITH per_contract AS (
+    SELECT
+        oracle, graph_setting, model, contract_id,
+        avg(status_match_rate) AS mean_rate,
+        min(status_match_rate) AS min_rate,
+        bool_or(divergent) AS divergent
+    FROM replay_sample_summary
+    GROUP BY ALL
+),
+per_model AS (
+    SELECT
+        oracle, graph_setting, model,
+        count(*) AS n,
+        avg(mean_rate) AS status_match_mean,
+        avg(min_rate) AS status_match_min,
+        count(*) FILTER (WHERE divergent) AS divergent
+    FROM per_contract
+    GROUP BY ALL
+),
+oracles AS (SELECT DISTINCT oracle, graph_setting FROM per_contract),
+models AS (SELECT DISTINCT model FROM samples UNION SELECT DISTINCT model FROM per_contract)
+SELECT
+    o.oracle,
+    m.model,
+    o.graph_setting,
+    coalesce(p.n, 0) AS n,
+    p.status_match_mean,
+    p.status_match_min,
+    coalesce(p.divergent, 0) AS divergent,
+    coalesce(s.secondary_only_calls, 0) AS secondary_only_calls,
+    coalesce(s.secondary_only_contracts, 0) AS secondary_only_contracts
+FROM oracles o
+CROSS JOIN models m
+LEFT JOIN per_model p ON p.oracle = o.oracle AND p.graph_setting = o.graph_setting AND p.model = m.model
+LEFT JOIN replay_secondary s ON s.oracle = o.oracle AND s.graph_setting = o.graph_setting AND s.model = m.model
+ORDER BY o.oracle, o.graph_setting, m.model;
+
+COMMENT ON VIEW fig4_replay IS 'Figure 4(a), replay oracles: one row per replay oracle present (O2, O3 per graph setting, O4 beside them) and model. n: contracts compared (at least one compiling sample replayed; 0 when the model has none). status_match_mean: a contract''s status match rate is the mean over its samples, then averaged over contracts (0..1). status_match_min: the minimum over a contract''s samples, averaged over contracts, since one faulty sample can hide in a mean over ten. divergent: contracts where some sample disagrees with the original on some call. secondary_only_calls / secondary_only_contracts: calls whose status matched but gas (±10%), events, return data or storage differed, and contracts only those would flag (see replay_secondary).';

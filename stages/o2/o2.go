@@ -1,0 +1,256 @@
+// Package o2 is the historical transaction replay oracle of solbehave paper
+// §IV-D: for every kept contract with at least one compiling sample, the
+// original C* and every compiling sample Ĉ are deployed from source (never by
+// injecting bytecode) from the original deployer with the original's
+// constructor arguments, so all sit at the same address and privileged calls
+// line up; the contract's first --o2-budget recorded transactions after its
+// creation are then re-issued to each, in order, from their original
+// senders, with their value, gas limit, block number and timestamp, and
+// compared call by call (internal/replay).
+//
+// One unit per contract: the original is deployed and replayed once, and
+// every sample is compared with that one trace. Inputs: `contracts` (kept),
+// `reproducibility.artifact` (the original's compiler output), `samples`
+// (compiled_repaired, with an artifact) and the corpus record. Outputs:
+// `replay_calls` (one row per call per sample, oracle O2), `view_snapshots`
+// and `coverage` (O2's, the same for every model, so `model` is "").
+//
+// A sample that compiled but cannot be deployed (its constructor reverts, or
+// it lacks the target contract) stays in the comparison and answers every
+// call as `undeployed`: a deployment the original survives and the sample
+// does not is a divergence, not a missing data point.
+package o2
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/spf13/pflag"
+
+	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/replay"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Stage is the o2 stage.
+type Stage struct {
+	Budget        int // historical transactions replayed per contract
+	SnapshotEvery int // calls between two readings of the zero-argument views
+}
+
+// New returns the stage with the paper's parameters.
+func New() *Stage { return &Stage{Budget: 1000, SnapshotEvery: 50} }
+
+func (s *Stage) Name() string    { return "o2" }
+func (s *Stage) Version() string { return "1" }
+func (s *Stage) Summary() string {
+	return "O2: replay each contract's history on the original and every compiling sample, compare call by call"
+}
+
+func (s *Stage) BindFlags(fs *pflag.FlagSet) {
+	fs.IntVar(&s.Budget, "o2-budget", s.Budget, "O2: historical transactions replayed per contract")
+	fs.IntVar(&s.SnapshotEvery, "snapshot-every", s.SnapshotEvery, "calls between two readings of the zero-argument view functions (0: none)")
+}
+
+// unit is what Plan hands to Run.
+type unit struct {
+	rec          *deploy.Record
+	loadErr      error
+	origArtifact string
+	samples      []schemas.Sample
+}
+
+// sampleKey is what a unit's output depends on per sample.
+type sampleKey struct {
+	Model    string
+	Sample   int64
+	Artifact string
+}
+
+// Plan makes one unit per kept contract with at least one compiling sample.
+func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	if s.Budget <= 0 {
+		return nil, fmt.Errorf("o2: --o2-budget must be positive, got %d", s.Budget)
+	}
+	in, err := readInputs(env.Warehouse)
+	if err != nil || len(in.samples) == 0 {
+		return nil, err
+	}
+	entries, err := etherscan.ListCorpus(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	client, err := etherscan.NewRecorded(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	var units []pipeline.Unit
+	for _, e := range entries {
+		samples := in.samples[e.ID]
+		if !in.kept[e.ID] || len(samples) == 0 {
+			continue
+		}
+		u := unit{origArtifact: in.artifacts[e.ID], samples: samples}
+		u.rec, u.loadErr = deploy.Load(client, e, s.Budget)
+		digest := e.ID
+		if u.rec != nil {
+			digest = u.rec.Digest
+		}
+		fp := pipeline.Fingerprint(s.Version(), s, digest, u.origArtifact, sampleKeys(samples), errString(u.loadErr))
+		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: u})
+	}
+	return units, nil
+}
+
+// inputs are the datasets O2 starts from.
+type inputs struct {
+	kept      map[string]bool
+	artifacts map[string]string           // contract -> the original's artifact
+	samples   map[string][]schemas.Sample // contract -> compiling samples, by (model, sample)
+}
+
+func readInputs(w *warehouse.Warehouse) (*inputs, error) {
+	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
+	if err != nil {
+		return nil, err
+	}
+	repro, err := warehouse.ReadDataset[schemas.Reproducibility](w, "reproducibility")
+	if err != nil {
+		return nil, err
+	}
+	samples, err := warehouse.ReadDataset[schemas.Sample](w, "samples")
+	if err != nil {
+		return nil, err
+	}
+	in := &inputs{kept: map[string]bool{}, artifacts: map[string]string{}, samples: compiling(samples)}
+	for _, c := range contracts {
+		in.kept[c.ContractID] = in.kept[c.ContractID] || c.Kept
+	}
+	for _, r := range repro {
+		if r.Artifact != "" {
+			in.artifacts[r.ContractID] = r.Artifact
+		}
+	}
+	return in, nil
+}
+
+// compiling keeps the samples O2 compares, once each (the dataset may hold a
+// sample's row from more than one stage), ordered by model and index.
+func compiling(rows []schemas.Sample) map[string][]schemas.Sample {
+	type key struct {
+		contract, model string
+		sample          int64
+	}
+	seen := map[key]bool{}
+	out := map[string][]schemas.Sample{}
+	for _, r := range rows {
+		key := key{r.ContractID, r.Model, r.Sample}
+		if !r.CompiledRepaired || r.Artifact == "" || seen[key] {
+			continue
+		}
+		seen[key] = true
+		out[r.ContractID] = append(out[r.ContractID], r)
+	}
+	for _, list := range out {
+		sort.Slice(list, func(i, j int) bool {
+			if list[i].Model != list[j].Model {
+				return list[i].Model < list[j].Model
+			}
+			return list[i].Sample < list[j].Sample
+		})
+	}
+	return out
+}
+
+func sampleKeys(samples []schemas.Sample) []sampleKey {
+	keys := make([]sampleKey, len(samples))
+	for i, s := range samples {
+		keys[i] = sampleKey{Model: s.Model, Sample: s.Sample, Artifact: s.Artifact}
+	}
+	return keys
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// Run replays one contract's history on its original and its samples.
+func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
+	u := pu.Payload.(unit)
+	if u.loadErr != nil {
+		return nil, pipeline.Fail("source", false, u.loadErr)
+	}
+	if len(u.rec.Txs) == 0 {
+		return nil, pipeline.Fail("no_history", false, errors.New("no transactions after the creation"))
+	}
+	store := artifact.New(env.Data)
+	orig, err := s.deployOriginal(store, u)
+	if err != nil {
+		return nil, err
+	}
+	samples, err := deploySamples(store, u, orig)
+	if err != nil {
+		return nil, err
+	}
+	res, err := replay.Compare(ctx, orig, samples, []replay.Sequence{replay.History(u.rec.Txs)},
+		replay.Options{SnapshotEvery: s.SnapshotEvery})
+	if err != nil {
+		return nil, err
+	}
+	labels := replay.Labels{ContractID: pu.Contract, Oracle: schemas.OracleO2}
+	out := &pipeline.Output{}
+	pipeline.Add(out, "replay_calls", res.CallRows(labels))
+	pipeline.Add(out, "view_snapshots", res.ViewRows(labels))
+	pipeline.Add(out, "coverage", res.CoverageRows(labels, ""))
+	return out, nil
+}
+
+// deployOriginal deploys C* from its stored compiler output, as verify did.
+func (s *Stage) deployOriginal(store *artifact.Store, u unit) (*deploy.Deployment, error) {
+	if u.origArtifact == "" {
+		return nil, pipeline.Fail("input", false, errors.New("the original has no artifact (run verify)"))
+	}
+	out, err := store.Get(u.origArtifact)
+	if err != nil {
+		return nil, pipeline.Fail("input", false, err)
+	}
+	target, err := u.rec.Target(out)
+	if err != nil {
+		return nil, pipeline.Fail("compile", false, err)
+	}
+	d, err := deploy.Deploy(u.rec, out, target, nil, chain.Options{})
+	if err != nil {
+		return nil, pipeline.Fail("deploy", false, fmt.Errorf("original: %w", err))
+	}
+	return d, nil
+}
+
+// deploySamples deploys every sample like the original; one that cannot be
+// deployed stays in with the reason.
+func deploySamples(store *artifact.Store, u unit, orig *deploy.Deployment) ([]replay.Sample, error) {
+	out := make([]replay.Sample, len(u.samples))
+	for i, smp := range u.samples {
+		out[i] = replay.Sample{Model: smp.Model, Sample: smp.Sample}
+		compiled, err := store.Get(smp.Artifact)
+		if err != nil {
+			return nil, pipeline.Fail("input", false, fmt.Errorf("sample %s/%d: %w", smp.Model, smp.Sample, err))
+		}
+		d, err := deploy.DeploySample(u.rec, orig, compiled, chain.Options{})
+		if err != nil {
+			out[i].DeployErr = err.Error()
+			continue
+		}
+		out[i].Deployment = d
+	}
+	return out, nil
+}
