@@ -32,6 +32,7 @@ test: check-tools vet
 
 demo-corpus: check-tools
 	$(GO) run ./cmd/democorpus -out $(CORPUS)
+	$(GO) run ./cmd/democorpus -faults -out data/faults
 
 clean:
 	rm -rf bin $(DATA)/warehouse $(DATA)/state $(DATA)/solbehave.duckdb $(DATA)/report $(DATA)/bench

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/solbehave/solbehave/internal/democorpus"
+	"github.com/solbehave/solbehave/internal/faults"
 	"github.com/solbehave/solbehave/internal/solc"
 )
 
@@ -22,11 +23,25 @@ func main() {
 	out := flag.String("out", "data/corpus/demo", "corpus folder to write")
 	seed := flag.Uint64("seed", democorpus.DefaultSeed, "seed of the user population and the scenarios")
 	reasons := flag.Bool("reasons", false, "also print why the reverted transactions failed")
+	faultCorpus := flag.Bool("faults", false, "write the fault corpus (data/faults) instead")
 	flag.Parse()
+	if *faultCorpus {
+		if err := writeFaults(*out); err != nil {
+			fmt.Fprintln(os.Stderr, "democorpus:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*out, *seed, *reasons); err != nil {
 		fmt.Fprintln(os.Stderr, "democorpus:", err)
 		os.Exit(1)
 	}
+}
+
+func writeFaults(out string) error {
+	m := solc.NewManager(solc.Options{})
+	defer m.Close()
+	return faults.Write(context.Background(), m, out)
 }
 
 func run(out string, seed uint64, reasons bool) error {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
@@ -17,6 +18,7 @@ import (
 	"time"
 
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/faults"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -240,5 +242,51 @@ func TestSecretsNeverReachOutputs(t *testing.T) {
 	out, _ := solbehave(t, "errors", "--data", data, "--format", "csv")
 	if found == 0 || !strings.Contains(out, "0x00000000000000000000000000000000000000ff") || strings.Contains(out, key) {
 		t.Fatalf("want the failed request as an error row without the key; files=%d errors:\n%s", found, out)
+	}
+}
+
+// TestFaultCorpusNeverStopsTheRun runs the pipeline on data/faults: every
+// fault ends as a row with its reason, the sound contracts complete, and the
+// exit status says that something failed.
+func TestFaultCorpusNeverStopsTheRun(t *testing.T) {
+	data := t.TempDir()
+	root, _ := newRootWithGlobals()
+	var out bytes.Buffer
+	root.SetOut(&out)
+	root.SetErr(&out)
+	root.SetArgs(append(append([]string{}, pipelineArgs...), "--corpus", "../../data/faults", "--data", data))
+	err := root.ExecuteContext(context.Background())
+	var fe *failedUnitsError
+	if !errors.As(err, &fe) {
+		t.Fatalf("want the run to finish reporting failed units, got %v\n%s", err, out.String())
+	}
+	rows, err := solbehave(t, "sql", "--data", data, "--format", "csv",
+		"SELECT split_part(contract_id, '_0x', 1) AS name, reason_class, kept FROM reproducibility ORDER BY 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(rows), "\n")[1:] {
+		f := strings.Split(line, ",")
+		got[f[0]] = f[1] + "," + f[2]
+	}
+	for _, f := range faults.Expected {
+		want := f.Class + ",false"
+		if f.Class == "" {
+			want = ",true"
+		}
+		if got[f.Name] != want {
+			t.Errorf("%s (%s): reason_class,kept = %q, want %q", f.Name, f.Why, got[f.Name], want)
+		}
+	}
+	proxies, _ := solbehave(t, "sql", "--data", data, "--format", "csv", "SELECT name FROM crawl_candidates WHERE proxy")
+	if !strings.Contains(proxies, "UpgradeProxy") {
+		t.Errorf("crawl should mark UpgradeProxy as a proxy:\n%s", proxies)
+	}
+	errs, _ := solbehave(t, "errors", "--data", data, "--format", "csv")
+	for _, f := range faults.Expected {
+		if f.Class != "" && !strings.Contains(errs, f.Name) {
+			t.Errorf("%s has no row in errors", f.Name)
+		}
 	}
 }

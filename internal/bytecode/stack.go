@@ -64,7 +64,6 @@ type absStack struct {
 	ids  *uint64 // source of ids for unknown results; nil: anonymous
 }
 
-
 func (s *absStack) clone() *absStack {
 	return &absStack{vals: append(make([]absValue, 0, len(s.vals)+8), s.vals...), ids: s.ids}
 }

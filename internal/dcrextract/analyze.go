@@ -44,6 +44,7 @@ type write struct {
 	key   varKey
 	kind  writeKind
 	whole bool // writes a whole struct (a new entry), not the field itself
+	cond  bool // only on some paths (inside an if or a loop)
 	seq   int
 }
 
@@ -281,7 +282,7 @@ func (a *analyzer) declaration(s *solast.Node, sc *scope, cond bool) {
 	if init == nil {
 		return
 	}
-	if len(decls) == 1 && !cond {
+	if len(decls) == 1 {
 		sc.binds[decls[0].ID] = binding{expr: init, sc: sc}
 	}
 	a.expression(init, sc, cond)
@@ -330,7 +331,8 @@ func exits(body *solast.Node) bool {
 		e := operand(s, "expression", 0)
 		return e == nil || (e.Type == "Literal" && literalValue(e) == "false")
 	case "ExpressionStatement":
-		return isCallTo(operand(s, "expression", 0), "revert")
+		e := operand(s, "expression", 0)
+		return e != nil && e.Type == "FunctionCall" && isNamed(operand(e, "expression", 0), "revert")
 	}
 	return false
 }
@@ -352,12 +354,15 @@ func refusesAfter(rest []*solast.Node) bool {
 	return false
 }
 
-func isCallTo(n *solast.Node, name string) bool {
-	if n == nil || n.Type != "FunctionCall" {
-		return false
-	}
-	callee := operand(n, "expression", 0)
-	return callee != nil && callee.Type == "Identifier" && callee.Name == name && refDecl(callee) < 0
+func isNamed(n *solast.Node, name string) bool {
+	return n != nil && n.Type == "Identifier" && n.Name == name
+}
+
+// builtin: an identifier bound to a global (require, now, msg): solc gives
+// globals negative ids from 0.5, and before that ids outside the sources.
+func (m *model) builtin(n *solast.Node) bool {
+	id := refDecl(n)
+	return id < 0 || m.nodes[id] == nil
 }
 
 // expression walks an expression for writes, sends, requires and calls.
@@ -367,12 +372,12 @@ func (a *analyzer) expression(n *solast.Node, sc *scope, cond bool) {
 	}
 	switch n.Type {
 	case "Assignment":
-		a.assignment(n, sc)
+		a.assignment(n, sc, cond)
 		a.expression(operand(n, "rightHandSide", 1), sc, cond)
 		a.indexReads(operand(n, "leftHandSide", 0), sc, cond)
 		return
 	case "UnaryOperation":
-		if a.unaryWrite(n, sc) {
+		if a.unaryWrite(n, sc, cond) {
 			return
 		}
 	case "FunctionCall":
@@ -397,7 +402,7 @@ func (a *analyzer) indexReads(n *solast.Node, sc *scope, cond bool) {
 	}
 }
 
-func (a *analyzer) assignment(n *solast.Node, sc *scope) {
+func (a *analyzer) assignment(n *solast.Node, sc *scope, cond bool) {
 	lhs, rhs := operand(n, "leftHandSide", 0), operand(n, "rightHandSide", 1)
 	key, whole, ok := a.stateKey(lhs, sc)
 	if !ok {
@@ -412,7 +417,7 @@ func (a *analyzer) assignment(n *solast.Node, sc *scope) {
 	case "=":
 		kind = a.assignedKind(key, lhs, rhs, sc)
 	}
-	a.sum.writes = append(a.sum.writes, write{key: key, kind: kind, whole: whole, seq: a.next()})
+	a.sum.writes = append(a.sum.writes, write{key: key, kind: kind, whole: whole, cond: cond, seq: a.next()})
 }
 
 // assignedKind classifies `x = rhs`.
@@ -470,7 +475,7 @@ func isZero(n *solast.Node) bool {
 	return false
 }
 
-func (a *analyzer) unaryWrite(n *solast.Node, sc *scope) bool {
+func (a *analyzer) unaryWrite(n *solast.Node, sc *scope, cond bool) bool {
 	var kind writeKind
 	switch operator(n) {
 	case "++":
@@ -484,7 +489,7 @@ func (a *analyzer) unaryWrite(n *solast.Node, sc *scope) bool {
 	}
 	sub := operand(n, "subExpression", 0)
 	if key, whole, ok := a.stateKey(sub, sc); ok {
-		a.sum.writes = append(a.sum.writes, write{key: key, kind: kind, whole: whole && kind != wClear, seq: a.next()})
+		a.sum.writes = append(a.sum.writes, write{key: key, kind: kind, whole: whole && kind != wClear, cond: cond, seq: a.next()})
 	}
 	a.indexReads(sub, sc, true)
 	return true
@@ -498,7 +503,7 @@ func (a *analyzer) call(n *solast.Node, sc *scope, cond bool) bool {
 	if callee == nil {
 		return false
 	}
-	if callee.Type == "Identifier" && refDecl(callee) < 0 {
+	if callee.Type == "Identifier" && a.m.builtin(callee) {
 		switch callee.Name {
 		case "require", "assert":
 			for _, arg := range args {

@@ -89,7 +89,7 @@ func (m *model) classify(n *solast.Node, sc *scope, negated bool, seq int) claus
 		if negated {
 			pol = -1
 		}
-		c.reads = m.polarReads(n, sc, pol, nil, 0)
+		c.reads = dropTautologies(m.polarReads(n, sc, pol, nil, 0))
 		if n.Type != "BinaryOperation" || !isComparison(operator(n)) {
 			for i := range c.reads { // a bare value (x != 0 implied): any change may help
 				c.reads[i].pol = 0
@@ -124,7 +124,7 @@ func (m *model) readsBlock(n *solast.Node, sc *scope, depth int) bool {
 		}
 		switch x.Type {
 		case "Identifier":
-			if x.Name == "now" && refDecl(x) < 0 {
+			if x.Name == "now" && m.builtin(x) {
 				found = true
 			} else if b, ok := sc.lookup(refDecl(x)); ok {
 				found = m.readsBlock(b.expr, b.sc, depth+1)
@@ -348,6 +348,26 @@ func (m *model) returnReads(fn, call *solast.Node, sc *scope, pol int, out []pol
 		if s.Type == "Return" {
 			out = m.polarReads(operand(s, "expression", 0), csc, pol, out, depth+1)
 		}
+	}
+	return out
+}
+
+// dropTautologies removes state read on both sides of a comparison
+// (x >= x, b[to] + v > b[to]): no write moves such a clause either way.
+func dropTautologies(reads []polarRead) []polarRead {
+	pols := map[varKey]map[int]bool{}
+	for _, r := range reads {
+		if pols[r.key] == nil {
+			pols[r.key] = map[int]bool{}
+		}
+		pols[r.key][r.pol] = true
+	}
+	var out []polarRead
+	for _, r := range reads {
+		if p := pols[r.key]; p[1] && p[-1] {
+			continue
+		}
+		out = append(out, r)
 	}
 	return out
 }

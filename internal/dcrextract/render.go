@@ -101,7 +101,7 @@ func (r *renderer) identifier(n *solast.Node, sc *scope, depth int) (string, err
 			return "", errUnsupported{"parameter without a value"}
 		}
 	}
-	if n.Name == "now" && id < 0 {
+	if n.Name == "now" && r.m.builtin(n) {
 		return "now", nil
 	}
 	return "", errUnsupported{n.Name}

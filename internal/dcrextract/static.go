@@ -142,6 +142,9 @@ func selectorOf(meth *abi.Method, e entry) string {
 func (x *extraction) relations() {
 	for b := range x.m.entries {
 		for _, c := range x.sums[b].clauses {
+			if x.selfEstablished(b, c) {
+				continue
+			}
 			switch c.kind {
 			case cGate:
 				x.gateRelations(b, c)
@@ -152,6 +155,27 @@ func (x *extraction) relations() {
 	}
 	x.addConditions()
 	x.responses()
+}
+
+// selfEstablished: B writes the state a clause checks before checking it
+// (submitTransaction confirms, then executeTransaction checks the
+// confirmation): the clause is about B's own work, not an earlier call.
+func (x *extraction) selfEstablished(b int, c clause) bool {
+	keys := []varKey{c.gate.key}
+	if c.kind != cGate {
+		keys = keys[:0]
+		for _, r := range c.reads {
+			keys = append(keys, r.key)
+		}
+	}
+	for _, k := range keys {
+		for _, w := range x.sums[b].writes {
+			if w.seq < c.seq && w.key.overlaps(k) && k.v != balanceVar {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // valueConditions: A ->• B when one of B's comparisons reads state that
@@ -223,11 +247,12 @@ func (x *extraction) dependsOn(a int, k varKey, seq int) bool {
 	return false
 }
 
-// flagWrite is entry a's first direct write to a boolean flag (whole-struct
-// writes create new entries and do not count).
+// flagWrite is entry a's first direct write to a boolean flag on every
+// success path (whole-struct writes create new entries, and a flag flipped
+// only on some paths is no reliable switch).
 func (x *extraction) flagWrite(a int, k varKey) (writeKind, bool) {
 	for _, w := range x.sums[a].writes {
-		if !w.whole && w.key.overlaps(k) && (w.kind == wTrue || w.kind == wFalse || w.kind == wBoolArg || w.kind == wClear) {
+		if !w.whole && !w.cond && w.key.overlaps(k) && (w.kind == wTrue || w.kind == wFalse || w.kind == wBoolArg || w.kind == wClear) {
 			if w.kind == wClear {
 				return wFalse, true
 			}
@@ -292,8 +317,11 @@ func (x *extraction) initiallyHolds(g gate) bool {
 		if lit == "" {
 			lit = v.initText
 		}
+	case v.ctorLiteral == "":
 	case g.senderKeyed && v.ctorKeyedBySender:
 		lit = v.ctorLiteral
+	default:
+		return true // the constructor filled entries we cannot tell apart
 	}
 	switch lit {
 	case "true":

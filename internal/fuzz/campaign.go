@@ -126,7 +126,7 @@ func (c *campaign) valueOf(call Call) *big.Int {
 
 func outcomeOf(res *chain.Result, err error) Outcome {
 	if err != nil { // a harness fault: the call did not succeed
-		return Outcome{Err: err.Error()}
+		return Outcome{Fault: true, Err: err.Error()}
 	}
 	o := Outcome{Success: res.Success, ReturnData: res.ReturnData, RevertReason: res.RevertReason, GasUsed: res.GasUsed}
 	if res.Err != nil {

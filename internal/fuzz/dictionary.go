@@ -6,6 +6,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
+
+	"github.com/solbehave/solbehave/internal/chain"
 )
 
 // maxDictionary bounds each pool of a Dictionary: a contract's bytecode can
@@ -75,6 +77,50 @@ func (d *Dictionary) Texts() []string             { return d.texts }
 
 // Len is the number of entries in all pools.
 func (d *Dictionary) Len() int { return len(d.words) + len(d.addrs) + len(d.texts) }
+
+// AddWords adds every 32-byte word of ABI-encoded data (constructor
+// arguments, say); a short tail is ignored.
+func (d *Dictionary) AddWords(data []byte) {
+	for i := 0; i+32 <= len(data); i += 32 {
+		var w uint256.Int
+		w.SetBytes32(data[i : i+32])
+		d.AddWord(w)
+	}
+}
+
+// Seeds are what NewDictionaryFrom mines.
+type Seeds struct {
+	Actors  []common.Address     // deployer, contract, libraries, senders seen in the history...
+	Encoded [][]byte             // ABI-encoded data, e.g. constructor arguments
+	Storage []chain.StorageWrite // values stored at deployment (the creation's storage writes)
+	Sources []string             // Solidity source texts
+	Code    [][]byte             // bytecodes (creation and runtime), for their PUSH operands
+}
+
+// NewDictionaryFrom builds a dictionary from seeds, the scarcest and most
+// telling first (actors, constructor arguments, stored values, source
+// literals), bytecode operands last, so the size cap never drops the former.
+func NewDictionaryFrom(s Seeds) *Dictionary {
+	d := NewDictionary()
+	for _, a := range s.Actors {
+		d.AddAddress(a)
+	}
+	for _, e := range s.Encoded {
+		d.AddWords(e)
+	}
+	for _, w := range s.Storage {
+		var v uint256.Int
+		v.SetBytes32(w.Value[:])
+		d.AddWord(v)
+	}
+	for _, src := range s.Sources {
+		d.AddSource(src)
+	}
+	for _, code := range s.Code {
+		d.AddBytecode(code)
+	}
+	return d
+}
 
 // AddBytecode adds every PUSH1..PUSH32 operand of code (runtime or creation
 // code); 20-byte operands are also added as addresses, since solc pushes

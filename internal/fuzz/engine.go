@@ -81,11 +81,32 @@ type Call struct {
 // Outcome is what one deployment did with a call.
 type Outcome struct {
 	Success      bool
+	Fault        bool // the harness could not run the call (its time limit, a panic)
 	ReturnData   []byte
 	RevertReason string
-	Err          string // the VM error, or a harness fault (timeout, panic); "" on success
+	Err          string // the VM error or the harness fault; "" on success
 	GasUsed      uint64
 }
+
+// Status is the outcome in the replay oracles' terms: "success", "revert"
+// (any failed execution: revert, invalid opcode, out of gas) or "error"
+// (a harness fault).
+func (o Outcome) Status() string {
+	switch {
+	case o.Success:
+		return StatusSuccess
+	case o.Fault:
+		return StatusError
+	}
+	return StatusRevert
+}
+
+// Outcome statuses, the same words as the replay datasets use.
+const (
+	StatusSuccess = "success"
+	StatusRevert  = "revert"
+	StatusError   = "error"
+)
 
 // Step is a call and both outcomes.
 type Step struct {
@@ -96,7 +117,7 @@ type Step struct {
 // Diverges reports whether the two deployments disagree on the step: on
 // status, or on return data when both succeeded.
 func (s Step) Diverges() bool {
-	if s.Ref.Success != s.Sample.Success {
+	if s.Ref.Success != s.Sample.Success || s.Ref.Fault != s.Sample.Fault {
 		return true
 	}
 	return s.Ref.Success && !bytes.Equal(s.Ref.ReturnData, s.Sample.ReturnData)

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"context"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -96,5 +97,84 @@ func TestDeterministic(t *testing.T) {
 		if !reflect.DeepEqual(a, b) {
 			t.Errorf("%s: two runs with seed 7 differ:\n%+v\n%+v", name, a, b)
 		}
+	}
+}
+
+// TestReferenceGiftTokenIsEquivalent: every fuzzable function of the token
+// passes against itself (a shorter budget keeps the test fast).
+func TestReferenceGiftTokenIsEquivalent(t *testing.T) {
+	p := deployPair(t, loadDemo(t, "GiftToken"), nil)
+	ref, sample := p.targets()
+	methods := FuzzableMethods(p.orig.ABI)
+	var sigs []string
+	for _, m := range methods {
+		sigs = append(sigs, m.Sig)
+	}
+	want := []string{"approve(address,uint256)", "buy()", "disableSale()", "enableSale()", "setBuyPrice(uint256)",
+		"transfer(address,uint256)", "transferFrom(address,address,uint256)", "transferOwnership(address)", "withdrawEth()"}
+	if !reflect.DeepEqual(sigs, want) {
+		t.Fatalf("fuzzable functions %v, want %v", sigs, want)
+	}
+	cfg := p.config(42)
+	cfg.Calls = 2000
+	for _, m := range methods {
+		rep, err := Differential(context.Background(), ref, sample, m, cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s: %d calls in %v, coverage %+v corpus %d", m.Sig, rep.Calls, rep.Elapsed, rep.CoverageRef, rep.Corpus)
+		if !rep.Equivalent || rep.Calls != cfg.Calls {
+			t.Errorf("%s: equivalent=%v after %d calls (%+v)", m.Sig, rep.Equivalent, rep.Calls, rep.Counterexample)
+		}
+	}
+}
+
+// TestGiftTokenOffByOne: transfer refusing to move the whole balance
+// (`>` for `>=`) differs only for amount = the sender's balance, the
+// constructor's 10^14: the dictionary (constructor arguments) finds it.
+func TestGiftTokenOffByOne(t *testing.T) {
+	rec := loadDemo(t, "GiftToken")
+	p := deployPair(t, rec, func(src string) string {
+		return strings.Replace(src, "if (balances[msg.sender] >= _amount && _amount > 0", "if (balances[msg.sender] > _amount && _amount > 0", 1)
+	})
+	ref, sample := p.targets()
+	m := p.method(t, "transfer")
+	rep, err := Differential(context.Background(), ref, sample, m, p.config(42))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Equivalent {
+		t.Fatalf("the off-by-one transfer was found equivalent after %d calls", rep.Calls)
+	}
+	cx := rep.Counterexample
+	last := cx.Steps[len(cx.Steps)-1]
+	t.Logf("found after %d calls; shrunk from %d to %d step(s) in %d replays; last: transfer%v ref=%x sample=%x",
+		rep.Calls, cx.Found, len(cx.Steps), cx.ShrinkRuns, last.Args.Strings(m.Inputs), last.Ref.ReturnData, last.Sample.ReturnData)
+	if len(cx.Steps) != 1 || last.Args[1].Dec() != "100000000000000" || last.Args[0].IsZero() == false {
+		t.Errorf("want the shrunk counterexample transfer(0x0, 10^14) (true on the original, false on the sample)")
+	}
+	if !last.Ref.Success || !last.Sample.Success {
+		t.Errorf("both calls should succeed and return different booleans")
+	}
+}
+
+// TestGiftTokenDroppedRequire: setBuyPrice without its `> 0` check accepts
+// 0; the type boundary finds it.
+func TestGiftTokenDroppedRequire(t *testing.T) {
+	p := deployPair(t, loadDemo(t, "GiftToken"), func(src string) string {
+		return strings.Replace(src, "require(newTokensPerEth > 0);", "", 1)
+	})
+	ref, sample := p.targets()
+	m := p.method(t, "setBuyPrice")
+	rep, err := Differential(context.Background(), ref, sample, m, p.config(42))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Equivalent {
+		t.Fatal("setBuyPrice without its check was found equivalent")
+	}
+	last := rep.Counterexample.Steps[len(rep.Counterexample.Steps)-1]
+	if !last.Args[0].IsZero() || last.Ref.Success || !last.Sample.Success {
+		t.Errorf("want setBuyPrice(0): reverts on the original, succeeds on the sample; got %v", last.Args.Strings(m.Inputs))
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
@@ -69,12 +70,8 @@ type pair struct {
 // the source unchanged, a reference sample) and deploys both.
 func deployPair(tb testing.TB, rec *deploy.Record, edit func(string) string) *pair {
 	tb.Helper()
-	ctx := context.Background()
-	origOut, err := compiler().Compile(ctx, rec.CompileInput(nil))
-	if err != nil {
-		tb.Fatal(err)
-	}
 	file, src := onlyFile(tb, rec)
+	origOut := compileCached(tb, rec, file, src)
 	sampleSrc := src
 	if edit != nil {
 		sampleSrc = edit(src)
@@ -82,10 +79,7 @@ func deployPair(tb testing.TB, rec *deploy.Record, edit func(string) string) *pa
 			tb.Fatal("the edit changed nothing")
 		}
 	}
-	sampleOut, err := compiler().Compile(ctx, rec.CompileInput(map[string]string{file: sampleSrc}))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	sampleOut := compileCached(tb, rec, file, sampleSrc)
 	target, err := rec.Target(origOut)
 	if err != nil {
 		tb.Fatal(err)
@@ -99,6 +93,29 @@ func deployPair(tb testing.TB, rec *deploy.Record, edit func(string) string) *pa
 		tb.Fatal(err)
 	}
 	return &pair{rec: rec, orig: orig, sample: sample, source: sampleSrc}
+}
+
+var (
+	compiledMu sync.Mutex
+	compiled   = map[string]*solc.Output{}
+)
+
+// compileCached compiles each distinct source once per test binary: on a
+// busy machine a solc run takes seconds.
+func compileCached(tb testing.TB, rec *deploy.Record, file, src string) *solc.Output {
+	tb.Helper()
+	compiledMu.Lock()
+	defer compiledMu.Unlock()
+	key := rec.Entry.ID + "\x00" + src
+	if out := compiled[key]; out != nil {
+		return out
+	}
+	out, err := compiler().Compile(context.Background(), rec.CompileInput(map[string]string{file: src}))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	compiled[key] = out
+	return out
 }
 
 func onlyFile(tb testing.TB, rec *deploy.Record) (string, string) {
@@ -146,12 +163,13 @@ func figure1Vault(tb testing.TB) *pair {
 
 // config is the campaign configuration the stage would use for p.
 func (p *pair) config(seed uint64) Config {
-	dict := NewDictionary()
-	dict.AddBytecode(p.orig.Chain.Code(p.orig.Address))
-	dict.AddBytecode(p.sample.Chain.Code(p.sample.Address))
-	dict.AddSource(p.source)
-	dict.AddAddress(p.orig.Deployer)
-	dict.AddAddress(p.orig.Address)
+	dict := NewDictionaryFrom(Seeds{
+		Actors:  []common.Address{p.orig.Deployer, p.orig.Address},
+		Encoded: [][]byte{p.orig.Args},
+		Storage: p.orig.Result.StorageWrites,
+		Sources: []string{p.source},
+		Code:    [][]byte{p.orig.Chain.Code(p.orig.Address), p.sample.Chain.Code(p.sample.Address)},
+	})
 	return Config{Seed: seed, Sender: p.orig.Deployer, Block: p.orig.Block, Dictionary: dict}
 }
 

@@ -218,7 +218,7 @@ func callee(n *solast.Node) string {
 func checkedArithmetic(n *solast.Node) bool {
 	found := false
 	n.Walk(func(x *solast.Node) bool {
-		if found || x.Type == "FunctionCall" && callee(x) != "" && len(x.Children) > 0 && x.Children[0].Name == "" {
+		if found {
 			return false
 		}
 		switch x.Type {

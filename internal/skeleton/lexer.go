@@ -178,6 +178,20 @@ func apply(src string, es []edit) string {
 // licence line); string literals are left alone.
 func StripComments(src string) string { return apply(src, commentEdits(src)) }
 
+// BlankComments replaces every comment byte but newlines with a space, so
+// a search over the result finds no word inside a comment and its offsets
+// are still those of src.
+func BlankComments(src string) string {
+	cls := classify(src)
+	b := []byte(src)
+	for i, c := range cls {
+		if (c == lineComment || c == blockComment) && b[i] != '\n' {
+			b[i] = ' '
+		}
+	}
+	return string(b)
+}
+
 // MatchBrace returns the offset of the `}` closing the `{` at open,
 // skipping strings and comments.
 func MatchBrace(src string, open int) (int, bool) {

@@ -3,29 +3,23 @@ package vuln
 import (
 	"context"
 	"fmt"
-	"math/big"
 	"testing"
 )
 
-func TestDebugReentrancy(t *testing.T) {
-	target := deployTestdata(t, "reentrancy.sol", "ReentrantBank")
-	e, err := newEngine(target, testConfig(1).withDefaults())
-	if err != nil {
-		t.Fatal(err)
-	}
-	var dep, wd *candidate
-	for _, c := range e.candidates {
-		fmt.Println(c.name, c.rank, c.weight, c.payable)
-		if c.name == "deposit()" { dep = c }
-		if c.name == "withdraw()" { wd = c }
-	}
-	s := &Seed{Txs: []Tx{{fn: dep, Sender: 3, Value: big.NewInt(1e18), Advance: 15}, {fn: wd, Sender: 3, Value: new(big.Int), Advance: 15}}}
-	run := e.replay(s)
-	for i, tx := range run.txs {
-		fmt.Println("tx", i, tx.success)
-		for _, ev := range tx.trace.events {
-			fmt.Printf("  %+v\n", ev)
+func TestDebugAll(t *testing.T) {
+	for _, p := range pairs {
+		for _, side := range [][2]string{{p.vulnFile, p.vulnName}, {p.fixedFile, p.fixedName}} {
+			target := deployTestdata(t, side[0], side[1])
+			counts := map[Class]int{}
+			var cov float64
+			for seed := int64(1); seed <= 10; seed++ {
+				r, _ := Run(context.Background(), target, testConfig(seed))
+				for _, f := range r.Findings {
+					counts[f.Class]++
+				}
+				cov += r.InstructionCoverage() / 10
+			}
+			fmt.Printf("%-18s cov=%.2f %v\n", side[1], cov, counts)
 		}
 	}
-	_ = context.Background()
 }

@@ -64,8 +64,8 @@ type Config struct {
 // DefaultConfig is the configuration the stage starts from.
 func DefaultConfig() Config {
 	return Config{
-		Population: 16, Generations: 10, MaxTxs: 5, Alpha: 0.5, MutationRate: 0.3, BranchWeight: 0.5,
-		GasThreshold: 2300, TxGas: 3_000_000, Reentries: 1, Fund: ether(5),
+		Population: 20, Generations: 20, MaxTxs: 5, Alpha: 0.5, MutationRate: 0.3, BranchWeight: 0.5,
+		GasThreshold: 2300, TxGas: 3_000_000, Reentries: 1, Fund: ether(100),
 		CallTimeout: 2 * time.Second, Ablation: AblationNone,
 	}
 }
@@ -287,7 +287,8 @@ func (e *engine) buildCandidates(g *bytecode.CFG, parsed abi.ABI, abiJSON []byte
 		if fns, err := bytecode.RecoverFunctions(g, abiJSON); err == nil {
 			if cands := rankedCandidates(bytecode.CandidateOrder(fns), parsed); len(cands) > 0 {
 				if fallback != nil {
-					fallback.rank, fallback.weight = 11, 2 // may write state; unknown to the dispatcher walk
+					// The dispatcher walk does not explore the fallback: assume it writes.
+					fallback.rank, fallback.weight = rank(false, 2, fallback.payable), 2
 					cands = append(cands, fallback)
 				}
 				return cands, true
@@ -317,10 +318,7 @@ func rankedCandidates(fns []bytecode.Function, parsed abi.ABI) []*candidate {
 			continue
 		}
 		c := &candidate{method: &m, name: m.Sig, payable: fn.Payable, readOnly: fn.ReadOnly, weight: 1}
-		c.rank = fn.StorageScore
-		if !fn.ReadOnly {
-			c.rank += 10
-		}
+		c.rank = rank(fn.ReadOnly, fn.StorageScore, fn.Payable)
 		if fn.CriticalPaths > 0 {
 			c.weight += 2
 		}
@@ -330,6 +328,21 @@ func rankedCandidates(fns []bytecode.Function, parsed abi.ABI) []*candidate {
 		out = append(out, c)
 	}
 	return out
+}
+
+// rank is a candidate's place in a sequence: state-changing functions
+// before read-only ones, then SAEFUZZ's storage score (SSTORE 2 before
+// SLOAD 1), and among equals payable first, so Ether comes in before code
+// that pays it out runs.
+func rank(readOnly bool, storageScore int, payable bool) int {
+	r := 2 * storageScore
+	if !readOnly {
+		r += 10
+	}
+	if payable {
+		r++
+	}
+	return r
 }
 
 func methodBySelector(parsed abi.ABI, sel [4]byte) (abi.Method, bool) {
@@ -358,5 +371,5 @@ func fallbackCandidate(parsed abi.ABI) *candidate {
 		return nil
 	}
 	payable := hasReceive || (hasFallback && parsed.Fallback.IsPayable())
-	return &candidate{name: "fallback", payable: payable, rank: 10}
+	return &candidate{name: "fallback", payable: payable}
 }

@@ -54,9 +54,12 @@ func (e *engine) outOfTime(ctx context.Context, start time.Time) bool {
 	return e.cfg.Budget > 0 && time.Since(start) > e.cfg.Budget
 }
 
-// nextGeneration ranks by fitness, keeps the top fraction α, adds their
-// crossover offspring in place of the weakest, and mutates the others with
-// probability p_m. The random ablation draws a fresh population instead.
+// nextGeneration ranks by fitness and pairs the top fraction α for
+// crossover: their offspring take their places. Every other seed is mutated
+// with probability p_m. The best seed survives unchanged in place of the
+// weakest (elitism of one), so fitness never regresses. Offspring identical
+// to a parent are mutated, so no generation re-runs a copy. The random
+// ablation draws a fresh population instead.
 func (e *engine) nextGeneration(pop []*Seed) []*Seed {
 	n := len(pop)
 	if !e.directed {
@@ -68,25 +71,31 @@ func (e *engine) nextGeneration(pop []*Seed) []*Seed {
 	}
 	sort.SliceStable(pop, func(i, j int) bool { return pop[i].fitness > pop[j].fitness })
 	k := min(n, max(2, int(math.Ceil(e.cfg.Alpha*float64(n)))))
-	top := pop[:k]
-	var children []*Seed
+	next := make([]*Seed, 0, n)
 	order := e.permutation(k)
-	for i := 0; i+1 < k; i += 2 {
-		a, b := e.crossover(top[order[i]], top[order[i+1]])
-		children = append(children, a, b)
+	for i := 0; i < k; i += 2 {
+		a, b := pop[order[i]], pop[order[(i+1)%k]]
+		c1, c2 := e.crossover(a, b)
+		next = append(next, e.fresh(c1, a, b), e.fresh(c2, a, b))
 	}
-	rest := pop[k:]
-	if room := n - k; len(children) > room {
-		children = children[:room]
-	}
-	rest = rest[:len(rest)-len(children)]
-	next := append(append(append([]*Seed(nil), top...), children...), rest...)
-	for i := k + len(children); i < len(next); i++ {
+	next = next[:k]
+	for _, s := range pop[k:] {
 		if e.chance(e.cfg.MutationRate) {
-			next[i] = e.mutate(next[i])
+			s = e.mutate(s)
 		}
+		next = append(next, s)
 	}
+	next[n-1] = pop[0]
 	return next
+}
+
+// fresh returns child, mutated when it repeats a parent.
+func (e *engine) fresh(child, a, b *Seed) *Seed {
+	key := seedJSON(child, e.actors)
+	if key == seedJSON(a, e.actors) || key == seedJSON(b, e.actors) {
+		return e.mutate(child)
+	}
+	return child
 }
 
 func (e *engine) chance(p float64) bool { return float64(e.gen.Intn(1_000_000)) < p*1_000_000 }
@@ -109,7 +118,10 @@ func (e *engine) permutation(n int) []int {
 func (e *engine) randomSeed() *Seed {
 	s := &Seed{}
 	n := 1 + e.gen.Intn(e.cfg.MaxTxs)
-	main := e.gen.Intn(len(e.actors))
+	main := e.gen.Intn(len(e.actors) + 1) // the attacker counts twice: reentrancy needs it throughout
+	if main == len(e.actors) {
+		main = e.attackerIx
+	}
 	for range n {
 		fn := e.pickCandidate()
 		sender := main
@@ -162,10 +174,19 @@ func (e *engine) newTx(fn *candidate, sender int) Tx {
 	tx := Tx{fn: fn, Sender: sender, Value: new(big.Int), Advance: 15}
 	e.fillArgs(&tx)
 	if fn.payable {
-		w := e.gen.Wei()
-		tx.Value = w.ToBig()
+		tx.Value = e.wei()
 	}
 	return tx
+}
+
+// wei is a msg.value for a payable call: the generator's, drawn again once
+// when it is zero, so three payable calls in four carry Ether.
+func (e *engine) wei() *big.Int {
+	w := e.gen.Wei()
+	if w.IsZero() {
+		w = e.gen.Wei()
+	}
+	return w.ToBig()
 }
 
 // fillArgs draws a fresh argument tuple (or fallback call data).
@@ -318,8 +339,7 @@ func (e *engine) mutate(s *Seed) *Seed {
 		tx.Sender = e.gen.Intn(len(e.actors))
 	case 1:
 		if tx.fn.payable {
-			w := e.gen.Wei()
-			tx.Value = w.ToBig()
+			tx.Value = e.wei()
 		} else {
 			tx.Sender = e.gen.Intn(len(e.actors))
 		}

@@ -19,9 +19,8 @@ type candidate struct {
 	name     string      // signature, or "fallback"
 	payable  bool
 	readOnly bool
-	// rank orders a sequence: state-changing before read-only, then the
-	// storage score (SSTORE 2, SLOAD 1). Sequences never call a higher rank
-	// after a lower one (the storage-dependency order of stage 1).
+	// rank orders a sequence (see rank): sequences never call a higher rank
+	// after a lower one, the storage-dependency order of stage 1.
 	rank   int
 	weight int // how often initial sequences pick it (critical paths weigh more)
 }

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/artifact"
@@ -76,13 +77,25 @@ func loadRecords(t testing.TB, corpus string, budget int, ids ...string) []*depl
 	return recs
 }
 
+// compiledOnce keeps the compiler outputs of this test binary: several tests
+// compile the same sources.
+var compiledOnce sync.Map // compile input as JSON -> *solc.Output
+
 // compile compiles a record's original (files nil) or a variant of its
 // sources and stores the output, returning the artifact id.
 func compile(t testing.TB, env *pipeline.Env, rec *deploy.Record, files map[string]string) (string, *solc.Output) {
 	t.Helper()
-	out, err := env.Engines.Solc().Compile(context.Background(), rec.CompileInput(files))
-	if err != nil {
-		t.Fatalf("%s: compile: %v", rec.Entry.ID, err)
+	in := rec.CompileInput(files)
+	key := mustJSON(in)
+	var out *solc.Output
+	if v, ok := compiledOnce.Load(key); ok {
+		out = v.(*solc.Output)
+	} else {
+		var err error
+		if out, err = env.Engines.Solc().Compile(context.Background(), in); err != nil {
+			t.Fatalf("%s: compile: %v", rec.Entry.ID, err)
+		}
+		compiledOnce.Store(key, out)
 	}
 	id, err := artifact.New(env.Data).Put(out)
 	if err != nil {

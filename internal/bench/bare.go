@@ -1,0 +1,186 @@
+package bench
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math/big"
+	"time"
+
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core"
+	"github.com/ethereum/go-ethereum/core/rawdb"
+	"github.com/ethereum/go-ethereum/core/state"
+	"github.com/ethereum/go-ethereum/core/tracing"
+	"github.com/ethereum/go-ethereum/core/types"
+	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/ethereum/go-ethereum/params"
+	"github.com/ethereum/go-ethereum/triedb"
+	"github.com/holiman/uint256"
+
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/deploy"
+)
+
+// bare is the floor: the same messages through core.ApplyMessage on a plain
+// StateDB, with no tracer, no wrapper, no watchdog and nothing recorded. It
+// builds the block context as internal/chain does, so the statuses must match.
+type bare struct {
+	config *params.ChainConfig
+	post   *state.StateDB // right after the deployment; copied per run
+}
+
+// newBare deploys the deployment's creation (same code, arguments, deployer,
+// nonce, block and value) on a fresh plain state. Libraries are installed as
+// the code they have on the harness.
+func newBare(rec *deploy.Record, d *deploy.Deployment) (*bare, error) {
+	db := state.NewDatabase(triedb.NewDatabase(rawdb.NewMemoryDatabase(), nil), nil)
+	st, err := state.New(types.EmptyRootHash, db)
+	if err != nil {
+		return nil, err
+	}
+	b := &bare{config: params.MainnetChainConfig, post: st}
+	st.SetBalance(chain.Coinbase, uint256.NewInt(1), tracing.BalanceChangeUnspecified)
+	for _, addr := range d.Libraries {
+		st.SetCode(addr, d.Chain.Code(addr), tracing.CodeChangeUnspecified)
+	}
+	if rec.Creation != nil {
+		st.SetNonce(d.Deployer, uint64(rec.Creation.Nonce), tracing.NonceChangeUnspecified)
+	}
+	code, err := d.Contract.CreationCode(d.Libraries)
+	if err != nil {
+		return nil, err
+	}
+	creation := message{from: d.Deployer, data: append(code, d.Args...), value: rec.CreationValue(), gas: deploy.DeployGas, block: d.Block}
+	created := crypto.CreateAddress(d.Deployer, st.GetNonce(d.Deployer))
+	statuses, _ := b.run(st, []message{creation})
+	if statuses[0] != statusSuccess || created != d.Address || len(st.GetCode(created)) == 0 {
+		return nil, fmt.Errorf("bare deployment: %s at %s (harness: %s)", statuses[0], created.Hex(), d.Address.Hex())
+	}
+	return b, nil
+}
+
+// message is one transaction as every engine sends it.
+type message struct {
+	from  common.Address
+	to    *common.Address
+	data  []byte
+	value *big.Int
+	gas   uint64
+	block chain.Block
+}
+
+// messages are the recorded transactions sent to the deployment's address.
+func messages(txs []deploy.Tx, to common.Address) []message {
+	out := make([]message, len(txs))
+	for i, tx := range txs {
+		out[i] = message{from: common.HexToAddress(tx.From), to: &to, data: deploy.TxInput(tx.NormalTx),
+			value: deploy.TxValue(tx.NormalTx), gas: uint64(tx.Gas), block: deploy.TxBlock(tx.NormalTx)}
+	}
+	return out
+}
+
+// replay runs msgs on a copy of the post-deployment state and returns the
+// statuses and the time it took (the copy included, as ours forks too).
+func (b *bare) replay(msgs []message) ([]string, time.Duration) {
+	start := time.Now()
+	st := b.post.Copy()
+	statuses, _ := b.run(st, msgs)
+	return statuses, time.Since(start)
+}
+
+// run applies msgs in order, one EVM per block, finalising the state after
+// each transaction as a block processor does.
+func (b *bare) run(st *state.StateDB, msgs []message) ([]string, error) {
+	statuses := make([]string, len(msgs))
+	var (
+		evm   *vm.EVM
+		rules params.Rules
+		key   chain.Block
+		gasOf uint64
+	)
+	zero := new(uint256.Int)
+	for i, m := range msgs {
+		limit := max(chain.BlockGasLimit, m.gas)
+		if evm == nil || key != m.block || gasOf != limit {
+			ctx := bareBlockContext(b.config, m.block, limit)
+			evm = vm.NewEVM(ctx, st, b.config, vm.Config{NoBaseFee: true})
+			rules = b.config.Rules(ctx.BlockNumber, ctx.Random != nil, ctx.Time)
+			key, gasOf = m.block, limit
+		}
+		value, overflow := uint256.FromBig(m.value)
+		if overflow || value == nil {
+			statuses[i] = statusRejected
+			continue
+		}
+		if st.GetBalance(m.from).Cmp(value) < 0 {
+			st.SetBalance(m.from, value.Clone(), tracing.BalanceChangeUnspecified)
+		}
+		msg := &core.Message{From: m.from, To: m.to, Nonce: st.GetNonce(m.from), Value: value, GasLimit: m.gas,
+			GasPrice: zero, GasFeeCap: zero, GasTipCap: zero, Data: m.data}
+		msg.SkipNonceCheck().SkipEOACheck().SkipGasLimitCapCheck().SkipExecutionGasCapCheck()
+		res, err := core.ApplyMessage(evm, msg, core.NewGasPool(limit))
+		st.Finalise(rules)
+		statuses[i] = statusOf(res, err)
+	}
+	return statuses, nil
+}
+
+// bareBlockContext is internal/chain's block context: same coinbase,
+// difficulty, PREVRANDAO and BLOCKHASH, so the floor runs the same code paths.
+func bareBlockContext(cfg *params.ChainConfig, b chain.Block, gasLimit uint64) vm.BlockContext {
+	ctx := vm.BlockContext{
+		CanTransfer: core.CanTransfer, Transfer: core.Transfer, GetHash: bareBlockHash,
+		Coinbase: chain.Coinbase, GasLimit: gasLimit, BlockNumber: new(big.Int).SetUint64(b.Number),
+		Time: b.Time, BaseFee: new(big.Int), BlobBaseFee: new(big.Int),
+	}
+	if b.Number >= chain.MainnetMergeBlock {
+		var n [9]byte
+		binary.BigEndian.PutUint64(n[1:], b.Number)
+		n[0] = 0x52
+		random := crypto.Keccak256Hash(n[:])
+		ctx.Random, ctx.Difficulty = &random, new(big.Int)
+	} else {
+		ctx.Difficulty = big.NewInt(1 << 50)
+	}
+	return ctx
+}
+
+func bareBlockHash(n uint64) common.Hash {
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], n)
+	return crypto.Keccak256Hash(b[:])
+}
+
+// Statuses every engine reports per transaction.
+const (
+	statusSuccess  = "success"
+	statusFailed   = "failed"   // mined, execution failed (revert, out of gas, invalid opcode...)
+	statusRejected = "rejected" // never included: below intrinsic gas, too large, harness fault
+)
+
+func statusOf(res *core.ExecutionResult, err error) string {
+	switch {
+	case err != nil || res == nil:
+		return statusRejected
+	case res.Err != nil:
+		return statusFailed
+	default:
+		return statusSuccess
+	}
+}
+
+// harnessStatus is the status of one harness result.
+func harnessStatus(res *chain.Result, err error) string {
+	switch {
+	case err != nil && errors.Is(err, chain.ErrRejected):
+		return statusRejected
+	case err != nil || res == nil:
+		return statusRejected
+	case res.Success:
+		return statusSuccess
+	default:
+		return statusFailed
+	}
+}

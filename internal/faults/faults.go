@@ -1,0 +1,182 @@
+// Package faults writes the fault corpus (data/faults): one contract per way
+// an input can be bad, in the demo corpus's Etherscan layout, so tests can
+// check that each ends as an error row with its reason while the others
+// complete. The executable faults (a loop that runs out of gas, a
+// self-destruct, a very large contract) get histories recorded on the real
+// harness with the real compiler; the others are broken answers.
+//
+//	go run ./cmd/democorpus -faults -out data/faults
+package faults
+
+import (
+	"bytes"
+	"context"
+	"crypto/ecdsa"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+// Fault is one bad input and the failure class the pipeline must record.
+type Fault struct {
+	Name  string // contract name (folder prefix)
+	Class string // expected reason class in `reproducibility` / `errors`
+	Why   string
+}
+
+// Expected lists the faults and what each must end as.
+var Expected = []Fault{
+	{"MalformedAnswer", "source", "getsourcecode.json is not JSON"},
+	{"TruncatedAnswer", "source", "txlist.json is cut in the middle"},
+	{"RateLimited", "source", "Etherscan's rate-limit answer instead of a result"},
+	{"Unverified", "unverified", "empty SourceCode"},
+	{"UpgradeProxy", "", "an EIP-1967 proxy: compiles and reproduces, but crawl marks it a proxy"},
+	{"NoCompile", "compile", "a syntax error"},
+	{"UnknownCompiler", "compile", "CompilerVersion v0.4.99, which does not exist"},
+	{"RevertingConstructor", "deploy", "the constructor reverts"},
+	{"GasEater", "", "a function that loops until it runs out of gas; its recorded calls failed on mainnet too"},
+	{"SelfDestructing", "", "kill() self-destructs half way through the history"},
+	{"HugeContract", "deploy", "runtime code over the 24,576-byte limit (EIP-170)"},
+}
+
+const compiler = "v0.8.19+commit.7dd6d404"
+
+// Write regenerates the fault corpus under dir.
+func Write(ctx context.Context, m *solc.Manager, dir string) error {
+	for i, f := range Expected {
+		if err := writeFault(ctx, m, dir, f, uint64(i)); err != nil {
+			return fmt.Errorf("%s: %w", f.Name, err)
+		}
+	}
+	return nil
+}
+
+func writeFault(ctx context.Context, m *solc.Manager, dir string, f Fault, n uint64) error {
+	deployer := crypto.PubkeyToAddress(mustKey("faults/" + f.Name).PublicKey)
+	addr := crypto.CreateAddress(deployer, 0)
+	folder := filepath.Join(dir, f.Name+"_"+strings.ToLower(addr.Hex()))
+	if err := os.MkdirAll(folder, 0o755); err != nil {
+		return err
+	}
+	r := &recorder{name: f.Name, deployer: deployer, address: addr, block: 16_700_000 + 1000*n}
+	switch f.Name {
+	case "MalformedAnswer":
+		return r.raw(folder, `{"status":"1","message":"OK","result":[{"SourceCode": this is not json}]}`, "")
+	case "RateLimited":
+		return r.raw(folder, `{"status":"0","message":"NOTOK","result":"Max rate limit reached"}`, "")
+	case "Unverified":
+		return r.unverified(ctx, m, folder)
+	case "NoCompile":
+		return r.staticHistory(folder, fmt.Sprintf(storeSrc, f.Name, "this is not solidity;"), compiler)
+	case "UnknownCompiler":
+		return r.staticHistory(folder, fmt.Sprintf(storeSrc, f.Name, ""), "v0.4.99+commit.00000000")
+	}
+	src := sources[f.Name]
+	if src == "" {
+		src = fmt.Sprintf(storeSrc, f.Name, "")
+	}
+	if err := r.record(ctx, m, src); err != nil {
+		return err
+	}
+	if err := r.write(folder, src); err != nil {
+		return err
+	}
+	if f.Name == "TruncatedAnswer" {
+		b, _ := os.ReadFile(filepath.Join(folder, "txlist.json"))
+		return os.WriteFile(filepath.Join(folder, "txlist.json"), b[:len(b)/2], 0o644)
+	}
+	return nil
+}
+
+const storeSrc = `pragma solidity 0.8.19;
+contract %s {
+    uint256 public x;
+    %s
+    function set(uint256 v) public { x = v; }
+}
+`
+
+var sources = map[string]string{
+	"UpgradeProxy": `pragma solidity 0.8.19;
+contract UpgradeProxy {
+    bytes32 internal constant IMPLEMENTATION_SLOT = 0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc;
+    uint256 public x;
+    function set(uint256 v) public { x = v; }
+    fallback() external payable {
+        address impl;
+        assembly { impl := sload(IMPLEMENTATION_SLOT) }
+        (bool ok, ) = impl.delegatecall(msg.data);
+        require(ok);
+    }
+}
+`,
+	"RevertingConstructor": `pragma solidity 0.8.19;
+contract RevertingConstructor {
+    uint256 public x;
+    constructor() { require(block.number > 1e12, "not on this chain"); }
+    function set(uint256 v) public { x = v; }
+}
+`,
+	"GasEater": `pragma solidity 0.8.19;
+contract GasEater {
+    uint256 public x;
+    function set(uint256 v) public { x = v; }
+    function spin() public { while (true) { x += 1; } }
+}
+`,
+	"SelfDestructing": `pragma solidity 0.8.19;
+contract SelfDestructing {
+    uint256 public x;
+    address owner = msg.sender;
+    function set(uint256 v) public { x = v; }
+    function kill() public { require(msg.sender == owner); selfdestruct(payable(owner)); }
+}
+`,
+}
+
+func init() {
+	var b strings.Builder
+	b.WriteString("pragma solidity 0.8.19;\ncontract HugeContract {\n    uint256 public x;\n    function set(uint256 v) public { x = v; }\n")
+	for i := 0; i < 700; i++ {
+		fmt.Fprintf(&b, "    function f%d(uint256 a, uint256 b) public returns (uint256) { x = a * %d + b / %d + x; return x; }\n", i, i+3, i+7)
+	}
+	b.WriteString("}\n")
+	sources["HugeContract"] = b.String()
+}
+
+func mustKey(seed string) *ecdsa.PrivateKey {
+	k, err := crypto.ToECDSA(crypto.Keccak256([]byte(seed)))
+	if err != nil {
+		panic(err)
+	}
+	return k
+}
+
+// encodeJSON writes deterministic, indented JSON without HTML escaping.
+func encodeJSON(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", " ")
+	enc.Encode(v)
+	return buf.Bytes()
+}
+
+func sortedFolders(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range entries {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	sort.Strings(out)
+	return out
+}

@@ -1,0 +1,77 @@
+package regen
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strconv"
+)
+
+// importer reads samples written elsewhere: <dir>/<contract_id>/<k>.sol.
+type importer struct{ dir, name string }
+
+func newImporter(dir string) (Generator, error) {
+	if dir == "" {
+		return nil, fmt.Errorf("import generator needs a folder: import:<dir>")
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	if st, err := os.Stat(abs); err != nil || !st.IsDir() {
+		return nil, fmt.Errorf("import folder %s: not a readable folder", dir)
+	}
+	return importer{dir: abs, name: filepath.Base(abs)}, nil
+}
+
+func (im importer) Name() string { return KindImport + ":" + im.name }
+func (im importer) Kind() string { return KindImport }
+
+// Digest covers the contract's imported files, so editing one reruns it.
+func (im importer) Digest(contractID string) string {
+	h := sha256.New()
+	h.Write([]byte(im.dir + "\x00"))
+	dir := filepath.Join(im.dir, contractID)
+	entries, _ := os.ReadDir(dir)
+	names := make([]string, 0, len(entries))
+	for _, e := range entries {
+		names = append(names, e.Name())
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b, _ := os.ReadFile(filepath.Join(dir, n))
+		sum := sha256.Sum256(b)
+		h.Write([]byte(n + "\x00" + hex.EncodeToString(sum[:]) + "\x00"))
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func (im importer) Generate(_ context.Context, t Task) *Result {
+	path := filepath.Join(im.dir, t.ContractID, strconv.Itoa(t.Sample)+".sol")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return &Result{Err: fmt.Sprintf("imported sample %s: %v", path, err)}
+	}
+	src, err := originalText(t)
+	if err != nil {
+		return &Result{Err: err.Error()}
+	}
+	code := ExtractCode(string(b), "contract "+t.Skeleton.Target)
+	if code == "" {
+		return &Result{Err: fmt.Sprintf("imported sample %s: %v", path, ErrNoCode)}
+	}
+	target, err := Merge(src, code, t.Skeleton.Target)
+	if err != nil {
+		return &Result{Err: fmt.Sprintf("imported sample %s: %v", path, err)}
+	}
+	files := make(map[string]string, len(t.Original.Files))
+	for k, v := range t.Original.Files {
+		files[k] = v
+	}
+	files[t.Skeleton.File] = target
+	return &Result{Target: target, Files: files, Generated: len(t.Skeleton.Holes())}
+}

@@ -1,0 +1,115 @@
+package regen
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/solbehave/solbehave/internal/llm"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// openAI completes skeletons on an OpenAI-compatible endpoint, one function
+// per request, in source order (stub-and-complete).
+type openAI struct {
+	model       string
+	client      *llm.Client
+	temperature float64
+	maxTokens   int
+}
+
+func newOpenAI(model string, cfg Config) (Generator, error) {
+	if model == "" {
+		return nil, fmt.Errorf("openai generator needs a model: openai:<model>")
+	}
+	if cfg.LLM.BaseURL == "" {
+		return nil, fmt.Errorf("generator openai:%s needs --llm-url", model)
+	}
+	o := cfg.LLM
+	o.Model = model
+	return &openAI{model: model, client: llm.New(o), temperature: cfg.Temperature, maxTokens: cfg.MaxTokens}, nil
+}
+
+func (g *openAI) Name() string { return KindOpenAI + ":" + g.model }
+func (g *openAI) Kind() string { return KindOpenAI }
+func (g *openAI) Digest(string) string {
+	return fmt.Sprintf("openai model=%s temperature=%v max_tokens=%d prompt=%s", g.model, g.temperature, g.maxTokens, PromptVersion)
+}
+
+// FunctionSeed is the seed of the request for function index of a sample.
+func FunctionSeed(sampleSeed int64, index int) int64 { return (sampleSeed + int64(index)) & 0x7fffffff }
+
+func (g *openAI) Generate(ctx context.Context, t Task) *Result {
+	sk := t.Skeleton
+	compiler := ""
+	if t.Original != nil {
+		compiler = t.Original.Compiler
+	}
+	bodies := map[int]string{}
+	res := &Result{}
+	for _, i := range sk.Holes() {
+		if ctx.Err() != nil {
+			res.Err = ctx.Err().Error()
+			return res
+		}
+		f := sk.Functions[i]
+		req := llm.Request{Purpose: "generate", Messages: generatePrompt(sk, bodies, i, compiler),
+			Temperature: g.temperature, MaxTokens: g.maxTokens, Seed: FunctionSeed(t.Seed, i)}
+		resp, err := g.client.Complete(ctx, req)
+		row := llm.CallRow(t.ContractID, g.Name(), int64(t.Sample), f.Key, req, resp, err)
+		if err == nil {
+			var body string
+			if body, err = ExtractBody(resp.Content, f, sk.Target); err == nil {
+				bodies[i] = body
+			} else {
+				row.Error = "unusable reply: " + err.Error()
+			}
+		}
+		if err != nil {
+			bodies[i] = f.Stub
+			res.Failed++
+		} else {
+			res.Generated++
+		}
+		res.Calls = append(res.Calls, row)
+	}
+	target := sk.Fill(bodies, nil, "")
+	res.Target, res.Files = target, sk.Sources(target)
+	return res
+}
+
+// RepairTask is one repair request: the same model fixes a sample's first
+// compiler error.
+type RepairTask struct {
+	ContractID, Model string // Model as the datasets name it (openai:<model>)
+	Sample            int
+	Seed              int64
+	Source            string // the sample's target file
+	Target            string // the target contract
+	Compiler          string
+	Error             string // the first compiler error, formatted
+	Temperature       float64
+	MaxTokens         int
+}
+
+// Repair asks for a fixed definition of the target contract and merges it
+// into the sample. The row records the call whatever happens.
+func Repair(ctx context.Context, c *llm.Client, t RepairTask) (string, schemas.LLMCall, error) {
+	req := llm.Request{Purpose: "repair", Messages: repairPrompt(t.Source, t.Target, t.Error, t.Compiler),
+		Temperature: t.Temperature, MaxTokens: t.MaxTokens, Seed: t.Seed}
+	resp, err := c.Complete(ctx, req)
+	row := llm.CallRow(t.ContractID, t.Model, int64(t.Sample), "", req, resp, err)
+	if err != nil {
+		return "", row, err
+	}
+	code := ExtractCode(resp.Content, "contract "+t.Target)
+	if code == "" {
+		row.Error = "unusable reply: " + ErrNoCode.Error()
+		return "", row, ErrNoCode
+	}
+	fixed, err := Merge(t.Source, code, t.Target)
+	if err != nil {
+		row.Error = "unusable reply: " + err.Error()
+		return "", row, err
+	}
+	return fixed, row, nil
+}

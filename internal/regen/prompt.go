@@ -1,0 +1,64 @@
+package regen
+
+import (
+	"strings"
+
+	"github.com/solbehave/solbehave/internal/llm"
+	"github.com/solbehave/solbehave/internal/skeleton"
+)
+
+// PromptVersion changes whenever the prompts below change: it is part of
+// the fingerprints, so new prompts regenerate.
+const PromptVersion = "1"
+
+// implementMarker is the hole of the function being asked for.
+const implementMarker = "{ /* IMPLEMENT */ }"
+
+func systemPrompt(compiler string) string {
+	return "You are an expert Solidity developer. You write the body of one function of an existing smart " +
+		"contract at a time. Keep every signature exactly as given, use only what the contract and the rest of " +
+		"the file declare, and only language features solc " + versionText(compiler) + " accepts."
+}
+
+func versionText(compiler string) string {
+	v := strings.TrimPrefix(compiler, "v")
+	if i := strings.IndexByte(v, '+'); i >= 0 {
+		v = v[:i]
+	}
+	if v == "" {
+		return "(the version of the pragma)"
+	}
+	return v
+}
+
+// generatePrompt shows the skeleton with the bodies written so far and asks
+// for function i.
+func generatePrompt(sk *skeleton.Skeleton, bodies map[int]string, i int, compiler string) []llm.Message {
+	shown := make(map[int]string, len(bodies)+1)
+	for k, v := range bodies {
+		shown[k] = v
+	}
+	shown[i] = implementMarker
+	f := sk.Functions[i]
+	var head strings.Builder
+	for _, l := range f.NatSpec {
+		head.WriteString("/// " + l + "\n")
+	}
+	head.WriteString(sk.Header(i))
+	user := "The Solidity file below is being rewritten one function at a time; function bodies shown as `" +
+		skeleton.Placeholder + "` are not written yet.\n\n```solidity\n" + sk.Fill(shown, nil, "") + "\n```\n\n" +
+		"Write the body of this function of contract " + sk.Target + ", marked `" + implementMarker + "` above:\n\n" +
+		"```solidity\n" + head.String() + "\n```\n\n" +
+		"Reply with the complete function (its signature exactly as given, then its body) in a single " +
+		"```solidity code block, and nothing else."
+	return []llm.Message{{Role: "system", Content: systemPrompt(compiler)}, {Role: "user", Content: user}}
+}
+
+// repairPrompt asks to fix one compiler error of a sample.
+func repairPrompt(source, target, compilerError, compiler string) []llm.Message {
+	user := "This Solidity source file does not compile with solc " + versionText(compiler) + ":\n\n```solidity\n" +
+		source + "\n```\n\nCompiler error:\n```\n" + strings.TrimSpace(compilerError) + "\n```\n\n" +
+		"Fix only this error and change nothing else. Reply with the complete corrected definition of contract " +
+		target + " in a single ```solidity code block, and nothing else."
+	return []llm.Message{{Role: "system", Content: systemPrompt(compiler)}, {Role: "user", Content: user}}
+}
