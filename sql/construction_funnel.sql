@@ -3,6 +3,7 @@
 -- -> size-kept (1-20 non-trivial functions). The crawl filters come from crawl_candidates; when crawl
 -- did not run, every verified contract counts as a candidate that passed them.
 -- depends: crawl_candidates, reproducibility, contracts
+-- columns: step_order, step, contracts
 CREATE OR REPLACE VIEW construction_funnel AS
 WITH cand AS (
     SELECT contract_id, verified, NOT proxy AS not_proxy, enough_history FROM crawl_candidates

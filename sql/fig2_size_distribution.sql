@@ -2,6 +2,7 @@
 -- (non-trivial functions: 1-5, 6-10, 11-20, 21-30, 31+) at the crawled stage (every contract whose
 -- original compiled, so its size is known) and at the reproducibility-verified stage (kept by verify).
 -- depends: contracts, reproducibility
+-- columns: stage, size_bucket, contracts, share, bucket_order
 CREATE OR REPLACE VIEW fig2_size_distribution AS
 WITH staged AS (
     SELECT 'crawled' AS stage, size_bucket FROM contracts WHERE size_bucket <> '0'

@@ -1,5 +1,7 @@
 -- fig4_replay: solbehave paper Figure 4(a), the replay columns: per oracle, model and graph setting, contracts compared (N), mean and minimum status match rate, divergent contracts
 -- depends: replay_sample_summary, replay_secondary, samples
+-- columns: oracle, model, graph_setting, n, status_match_mean, status_match_min, divergent
+-- columns: secondary_only_calls, secondary_only_contracts
 CREATE OR REPLACE VIEW fig4_replay AS
 WITH per_contract AS (
     SELECT

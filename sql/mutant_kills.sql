@@ -1,11 +1,12 @@
 -- mutant_kills: mutation-analysis check of the oracles (beyond the paper): per oracle and mutation operator, how many mutated samples the oracle compared and how many it exposed
 -- depends: samples, sample_verdicts
+-- columns: oracle, graph_setting, operator, compared, exposed, exposed_rate
 CREATE OR REPLACE VIEW mutant_kills AS
 WITH mutated AS (
     SELECT DISTINCT contract_id, model, sample, m.operator AS operator
     FROM (
         SELECT contract_id, model, sample,
-               unnest(from_json(mutations, '[{"function":"VARCHAR","operator":"VARCHAR","detail":"VARCHAR"}]')) AS m
+               unnest(from_json(mutations, '[{"function":"VARCHAR","signature":"VARCHAR","operator":"VARCHAR","detail":"VARCHAR"}]')) AS m
         FROM samples
         WHERE mutations NOT IN ('', '[]') AND json_valid(mutations)
     )

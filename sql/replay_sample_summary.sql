@@ -1,5 +1,9 @@
 -- replay_sample_summary: dataset helper for Figure 4 and §IV-F: one row per replay oracle, graph setting, contract and sample, with its status match rate, divergence and the calls each secondary axis flags
 -- depends: replay_calls
+-- columns: oracle, graph_setting, contract_id, model, sample, calls, status_matches
+-- columns: status_match_rate, divergent, first_divergent_seq, first_divergent_step
+-- columns: first_divergent_function, gas_flagged_calls, events_differ_calls, return_differs_calls
+-- columns: storage_differs_calls, secondary_only_calls
 CREATE OR REPLACE VIEW replay_sample_summary AS
 WITH axes AS (
     SELECT

@@ -1,5 +1,8 @@
 -- replay_secondary: solbehave paper §IV-F(b) and §VI, what the secondary observations (gas, events, return data, storage, view snapshots) flag that status does not
 -- depends: replay_sample_summary, view_snapshots
+-- columns: oracle, graph_setting, model, contracts, calls, status_mismatch_calls, gas_flagged_calls
+-- columns: events_differ_calls, return_differs_calls, storage_differs_calls, secondary_only_calls
+-- columns: divergent_contracts, secondary_only_contracts, view_mismatches, view_only_contracts
 CREATE OR REPLACE VIEW replay_secondary AS
 WITH per_contract AS (
     SELECT

@@ -1,5 +1,6 @@
 -- verify_summary: solbehave paper §IV-A(b), the reproducibility check (admission at >= 80% of the first 200 historical transactions reproduced)
 -- depends: verify_calls
+-- columns: contract_id, replayed, reproduced, reproduced_fraction, first_diverging_tx
 CREATE OR REPLACE VIEW verify_summary AS
 SELECT
     contract_id,

@@ -50,7 +50,7 @@ func newRootWithGlobals() (*cobra.Command, *globals) {
 
 	stages := allStages()
 	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newSQLCmd(g),
-		newErrorsCmd(g), newStatusCmd(g, stages), newDigestCmd(g))
+		newErrorsCmd(g), newStatusCmd(g, stages), newDigestCmd(g), newBenchCmd(g))
 	for _, s := range stages {
 		root.AddCommand(newStageCmd(g, s))
 	}

@@ -2,8 +2,13 @@ package main
 
 import (
 	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/stages/compile"
 	"github.com/solbehave/solbehave/stages/crawl"
+	"github.com/solbehave/solbehave/stages/generate"
+	"github.com/solbehave/solbehave/stages/o2"
+	"github.com/solbehave/solbehave/stages/skeleton"
 	"github.com/solbehave/solbehave/stages/verify"
+	"github.com/solbehave/solbehave/stages/vuln"
 )
 
 // stageOrder is the full order of the pipeline; allStages lists the ones
@@ -14,5 +19,10 @@ func allStages() []pipeline.Stage {
 	return []pipeline.Stage{
 		crawl.New(),
 		verify.New(),
+		skeleton.New(),
+		generate.New(),
+		compile.New(),
+		o2.New(),
+		vuln.New(),
 	}
 }

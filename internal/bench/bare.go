@@ -2,7 +2,6 @@ package bench
 
 import (
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"math/big"
 	"time"
@@ -27,9 +26,18 @@ import (
 // StateDB, with no tracer, no wrapper, no watchdog and nothing recorded. It
 // builds the block context as internal/chain does, so the statuses must match.
 type bare struct {
-	config *params.ChainConfig
-	post   *state.StateDB // right after the deployment; copied per run
+	config    *params.ChainConfig
+	post      *state.StateDB // right after the deployment; copied per run
+	jumpDests jumpDests      // go-ethereum's own analysis cache, kept across blocks as a node keeps it
 }
+
+// jumpDests is the plainest vm.JumpDestCache: without one every new EVM (one
+// per block) would redo each contract's JUMPDEST analysis, and the floor
+// would be slower than a node.
+type jumpDests map[common.Hash]vm.BitVec
+
+func (j jumpDests) Load(h common.Hash) (vm.BitVec, bool) { v, ok := j[h]; return v, ok }
+func (j jumpDests) Store(h common.Hash, v vm.BitVec)     { j[h] = v }
 
 // newBare deploys the deployment's creation (same code, arguments, deployer,
 // nonce, block and value) on a fresh plain state. Libraries are installed as
@@ -40,7 +48,7 @@ func newBare(rec *deploy.Record, d *deploy.Deployment) (*bare, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &bare{config: params.MainnetChainConfig, post: st}
+	b := &bare{config: params.MainnetChainConfig, post: st, jumpDests: jumpDests{}}
 	st.SetBalance(chain.Coinbase, uint256.NewInt(1), tracing.BalanceChangeUnspecified)
 	for _, addr := range d.Libraries {
 		st.SetCode(addr, d.Chain.Code(addr), tracing.CodeChangeUnspecified)
@@ -106,6 +114,7 @@ func (b *bare) run(st *state.StateDB, msgs []message) ([]string, error) {
 		if evm == nil || key != m.block || gasOf != limit {
 			ctx := bareBlockContext(b.config, m.block, limit)
 			evm = vm.NewEVM(ctx, st, b.config, vm.Config{NoBaseFee: true})
+			evm.SetJumpDestCache(b.jumpDests)
 			rules = b.config.Rules(ctx.BlockNumber, ctx.Random != nil, ctx.Time)
 			key, gasOf = m.block, limit
 		}
@@ -174,9 +183,7 @@ func statusOf(res *core.ExecutionResult, err error) string {
 // harnessStatus is the status of one harness result.
 func harnessStatus(res *chain.Result, err error) string {
 	switch {
-	case err != nil && errors.Is(err, chain.ErrRejected):
-		return statusRejected
-	case err != nil || res == nil:
+	case err != nil || res == nil: // chain.ErrRejected, or a timeout or panic rolled back
 		return statusRejected
 	case res.Success:
 		return statusSuccess

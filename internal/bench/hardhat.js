@@ -83,7 +83,7 @@ async function send(rpc, chain, tx) {
   }
   const receipt = await rpc("eth_getTransactionReceipt", hash);
   chain.block = Number(receipt.blockNumber);
-  return { status: receipt.status === "0x1" ? "success" : "revert", gas: Number(receipt.gasUsed), address: receipt.contractAddress };
+  return { status: receipt.status === "0x1" ? "success" : "failed", gas: Number(receipt.gasUsed), address: receipt.contractAddress };
 }
 
 main().catch((e) => {

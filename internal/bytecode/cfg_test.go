@@ -242,3 +242,68 @@ func TestBlockHalts(t *testing.T) {
 		}
 	}
 }
+
+func TestReachCompletesTruncatedPathSearch(t *testing.T) {
+	// The SSTORE sits on the fallthrough arm of the first branch; 4096 paths
+	// follow the join, so a path search bounded at 100 never comes back to
+	// that arm. The reachability summary must still see it.
+	a := newAsm()
+	a.push(0).op(vm.CALLDATALOAD).ref("join").op(vm.JUMPI)
+	a.push(1).push(0).op(vm.SSTORE)
+	a.label("join")
+	for i := range 12 {
+		l := string(rune('a' + i))
+		a.push(uint64(i + 1)).op(vm.CALLDATALOAD).ref(l).op(vm.JUMPI).label(l)
+	}
+	a.op(vm.NUMBER, vm.POP, vm.STOP)
+	c := BuildCFG(a.bytes(t))
+	lim := Limits{MaxPaths: 100}
+	paths := explore(c, 0, &absStack{}, lim)
+	if paths.hasSStore || !paths.truncated {
+		t.Fatalf("the test needs a truncated path search that misses the SSTORE (sstore %v truncated %v)", paths.hasSStore, paths.truncated)
+	}
+	states := reach(c, 0, &absStack{}, DefaultLimits.MaxStates)
+	if !states.hasSStore || states.truncated || len(states.blocks) != len(c.Blocks) {
+		t.Fatalf("reach: sstore %v truncated %v, %d of %d blocks", states.hasSStore, states.truncated, len(states.blocks), len(c.Blocks))
+	}
+	var fn Function
+	fn.fill(0, paths, states)
+	if !fn.HasSSTORE || fn.StorageScore != 2 || !fn.Critical[ClassEnvironment] || !fn.Truncated || !fn.Cuts.Budget {
+		t.Errorf("merged function: %+v", fn)
+	}
+	if reach(c, 0, &absStack{}, 5).truncated != true {
+		t.Error("MaxStates 5 not reported as truncation")
+	}
+}
+
+func TestReachIgnoresStoresThatRevert(t *testing.T) {
+	a := newAsm()
+	a.push(0).op(vm.CALLDATALOAD).ref("ok").op(vm.JUMPI)
+	a.push(1).push(0).op(vm.SSTORE).push(0).push(0).op(vm.REVERT) // rolled back
+	a.label("ok").push(0).op(vm.SLOAD, vm.POP, vm.STOP)
+	c := BuildCFG(a.bytes(t))
+	s := reach(c, 0, &absStack{}, DefaultLimits.MaxStates)
+	p := explore(c, 0, &absStack{}, DefaultLimits)
+	if s.hasSStore || p.hasSStore || !s.hasSLoad || !p.hasSLoad {
+		t.Fatalf("reach sstore %v sload %v; paths sstore %v sload %v", s.hasSStore, s.hasSLoad, p.hasSStore, p.hasSLoad)
+	}
+}
+
+func TestBranchRefinementPrunesContradictions(t *testing.T) {
+	// A flag is tested twice, as solc does around try/catch: the second
+	// JUMPI must follow what the first one implied, or the path reaches a
+	// JUMP whose destination is misaligned.
+	a := newAsm()
+	a.ref("ret").push(4).op(vm.CALLDATALOAD, vm.DUP1, vm.ISZERO).ref("failed").op(vm.JUMPI)
+	a.push(7).op(vm.SWAP1).ref("join").op(vm.JUMP) // success arm: one extra word under the flag
+	a.label("failed")
+	a.label("join").ref("use").op(vm.JUMPI) // jumps when the flag is set
+	a.op(vm.JUMP)                           // the flag was 0: return address on top
+	a.label("use").op(vm.POP, vm.JUMP)      // drop the extra word, return
+	a.label("ret").op(vm.STOP)
+	c := BuildCFG(a.bytes(t))
+	sum := explore(c, 0, &absStack{}, DefaultLimits)
+	if sum.complete != 2 || sum.truncated || sum.cuts.Unresolved != 0 {
+		t.Fatalf("complete %d (want 2), truncated %v, cuts %+v", sum.complete, sum.truncated, sum.cuts)
+	}
+}

@@ -25,8 +25,13 @@
 //     Block.Unresolved.
 //   - RecoverFunctions walks paths carrying the same simulated stack from
 //     block to block, so a return address pushed by the caller resolves the
-//     callee's JUMP on that path. The edges found this way are added to the
-//     CFG. Jumps still unknown follow the edges given to AddDynamicEdge (the
+//     callee's JUMP on that path. Unknown values carry an identity, and a
+//     JUMPI tells the copies of its condition (and of the value it tests
+//     with ISZERO) left on the stack which way it went, so a later JUMPI on
+//     the same flag follows only the consistent side: without that, solc's
+//     try/catch and short-circuit code yields contradictory paths whose
+//     stacks are misaligned. The edges found this way are added to the CFG.
+//     Jumps still unknown follow the edges given to AddDynamicEdge (the
 //     fuzzer's run-time observations); without any the path is cut.
 //
 // The critical set K is SAEFUZZ's Table 2: arithmetic (ADD SUB MUL DIV MOD
@@ -42,9 +47,14 @@
 // An edge is taken at most once per path in a given calling context (the
 // JUMPDEST-valued constants on the stack), so a loop body is walked once
 // per path while an internal function called from two sites is walked at
-// each. A function's storage flags come from its paths that do not revert;
-// its K classes from all its paths. CandidateOrder then sorts SSTORE
-// functions (score 2) before SLOAD ones (1), read-only functions last.
+// each. Because functions with many branches exceed any path budget, a
+// second, polynomial search visits each (block, context, stack height)
+// state once (Limits.MaxStates); a function's Blocks, K classes and storage
+// flags are the union of both, so they do not depend on which paths the
+// budget let through. Storage flags count only where a halt that does not
+// revert can follow (a reverted SSTORE changes nothing). CandidateOrder
+// then sorts SSTORE functions (score 2) before SLOAD ones (1), read-only
+// functions last.
 //
 // Where this differs from the paper: the paper scans PUSH4 operands along
 // critical paths; this package reads them from the dispatcher only and

@@ -24,23 +24,25 @@ type Function struct {
 	// function is not callable as declared and the fields below are zero.
 	Recovered         bool
 	ReadOnly, Payable bool // view/pure and payable, per the ABI
-	// HasSSTORE and HasSLOAD tell whether some explored path that does not
-	// revert writes or reads storage.
+	// HasSSTORE and HasSLOAD tell whether the function writes or reads
+	// storage on a path that does not revert: on an explored path, or in a
+	// block of the reachability summary from which a halt that does not
+	// revert is reachable.
 	HasSSTORE, HasSLOAD bool
 	// Critical holds the K classes (Class* constants) met on any explored
-	// path.
+	// path or reachable block.
 	Critical map[string]bool
 	// Paths counts complete paths (ending in a halt) explored; CriticalPaths
 	// those that pass through a block with a K instruction.
 	Paths, CriticalPaths int
 	// CriticalPathBlocks lists the block starts of each critical path.
 	CriticalPathBlocks [][]uint64
-	// Blocks are the starts of all blocks on explored paths, ascending:
-	// the function's own code plus the shared helpers, returns and revert
-	// blocks it reaches.
+	// Blocks are the starts of all blocks the function reaches, ascending:
+	// its own code plus the shared helpers, returns and revert blocks.
 	Blocks []uint64
 	// Truncated is set when a Limits bound or an unresolved jump stopped the
-	// search, so the path set is incomplete; Cuts says which.
+	// path search (the path counts are then lower bounds) or MaxStates the
+	// reachability summary; Cuts says which.
 	Truncated bool
 	Cuts      Cuts
 	// StorageScore is 2 with SSTORE, else 1 with SLOAD, else 0.
@@ -192,9 +194,13 @@ func RecoverFunctionsWithLimits(c *CFG, abiJSON []byte, lim Limits) ([]Function,
 		}
 		copy(fn.Selector[:], m.ID)
 		if r, ok := routes[fn.Selector]; ok {
-			sum := explore(c, r.Entry, r.stack.clone(), lim)
-			fn.fill(r.Entry, sum)
-			for e := range sum.resolved {
+			paths := explore(c, r.Entry, r.stack.clone(), lim)
+			states := reach(c, r.Entry, r.stack.clone(), lim.withDefaults().MaxStates)
+			fn.fill(r.Entry, paths, states)
+			for e := range paths.resolved {
+				resolved[e] = true
+			}
+			for e := range states.resolved {
 				resolved[e] = true
 			}
 		}
@@ -208,14 +214,22 @@ func RecoverFunctionsWithLimits(c *CFG, abiJSON []byte, lim Limits) ([]Function,
 	return fns, nil
 }
 
-func (fn *Function) fill(entry uint64, sum pathSummary) {
+// fill records the path search and the reachability summary. Paths give
+// the path counts; flags, classes and Blocks are the union of both, so
+// they stay complete when the path search runs out of budget.
+func (fn *Function) fill(entry uint64, paths pathSummary, states reachSummary) {
 	fn.Entry, fn.Recovered = entry, true
-	fn.HasSSTORE, fn.HasSLOAD = sum.hasSStore, sum.hasSLoad
-	fn.Critical = sum.classes.names()
-	fn.Paths, fn.CriticalPaths = sum.complete, sum.critical
-	fn.CriticalPathBlocks = sum.criticalPaths
-	fn.Truncated, fn.Cuts = sum.truncated, sum.cuts
-	for pc := range sum.blocks {
+	fn.HasSSTORE = paths.hasSStore || states.hasSStore
+	fn.HasSLOAD = paths.hasSLoad || states.hasSLoad
+	fn.Critical = (paths.classes | states.classes).names()
+	fn.Paths, fn.CriticalPaths = paths.complete, paths.critical
+	fn.CriticalPathBlocks = paths.criticalPaths
+	fn.Truncated, fn.Cuts = paths.truncated || states.truncated, paths.cuts
+	fn.Cuts.States = states.truncated
+	for pc := range states.blocks {
+		paths.blocks[pc] = true
+	}
+	for pc := range paths.blocks {
 		fn.Blocks = append(fn.Blocks, pc)
 	}
 	slices.Sort(fn.Blocks)

@@ -15,7 +15,7 @@ func exercise(t *testing.T, code, abiJSON []byte) {
 	JumpTargets(code)
 	c := BuildCFG(code)
 	checkCFGInvariants(t, c)
-	if _, err := RecoverFunctionsWithLimits(c, abiJSON, Limits{MaxPaths: 64, MaxDepth: 128, MaxSteps: 2000}); err != nil {
+	if _, err := RecoverFunctionsWithLimits(c, abiJSON, Limits{MaxPaths: 64, MaxDepth: 128, MaxSteps: 2000, MaxStates: 2000}); err != nil {
 		t.Fatal(err)
 	}
 	for i, pc := range c.Starts {
@@ -45,7 +45,7 @@ func TestRandomCodeNeverPanics(t *testing.T) {
 		toks = append(toks, loadFixture(t, fx))
 	}
 	biased := []byte{0x56, 0x57, 0x5b, 0x5f, 0x60, 0x61, 0x80, 0x81, 0x90, 0x50, 0x14, 0x15, 0x35, 0x1c, 0xf1, 0x00, 0xfd}
-	for i := range 1500 {
+	for i := range 900 {
 		var code []byte
 		switch i % 3 {
 		case 0:

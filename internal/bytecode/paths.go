@@ -11,11 +11,14 @@ type Limits struct {
 	MaxPaths int // complete paths (ending in a halt) explored per function
 	MaxDepth int // blocks on one path
 	MaxSteps int // block visits per function, complete or not
+	// MaxStates bounds the reachability summary that completes the path
+	// search: distinct (block, calling context, stack height) states.
+	MaxStates int
 }
 
 // DefaultLimits fit the dispatcher-plus-body functions solc emits: a
 // token's functions need a few dozen paths and a few hundred visits.
-var DefaultLimits = Limits{MaxPaths: 512, MaxDepth: 512, MaxSteps: 50_000}
+var DefaultLimits = Limits{MaxPaths: 512, MaxDepth: 512, MaxSteps: 50_000, MaxStates: 20_000}
 
 func (l Limits) withDefaults() Limits {
 	if l.MaxPaths <= 0 {
@@ -26,6 +29,9 @@ func (l Limits) withDefaults() Limits {
 	}
 	if l.MaxSteps <= 0 {
 		l.MaxSteps = DefaultLimits.MaxSteps
+	}
+	if l.MaxStates <= 0 {
+		l.MaxStates = DefaultLimits.MaxStates
 	}
 	return l
 }
@@ -61,6 +67,9 @@ type Cuts struct {
 	Budget     bool // MaxPaths or MaxSteps ran out
 	Depth      int  // paths stopped at MaxDepth
 	Unresolved int  // paths stopped at a jump with no known destination
+	// States is set when MaxStates stopped the reachability summary, so
+	// even the function's flags and Blocks may be incomplete.
+	States bool
 }
 
 // pathSummary is what the search found for one function.
@@ -227,9 +236,6 @@ func (e *explorer) jumpTargets(b *Block, target absValue) []succ {
 	if len(b.dynamic) == 0 {
 		e.res.truncated = true
 		e.res.cuts.Unresolved++
-		if DebugUnresolved != nil {
-			DebugUnresolved(b, e.path)
-		}
 		return []succ{terminal(endCut)}
 	}
 	out := make([]succ, 0, len(b.dynamic))
@@ -266,5 +272,3 @@ func boolInt(b bool) int {
 	}
 	return 0
 }
-
-var DebugUnresolved func(b *Block, path []uint64)

@@ -184,6 +184,12 @@ func (h *Harness) WithOptions(opts Options) *Harness {
 	return newHarness(opts, h.inner)
 }
 
+// Release hands the harness's cached EVM (its 32 KiB stack arena) back to
+// go-ethereum's pool. Call it on a fork you are done with: a fuzzer that
+// forks every few calls otherwise allocates a fresh arena per fork. The
+// harness stays usable; its next call builds a new EVM.
+func (h *Harness) Release() { h.dropEVM(true) }
+
 // Deploy runs a contract creation: code is the creation code with the encoded
 // constructor arguments appended. The contract lands at
 // crypto.CreateAddress(from, Nonce(from)).

@@ -332,10 +332,16 @@ func (x *extraction) initiallyHolds(g gate) bool {
 	return true
 }
 
-// once: B needs a flag and flips it itself (require(!done); done = true).
+// once: B needs a flag and flips it itself (require(!done); done = true),
+// checking it before it writes anything (a flag of an entry B has just
+// created, as submitTransaction's own confirmation, does not count).
 func (x *extraction) once(b int) bool {
+	first := int(^uint(0) >> 1)
+	for _, w := range x.sums[b].writes {
+		first = min(first, w.seq)
+	}
 	for _, c := range x.sums[b].clauses {
-		if c.kind != cGate {
+		if c.kind != cGate || c.seq > first {
 			continue
 		}
 		if kind, ok := x.flagWrite(b, c.gate.key); ok && kind != wBoolArg && (kind == wTrue) != c.gate.want {

@@ -31,9 +31,11 @@ var benchCases = []benchCase{{"Vault", "deposit"}, {"GiftToken", "transfer"}}
 
 // BenchmarkDifferential is the figure the issue asks for: differential call
 // pairs per second on one core, coverage guidance included, and the time
-// one function's whole 10,000-call budget takes. Each iteration also runs
-// 10,000 bare go-ethereum pairs (bareRunner) right after the campaign, so
-// x-bare, the ratio of the two rates, is measured under the same load even
+// one function's whole 10,000-call budget takes. Each iteration runs, right
+// after the campaign and on as many call pairs, the rungs below it: bare
+// go-ethereum (bareRunner), the harness untraced, and the harness with the
+// fuzzer's coverage hook; so the ratios (x-bare: campaign time over bare
+// time; x-harness, x-traced likewise) are measured under the same load even
 // on a busy machine.
 func BenchmarkDifferential(b *testing.B) {
 	for _, bc := range benchCases {
@@ -43,41 +45,93 @@ func BenchmarkDifferential(b *testing.B) {
 			m := p.method(b, bc.function)
 			cfg := p.config(42)
 			bare := newBareRunner(b, p, m, false)
-			var fuzzTime, bareTime time.Duration
+			plain := newHarnessRunner(b, p, m, chain.Options{})
+			traced := newHarnessRunner(b, p, m, newTracker().options())
+			var fuzzTime, bareTime, plainTime, tracedTime time.Duration
 			calls := 0
+			timed := func(total *time.Duration, f func()) {
+				start := time.Now()
+				f()
+				*total += time.Since(start)
+			}
 			b.ResetTimer()
 			for b.Loop() {
-				start := time.Now()
-				rep, err := Differential(context.Background(), ref, sample, m, cfg)
-				if err != nil || !rep.Equivalent {
-					b.Fatalf("%v %+v", err, rep)
-				}
-				fuzzTime += time.Since(start)
+				var rep *Report
+				timed(&fuzzTime, func() {
+					var err error
+					if rep, err = Differential(context.Background(), ref, sample, m, cfg); err != nil || !rep.Equivalent {
+						b.Fatalf("%v %+v", err, rep)
+					}
+				})
 				calls += rep.Calls
-				start = time.Now()
-				bare.run(b, rep.Calls)
-				bareTime += time.Since(start)
+				timed(&bareTime, func() { bare.run(b, rep.Calls) })
+				timed(&plainTime, func() { plain.run(b, rep.Calls) })
+				timed(&tracedTime, func() { traced.run(b, rep.Calls) })
 			}
 			b.ReportMetric(float64(calls)/fuzzTime.Seconds(), "pairs/s")
 			b.ReportMetric(fuzzTime.Seconds()/float64(b.N), "s/budget")
 			b.ReportMetric(float64(calls)/bareTime.Seconds(), "bare-pairs/s")
 			b.ReportMetric(fuzzTime.Seconds()/bareTime.Seconds(), "x-bare")
+			b.ReportMetric(fuzzTime.Seconds()/plainTime.Seconds(), "x-harness")
+			b.ReportMetric(fuzzTime.Seconds()/tracedTime.Seconds(), "x-traced")
 		})
 	}
 }
 
-// BenchmarkHarnessPairs is the harness alone, as the fuzzer drives it (fork
-// every 20 calls, same call data on both), with no coverage, with chain's
-// coverage (Options.Coverage, merging each Result.Coverage into a total, as
-// a fuzzer on that API would) and with the fuzzer's own coverage hook: what
-// BenchmarkDifferential adds above the last one is the fuzzer itself.
+// harnessRunner drives the harness as the fuzzer does (fork every 20 calls,
+// same call data on both deployments) with fixed inputs and no fuzzer.
+type harnessRunner struct {
+	p           *pair
+	inputs      [][]byte
+	ref, sample *chain.Harness
+	block       chain.Block
+	coverage    bool
+}
+
+func newHarnessRunner(b *testing.B, p *pair, m abi.Method, opts chain.Options) *harnessRunner {
+	r := &harnessRunner{p: p, ref: p.orig.Chain.WithOptions(opts), sample: p.sample.Chain.WithOptions(opts),
+		block: afterDeployment(p.orig.Block, 0), coverage: opts.Coverage}
+	for _, t := range benchInputs(p, m.Inputs) {
+		r.inputs = append(r.inputs, t.CallData(m))
+	}
+	return r
+}
+
+func (r *harnessRunner) run(b *testing.B, n int) {
+	var total chain.Coverage
+	var hr, hs *chain.Harness
+	for i := range n {
+		if i%DefaultSeqLen == 0 {
+			if hr != nil {
+				hr.Release()
+				hs.Release()
+			}
+			hr, hs = r.ref.Fork(), r.sample.Fork()
+		}
+		data := r.inputs[i%len(r.inputs)]
+		r1, err1 := hr.Call(r.p.orig.Deployer, r.p.orig.Address, data, nil, r.block)
+		r2, err2 := hs.Call(r.p.orig.Deployer, r.p.sample.Address, data, nil, r.block)
+		if err1 != nil || err2 != nil || r1.Success != r2.Success {
+			b.Fatal(err1, err2)
+		}
+		if r.coverage { // what a fuzzer on chain's coverage API must do
+			total.Merge(r1.Coverage)
+			total.Merge(r2.Coverage)
+		}
+	}
+	hr.Release()
+	hs.Release()
+}
+
+// BenchmarkHarnessPairs is the harness alone, as the fuzzer drives it, with
+// no coverage, with chain's coverage (Options.Coverage, merging each
+// Result.Coverage into a total, as a fuzzer on that API would) and with the
+// fuzzer's own coverage hook.
 func BenchmarkHarnessPairs(b *testing.B) {
 	for _, bc := range benchCases {
 		for _, coverage := range []string{"none", "chain", "tracker"} {
 			b.Run(bc.contract+"."+bc.function+"/coverage="+coverage, func(b *testing.B) {
 				p := deployPair(b, loadDemo(b, bc.contract), nil)
-				m := p.method(b, bc.function)
-				inputs := benchInputs(p, m.Inputs)
 				var opts chain.Options
 				switch coverage {
 				case "chain":
@@ -85,26 +139,9 @@ func BenchmarkHarnessPairs(b *testing.B) {
 				case "tracker":
 					opts = newTracker().options()
 				}
-				ref, sample := p.orig.Chain.WithOptions(opts), p.sample.Chain.WithOptions(opts)
-				block := afterDeployment(p.orig.Block, 0)
-				var total chain.Coverage
-				var hr, hs *chain.Harness
+				r := newHarnessRunner(b, p, p.method(b, bc.function), opts)
 				b.ResetTimer()
-				for i := 0; b.Loop(); i++ {
-					if i%DefaultSeqLen == 0 {
-						hr, hs = ref.Fork(), sample.Fork()
-					}
-					data := inputs[i%len(inputs)].CallData(m)
-					r1, err1 := hr.Call(p.orig.Deployer, p.orig.Address, data, nil, block)
-					r2, err2 := hs.Call(p.orig.Deployer, p.sample.Address, data, nil, block)
-					if err1 != nil || err2 != nil || r1.Success != r2.Success {
-						b.Fatal(err1, err2)
-					}
-					if opts.Coverage {
-						total.Merge(r1.Coverage)
-						total.Merge(r2.Coverage)
-					}
-				}
+				r.run(b, b.N)
 				b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "pairs/s")
 			})
 		}
@@ -165,6 +202,10 @@ func (r *bareRunner) run(b *testing.B, n int) {
 	var er, es *vm.EVM
 	for i := range n {
 		if i%DefaultSeqLen == 0 {
+			if er != nil {
+				er.Release()
+				es.Release()
+			}
 			er = vm.NewEVM(r.ctx, r.ref.Copy(), params.MainnetChainConfig, r.cfg)
 			es = vm.NewEVM(r.ctx, r.sample.Copy(), params.MainnetChainConfig, r.cfg)
 		}

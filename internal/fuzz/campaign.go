@@ -61,7 +61,10 @@ func newSide(t Target, guided bool) side {
 // run fuzzes until the budget, the clock or a disagreement stops it.
 func (c *campaign) run(ctx context.Context) error {
 	c.start = time.Now()
-	defer func() { c.elapsed = time.Since(c.start) }()
+	defer func() {
+		c.release()
+		c.elapsed = time.Since(c.start)
+	}()
 	for c.calls < c.cfg.Calls {
 		if c.calls%timeCheckEvery == 0 {
 			if err := ctx.Err(); err != nil {
@@ -92,10 +95,24 @@ func (c *campaign) run(ctx context.Context) error {
 	return nil
 }
 
+// release hands the last forks' EVM resources back.
+func (c *campaign) release() {
+	for _, s := range []*side{&c.ref, &c.sample} {
+		if s.cur != nil {
+			s.cur.Release()
+			s.cur = nil
+		}
+	}
+}
+
 // reset starts a sequence: fresh forks of both deployments, a block.
 func (c *campaign) reset() {
-	c.ref.cur = c.ref.base.Fork()
-	c.sample.cur = c.sample.base.Fork()
+	for _, s := range []*side{&c.ref, &c.sample} {
+		if s.cur != nil {
+			s.cur.Release()
+		}
+		s.cur = s.base.Fork()
+	}
 	c.seq = c.seq[:0]
 	c.block = blockFor(c.cfg.Block, c.gen)
 }
@@ -106,6 +123,11 @@ func (c *campaign) execute(call Call) Step {
 	step := Step{Call: call}
 	step.Ref = c.apply(&c.ref, call)
 	step.Sample = c.apply(&c.sample, call)
+	for _, s := range []*side{&c.ref, &c.sample} {
+		for _, w := range s.cov.cmps {
+			c.gen.AddHint(w)
+		}
+	}
 	return step
 }
 

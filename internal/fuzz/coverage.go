@@ -7,6 +7,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/holiman/uint256"
 
 	"github.com/solbehave/solbehave/internal/chain"
 )
@@ -25,6 +26,9 @@ import (
 type tracker struct {
 	codes map[common.Hash]*codeBits
 	fresh bool // set by the hook when a call reaches a new PC or branch outcome
+	// cmps are the operands of the comparisons the last call made (at most
+	// maxCmps), hints for the generator.
+	cmps []uint256.Int
 
 	lastContract *vm.Contract // frame of the previous opcode
 	last         *codeBits
@@ -42,9 +46,13 @@ func (t *tracker) options() chain.Options {
 	return chain.Options{Hooks: &tracing.Hooks{OnOpcode: t.onOpcode}}
 }
 
+// maxCmps bounds the comparison operands kept per call.
+const maxCmps = 64
+
 // begin readies the tracker for the next call.
 func (t *tracker) begin() {
 	t.fresh = false
+	t.cmps = t.cmps[:0]
 	t.lastContract, t.last = nil, nil // frames do not outlive a call
 }
 
@@ -53,7 +61,14 @@ func (t *tracker) onOpcode(pc uint64, op byte, _, _ uint64, scope tracing.OpCont
 	if cb.pcs.add(pc) {
 		t.fresh = true
 	}
-	if op != byte(vm.JUMPI) {
+	switch vm.OpCode(op) {
+	case vm.JUMPI:
+	case vm.LT, vm.GT, vm.SLT, vm.SGT, vm.EQ:
+		if stack := scope.StackData(); len(stack) >= 2 && len(t.cmps) < maxCmps {
+			t.cmps = append(t.cmps, stack[len(stack)-1], stack[len(stack)-2])
+		}
+		return
+	default:
 		return
 	}
 	stack := scope.StackData()

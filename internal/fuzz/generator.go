@@ -22,7 +22,16 @@ const maxValueBits = 100
 type Generator struct {
 	rng  *rand.Rand
 	dict *Dictionary
+
+	// hints are values the code compared inputs with at run time (AddHint),
+	// a bounded pool kept apart from the static dictionary.
+	hints    []uint256.Int
+	hintSeen map[uint256.Int]bool
+	hintNext int
 }
+
+// maxHints bounds the hint pool; when full, new hints replace the oldest.
+const maxHints = 1024
 
 // NewGenerator returns a generator over dict (nil: an empty one).
 func NewGenerator(seed uint64, dict *Dictionary) *Generator {
@@ -30,6 +39,28 @@ func NewGenerator(seed uint64, dict *Dictionary) *Generator {
 		dict = NewDictionary()
 	}
 	return &Generator{rng: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)), dict: dict}
+}
+
+// AddHint offers a value the program under test compared something with
+// (an operand of LT, GT, SLT, SGT or EQ): mutations then try it, and its
+// neighbours, in place of an argument, which solves comparisons against
+// values computed at run time (another argument, a stored balance) that
+// no static dictionary holds.
+func (g *Generator) AddHint(w uint256.Int) {
+	if g.hintSeen == nil {
+		g.hintSeen = map[uint256.Int]bool{}
+	}
+	if g.hintSeen[w] {
+		return
+	}
+	g.hintSeen[w] = true
+	if len(g.hints) < maxHints {
+		g.hints = append(g.hints, w)
+		return
+	}
+	delete(g.hintSeen, g.hints[g.hintNext])
+	g.hints[g.hintNext] = w
+	g.hintNext = (g.hintNext + 1) % maxHints
 }
 
 // Dictionary is the generator's dictionary.
@@ -169,8 +200,9 @@ func (g *Generator) Wei() uint256.Int {
 
 // Mutate returns a mutant of t (t itself is not changed): one to three
 // stacked mutations, each on one argument: a bit flip, an arithmetic step of
-// up to ±35, a boundary value, a dictionary constant, a doubling or halving,
-// or a fresh value.
+// up to ±35, a boundary value, a dictionary constant, a hint (AddHint) or
+// its neighbour, a doubling or halving, a fresh value, or another argument's
+// value plus or minus a little (comparisons between arguments).
 func (g *Generator) Mutate(t Tuple, args abi.Arguments) Tuple {
 	out := t.Clone()
 	if len(out) == 0 {
@@ -178,14 +210,35 @@ func (g *Generator) Mutate(t Tuple, args abi.Arguments) Tuple {
 	}
 	for range 1 + g.rng.IntN(3) {
 		i := g.rng.IntN(len(out))
-		out[i] = Canonical(args[i].Type, g.mutateWord(args[i].Type, out[i]))
+		w := out[i]
+		if j := g.rng.IntN(len(out)); j != i && g.rng.IntN(8) == 0 {
+			w = g.nudge(out[j])
+		} else {
+			w = g.mutateWord(args[i].Type, w)
+		}
+		out[i] = Canonical(args[i].Type, w)
 	}
 	return out
 }
 
+// nudge is w, w+1 or w-1.
+func (g *Generator) nudge(w uint256.Int) uint256.Int {
+	switch g.rng.IntN(3) {
+	case 1:
+		w.AddUint64(&w, 1)
+	case 2:
+		w.SubUint64(&w, 1)
+	}
+	return w
+}
+
 func (g *Generator) mutateWord(t abi.Type, w uint256.Int) uint256.Int {
 	var step uint256.Int
-	switch g.rng.IntN(7) {
+	switch g.rng.IntN(8) {
+	case 7:
+		if len(g.hints) > 0 {
+			return g.nudge(g.hints[g.rng.IntN(len(g.hints))])
+		}
 	case 0: // bit flip within the type's significant bits
 		bit := g.rng.IntN(typeBits(t))
 		if t.T == abi.FixedBytesTy {

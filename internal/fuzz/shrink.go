@@ -177,6 +177,8 @@ func (s *shrinker) shrinkWord(seq []Call, i int, t abi.Type, get func(Call) uint
 // the first divergence, and reports whether there was one.
 func (c *campaign) replay(calls []Call) ([]Step, bool) {
 	ref, sample := c.ref.target.Chain.Fork(), c.sample.target.Chain.Fork()
+	defer ref.Release()
+	defer sample.Release()
 	steps := make([]Step, 0, len(calls))
 	for _, call := range calls {
 		data := call.Args.CallData(c.method)

@@ -1,6 +1,9 @@
 package llm
 
-import "fmt"
+import (
+	"errors"
+	"fmt"
+)
 
 // Error kinds.
 const (
@@ -33,6 +36,13 @@ func (e *Error) Error() string {
 		s += ": " + e.Msg
 	}
 	return s
+}
+
+// IsTransient reports whether err is a failed completion that a later try
+// may turn into a success (timeout, rate limit, 5xx, network).
+func IsTransient(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Retriable()
 }
 
 // Retriable reports whether trying again may succeed.

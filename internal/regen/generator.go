@@ -47,6 +47,7 @@ type Result struct {
 	Generated int               // bodies written
 	Failed    int               // bodies that could not be generated (left as stubs)
 	Calls     []schemas.LLMCall
+	Transient int    // failed calls a later run may get right (timeouts, 429, 5xx, network)
 	Err       string // why no sample could be produced at all
 }
 
@@ -158,3 +159,7 @@ func (reference) Generate(_ context.Context, t Task) *Result {
 	r.Generated = len(bodies)
 	return r
 }
+
+// GeneratorFlagUsage is the help of the shared --generator flag.
+const GeneratorFlagUsage = "generators, comma-separated: openai:<model> (needs --llm-url), mutant, reference, import:<dir> " +
+	"(default mutant,reference when no --llm-url is given)"

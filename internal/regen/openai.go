@@ -64,6 +64,9 @@ func (g *openAI) Generate(ctx context.Context, t Task) *Result {
 				row.Error = "unusable reply: " + err.Error()
 			}
 		}
+		if llm.IsTransient(err) {
+			res.Transient++
+		}
 		if err != nil {
 			bodies[i] = f.Stub
 			res.Failed++

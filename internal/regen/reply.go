@@ -251,9 +251,9 @@ func isIdent(c byte) bool {
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // Merge applies code written for a file to base: when code defines every
-// top-level contract, library and interface of base it is the whole new
-// file; otherwise its definition of target replaces base's, the rest of base
-// left as it was.
+// top-level contract, library and interface of base (and keeps the pragma,
+// if base has one) it is the whole new file; otherwise its definition of
+// target replaces base's, the rest of base left as it was.
 func Merge(base, code, target string) (string, error) {
 	defs := skeleton.Definitions(code)
 	have := map[string]skeleton.Definition{}
@@ -265,6 +265,9 @@ func Merge(base, code, target string) (string, error) {
 		if _, ok := have[d.Name]; !ok {
 			whole = false
 		}
+	}
+	if strings.Contains(skeleton.BlankComments(base), "pragma") && !strings.Contains(skeleton.BlankComments(code), "pragma") {
+		whole = false
 	}
 	if whole && len(defs) > 0 {
 		return code + "\n", nil

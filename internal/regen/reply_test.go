@@ -14,16 +14,16 @@ var withdraw = skeleton.Function{Index: 2, Key: "withdraw", Name: "withdraw", Ki
 func TestExtractBodyForms(t *testing.T) {
 	const want = "require(balance >= amount);"
 	cases := map[string]string{
-		"fenced function": "```solidity\nfunction withdraw(uint256 amount) public {\n    require(balance >= amount);\n}\n```",
-		"prose around fenced code": "Sure! Here it is:\n\n```\nfunction withdraw(uint256 amount) public {\n  require(balance >= amount); // check\n}\n```\nThis reverts when the balance is too low.",
+		"fenced function":            "```solidity\nfunction withdraw(uint256 amount) public {\n    require(balance >= amount);\n}\n```",
+		"prose around fenced code":   "Sure! Here it is:\n\n```\nfunction withdraw(uint256 amount) public {\n  require(balance >= amount); // check\n}\n```\nThis reverts when the balance is too low.",
 		"prose around bare function": "The implementation:\nfunction withdraw(uint256 amount) public { require(balance >= amount); balance -= amount; }\nHope this helps.",
-		"body without signature": "```solidity\nrequire(balance >= amount);\nbalance -= amount;\n```",
-		"bare body with prose": "Here is the body\n    require(balance >= amount);\n    balance -= amount;\nDone",
-		"braced body": "{ require(balance >= amount); }",
-		"whole contract echoed": "```solidity\ncontract Vault {\n function deposit(uint256 amount) public { balance += amount; }\n function withdraw(uint256 amount) public {\n  require(balance >= amount);\n }\n}\n```",
-		"unclosed fence": "```solidity\nfunction withdraw(uint256 amount) public {\n require(balance >= amount);\n}\n",
-		"overload by arity": "function withdraw() public { revert(); }\nfunction withdraw(uint256 amount) public { require(balance >= amount); }",
-		"name in a comment first": "// function withdraw(uint256 amount) is below\nfunction withdraw(uint256 amount) public { require(balance >= amount); }",
+		"body without signature":     "```solidity\nrequire(balance >= amount);\nbalance -= amount;\n```",
+		"bare body with prose":       "Here is the body\n    require(balance >= amount);\n    balance -= amount;\nDone",
+		"braced body":                "{ require(balance >= amount); }",
+		"whole contract echoed":      "```solidity\ncontract Vault {\n function deposit(uint256 amount) public { balance += amount; }\n function withdraw(uint256 amount) public {\n  require(balance >= amount);\n }\n}\n```",
+		"unclosed fence":             "```solidity\nfunction withdraw(uint256 amount) public {\n require(balance >= amount);\n}\n",
+		"overload by arity":          "function withdraw() public { revert(); }\nfunction withdraw(uint256 amount) public { require(balance >= amount); }",
+		"name in a comment first":    "// function withdraw(uint256 amount) is below\nfunction withdraw(uint256 amount) public { require(balance >= amount); }",
 	}
 	for name, reply := range cases {
 		t.Run(name, func(t *testing.T) {

@@ -39,13 +39,22 @@ func (r *Result) callInfos(seq Sequence) []callInfo {
 	return infos
 }
 
+// calls counts the calls of every sequence.
+func (r *Result) calls() int {
+	n := 0
+	for _, seq := range r.Sequences {
+		n += len(seq.Calls)
+	}
+	return n
+}
+
 // CallRows are the comparison's rows of `replay_calls`: one per call per sample.
 func (r *Result) CallRows(l Labels) []schemas.ReplayCall {
 	infos := make([][]callInfo, len(r.Sequences))
 	for q, seq := range r.Sequences {
 		infos[q] = r.callInfos(seq)
 	}
-	var rows []schemas.ReplayCall
+	rows := make([]schemas.ReplayCall, 0, len(r.Samples)*r.calls())
 	for _, s := range r.Samples {
 		r.eachCall(s, func(q, i int, ref, got Outcome) {
 			seq, ci := r.Sequences[q], infos[q][i]
@@ -70,7 +79,11 @@ func (r *Result) CallRows(l Labels) []schemas.ReplayCall {
 
 // ViewRows are the comparison's rows of `view_snapshots`.
 func (r *Result) ViewRows(l Labels) []schemas.ViewSnapshot {
-	var rows []schemas.ViewSnapshot
+	snaps := 0
+	for _, t := range r.Ref {
+		snaps += len(t.Snapshots)
+	}
+	rows := make([]schemas.ViewSnapshot, 0, len(r.Samples)*snaps*len(r.Views))
 	for _, s := range r.Samples {
 		r.eachView(s, func(q, k int, v View, ref, got ViewValue) {
 			rows = append(rows, schemas.ViewSnapshot{

@@ -1,6 +1,7 @@
 package skeleton
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -403,4 +404,38 @@ func dropOverlaps(es []edit) []edit {
 		end = max(end, e.end)
 	}
 	return out
+}
+
+// Decode reads a skeleton saved as JSON and checks that its offsets fit
+// its text, so a damaged file is an error rather than a panic later.
+func Decode(b []byte) (*Skeleton, error) {
+	var s Skeleton
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("skeleton: %w", err)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &s, nil
+}
+
+// Validate checks the skeleton's offsets.
+func (s *Skeleton) Validate() error {
+	pos := 0
+	for i, f := range s.Functions {
+		if f.Index != i {
+			return fmt.Errorf("skeleton: function %d has index %d", i, f.Index)
+		}
+		if !f.HasBody {
+			continue
+		}
+		if f.HeaderStart < pos || f.HeaderEnd < f.HeaderStart || f.BodyStart < f.HeaderEnd || f.BodyEnd < f.BodyStart || f.BodyEnd > len(s.Text) {
+			return fmt.Errorf("skeleton: offsets of function %d (%s) do not fit the text", i, f.Key)
+		}
+		pos = f.BodyEnd
+	}
+	if _, ok := s.Files[s.File]; !ok {
+		return fmt.Errorf("skeleton: no file %q among its files", s.File)
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,10 +19,19 @@ import (
 )
 
 // Build (re)creates the DuckDB file at dbPath with the views over the
-// warehouse at warehouseRoot. It builds into a fresh file beside dbPath and
+// warehouse at warehouseRoot, keeping the [Layout] of the file it replaces
+// ([Absolute] for a new file). It builds into a fresh file beside dbPath and
 // renames it into place only when complete, so the previous database stays
 // valid (and queryable) until then, and a failed Build leaves it untouched.
 func Build(dbPath, warehouseRoot string) error {
+	return BuildLayout(dbPath, warehouseRoot, existingLayout(dbPath))
+}
+
+// BuildLayout is [Build] with the layout of the view paths chosen.
+func BuildLayout(dbPath, warehouseRoot string, layout Layout) error {
+	if layout != Absolute && layout != Relative {
+		return fmt.Errorf("views: build: unknown layout %q (want %s or %s)", layout, Absolute, Relative)
+	}
 	dir := filepath.Dir(dbPath)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("views: build: %w", err)
@@ -34,7 +44,7 @@ func Build(dbPath, warehouseRoot string) error {
 	}
 	defer os.RemoveAll(tmpDir)
 	tmpDB := filepath.Join(tmpDir, filepath.Base(dbPath))
-	if err := buildFile(tmpDB, dbPath, warehouseRoot); err != nil {
+	if err := buildFile(tmpDB, location{dbPath: dbPath, layout: layout}, warehouseRoot); err != nil {
 		return err
 	}
 	// A WAL left by the old file would be replayed onto the new one.
@@ -47,12 +57,18 @@ func Build(dbPath, warehouseRoot string) error {
 	return nil
 }
 
-func buildFile(tmpDB, dbPath, warehouseRoot string) error {
-	db, err := sql.Open("duckdb", tmpDB)
+func buildFile(tmpDB string, loc location, warehouseRoot string) error {
+	// The views bind while they are created: relative paths must resolve
+	// against the final file's folder, not the temporary one's.
+	dir, err := dbDir(loc.dbPath)
+	if err != nil {
+		return err
+	}
+	db, err := sql.Open("duckdb", tmpDB+"?"+url.Values{"file_search_path": {dir}}.Encode())
 	if err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
-	err = createViews(context.Background(), db, dbPath, warehouseRoot)
+	err = createViews(context.Background(), db, loc, warehouseRoot)
 	if err == nil {
 		_, err = db.Exec("CHECKPOINT") // everything into the main file, no WAL
 	}
@@ -63,12 +79,18 @@ func buildFile(tmpDB, dbPath, warehouseRoot string) error {
 }
 
 // Open opens a database built by [Build], read-only: several `solbehave sql`
-// processes may query it while a stage writes new parts.
+// processes may query it while a stage writes new parts. file_search_path is
+// set to the file's folder, so relative view paths resolve wherever the
+// process runs.
 func Open(dbPath string) (*sql.DB, error) {
 	if _, err := os.Stat(dbPath); err != nil {
 		return nil, fmt.Errorf("views: open %s (build it first): %w", dbPath, err)
 	}
-	db, err := sql.Open("duckdb", dbPath+"?access_mode=read_only")
+	dsn, err := openDSN(dbPath)
+	if err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("duckdb", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("views: open %s: %w", dbPath, err)
 	}
@@ -86,18 +108,26 @@ func OpenInMemory(warehouseRoot string) (*sql.DB, error) {
 	if err != nil {
 		return nil, fmt.Errorf("views: open in memory: %w", err)
 	}
-	if err := createViews(context.Background(), db, "", warehouseRoot); err != nil {
+	if err := createViews(context.Background(), db, location{layout: Absolute}, warehouseRoot); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return db, nil
 }
 
-// createViews adds the dataset views, then the sql/ views on top of them.
-func createViews(ctx context.Context, db *sql.DB, dbPath, warehouseRoot string) error {
+// createViews adds the location view and the dataset views, then the sql/
+// views on top of them.
+func createViews(ctx context.Context, db *sql.DB, loc location, warehouseRoot string) error {
+	stmt, err := locationViewSQL(loc, warehouseRoot)
+	if err != nil {
+		return err
+	}
+	if _, err := db.ExecContext(ctx, stmt); err != nil {
+		return fmt.Errorf("views: %s view: %w", LocationView, err)
+	}
 	w := warehouse.New(warehouseRoot)
 	for _, d := range schemas.All() {
-		stmt, err := datasetViewSQL(dbPath, w, d)
+		stmt, err := datasetViewAt(loc, w, d)
 		if err != nil {
 			return err
 		}
@@ -108,16 +138,22 @@ func createViews(ctx context.Context, db *sql.DB, dbPath, warehouseRoot string) 
 	return loadSQLViews(ctx, db, sqlviews.Files())
 }
 
-// datasetViewSQL is the CREATE VIEW (and COMMENT) for one dataset: over its
-// parts when it has any, else an empty view with the same typed columns.
+// datasetViewSQL is the CREATE VIEW (and COMMENT) for one dataset, with
+// absolute paths.
 func datasetViewSQL(dbPath string, w *warehouse.Warehouse, d schemas.Dataset) (string, error) {
+	return datasetViewAt(location{dbPath: dbPath, layout: Absolute}, w, d)
+}
+
+// datasetViewAt is the CREATE VIEW (and COMMENT) for one dataset: over its
+// parts when it has any, else an empty view with the same typed columns.
+func datasetViewAt(loc location, w *warehouse.Warehouse, d schemas.Dataset) (string, error) {
 	files, err := w.Files(d.Name)
 	if err != nil {
 		return "", fmt.Errorf("views: %w", err)
 	}
 	var body string
 	if len(files) > 0 {
-		body, err = parquetSelect(dbPath, w, d)
+		body, err = parquetSelect(loc, w, d)
 	} else {
 		body, err = emptySelect(d)
 	}
@@ -129,8 +165,8 @@ func datasetViewSQL(dbPath string, w *warehouse.Warehouse, d schemas.Dataset) (s
 		"COMMENT ON VIEW " + name + " IS " + sqlString(docSummary(d.Doc)) + ";", nil
 }
 
-func parquetSelect(dbPath string, w *warehouse.Warehouse, d schemas.Dataset) (string, error) {
-	glob, err := parquetGlob(dbPath, w, d.Name)
+func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset) (string, error) {
+	glob, err := parquetGlob(loc, w, d.Name)
 	if err != nil {
 		return "", err
 	}

@@ -2,28 +2,114 @@ package views
 
 import (
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 
 	"github.com/solbehave/solbehave/internal/warehouse"
 )
 
+// Layout says how the views of a built DuckDB file name the warehouse's
+// Parquet files. DuckDB resolves a relative path in read_parquet at query
+// time against the process's working directory, or against the
+// file_search_path setting when it is set; never against the database file
+// (a view may not compute its path from the file's location either: table
+// function arguments must be constants). So neither layout works everywhere,
+// and each file says which one it has (the warehouse_location view):
+type Layout string
+
+const (
+	// Absolute paths work from any working directory, in any client, but pin
+	// the file to the warehouse's place: after the data folder moves, the
+	// file must be rebuilt ([Rebase] does it, and every solbehave command
+	// that opens the file calls it).
+	Absolute Layout = "absolute"
+	// Relative paths are relative to the folder of the DuckDB file, so the
+	// file moves with the warehouse (a release folder). A client resolves
+	// them by running in that folder or by setting file_search_path to it,
+	// as [Open] does.
+	Relative Layout = "relative"
+)
+
+// location is where a view set is written: the DuckDB file ("" in memory)
+// and the layout of its paths.
+type location struct {
+	dbPath string
+	layout Layout
+}
+
 // parquetGlob is the one place that decides how a view definition names the
-// files of a dataset. DuckDB resolves a relative path in read_parquet at
-// query time against the process's working directory (or the
-// file_search_path setting), not against the database file, so relative
-// paths would break as soon as the DB is queried from another folder.
-// Absolute paths work from anywhere but pin the DB to this warehouse's
-// location. dbPath ("" in memory) is passed so that a later change can emit
-// paths relative to the DB file (with file_search_path set at Open) without
-// touching the callers.
-func parquetGlob(dbPath string, w *warehouse.Warehouse, dataset string) (string, error) {
-	_ = dbPath
+// files of a dataset: an absolute glob, or one relative to the DB file's
+// folder (see [Layout]). In memory there is no file, so paths are absolute.
+func parquetGlob(loc location, w *warehouse.Warehouse, dataset string) (string, error) {
 	dir, err := filepath.Abs(w.DatasetDir(dataset))
 	if err != nil {
 		return "", fmt.Errorf("views: dataset %s: %w", dataset, err)
 	}
+	if loc.layout == Relative && loc.dbPath != "" {
+		if dir, err = relativeToDB(loc.dbPath, dir); err != nil {
+			return "", fmt.Errorf("views: dataset %s: %w", dataset, err)
+		}
+	}
 	return filepath.ToSlash(filepath.Join(dir, "**", "*"+warehouse.Ext)), nil
+}
+
+// warehouseRef is the warehouse root as the views of loc name it.
+func warehouseRef(loc location, root string) (string, error) {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return "", err
+	}
+	if loc.layout == Relative && loc.dbPath != "" {
+		return relativeToDB(loc.dbPath, abs)
+	}
+	return filepath.ToSlash(abs), nil
+}
+
+// resolveRef turns a warehouse_location reference back into an absolute
+// path, given where the DB file is now.
+func resolveRef(dbPath, ref string, layout Layout) (string, error) {
+	if layout == Relative {
+		dir, err := dbDir(dbPath)
+		if err != nil {
+			return "", err
+		}
+		return filepath.Join(dir, filepath.FromSlash(ref)), nil
+	}
+	return filepath.Clean(filepath.FromSlash(ref)), nil
+}
+
+func relativeToDB(dbPath, absPath string) (string, error) {
+	dir, err := dbDir(dbPath)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(dir, absPath)
+	if err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+// dbDir is the absolute folder of a DuckDB file: what relative view paths
+// are relative to, and so what file_search_path must be for them.
+func dbDir(dbPath string) (string, error) {
+	abs, err := filepath.Abs(dbPath)
+	if err != nil {
+		return "", fmt.Errorf("views: %w", err)
+	}
+	return filepath.Dir(abs), nil
+}
+
+// openDSN is the duckdb-go DSN that opens dbPath read-only with
+// file_search_path set to its folder, so both layouts resolve.
+func openDSN(dbPath string) (string, error) {
+	dir, err := dbDir(dbPath)
+	if err != nil {
+		return "", err
+	}
+	q := url.Values{"access_mode": {"read_only"}, "file_search_path": {dir}}
+	return dbPath + "?" + q.Encode(), nil
 }
 
 // sqlString quotes s as a SQL string literal.

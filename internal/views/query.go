@@ -13,6 +13,7 @@ const (
 	FormatTable = "table" // aligned text for people; numbers right-aligned
 	FormatCSV   = "csv"   // RFC 4180, header row first, NULL as empty field
 	FormatJSON  = "json"  // array of objects in column order, numbers as numbers
+	// FormatArrow (arrow.go): an Arrow IPC file, binary.
 )
 
 // sink receives a result set: the columns once, then each row.
@@ -48,8 +49,10 @@ func newSink(format string, w io.Writer) (sink, error) {
 		return newCSVSink(w), nil
 	case FormatJSON:
 		return &jsonSink{w: w}, nil
+	case FormatArrow:
+		return newArrowSink(w), nil
 	}
-	return nil, fmt.Errorf("views: unknown format %q (want table, csv or json)", format)
+	return nil, fmt.Errorf("views: unknown format %q (want table, csv, json or arrow)", format)
 }
 
 func stream(rows *sql.Rows, s sink) error {

@@ -12,15 +12,12 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/fuzz"
 )
 
 // advances are the gaps between transactions mutation picks from: a block,
 // a minute, an hour, a day, a week, a month, a year.
 var advances = []uint64{1, 15, 15, 15, 60, 3600, 86400, 604800, 2592000, 31536000}
-
-// addressBias is how often a top-level address argument names a run
-// account (deployer, users, attacker, target) instead of a generated value.
-const addressBias = 60
 
 // evolve runs the generations. Unchanged seeds keep their fitness and are
 // not executed again (execution is deterministic).
@@ -114,7 +111,8 @@ func (e *engine) permutation(n int) []int {
 
 // randomSeed instantiates a sequence: functions drawn by weight (uniformly
 // when not directed), sorted by storage-dependency rank when stage 1 ranked
-// them, one main sender with the others mixed in, fresh arguments.
+// them, one main sender with the others mixed in, then arguments and values
+// in sequence order (see fillArgs).
 func (e *engine) randomSeed() *Seed {
 	s := &Seed{}
 	n := 1 + e.gen.Intn(e.cfg.MaxTxs)
@@ -123,14 +121,19 @@ func (e *engine) randomSeed() *Seed {
 		main = e.attackerIx
 	}
 	for range n {
-		fn := e.pickCandidate()
 		sender := main
 		if e.gen.Intn(4) == 0 {
 			sender = e.gen.Intn(len(e.actors))
 		}
-		s.Txs = append(s.Txs, e.newTx(fn, sender))
+		s.Txs = append(s.Txs, Tx{fn: e.pickCandidate(), Sender: sender, Value: new(big.Int), Advance: 15})
 	}
 	e.sortByRank(s)
+	for i := range s.Txs {
+		e.fillArgs(&s.Txs[i], s.Txs[:i])
+		if s.Txs[i].fn.payable {
+			s.Txs[i].Value = e.wei()
+		}
+	}
 	return s
 }
 
@@ -170,15 +173,6 @@ func (e *engine) inOrder(s *Seed) bool {
 	return true
 }
 
-func (e *engine) newTx(fn *candidate, sender int) Tx {
-	tx := Tx{fn: fn, Sender: sender, Value: new(big.Int), Advance: 15}
-	e.fillArgs(&tx)
-	if fn.payable {
-		tx.Value = e.wei()
-	}
-	return tx
-}
-
 // wei is a msg.value for a payable call: the generator's, drawn again once
 // when it is zero, so three payable calls in four carry Ether.
 func (e *engine) wei() *big.Int {
@@ -189,8 +183,18 @@ func (e *engine) wei() *big.Int {
 	return w.ToBig()
 }
 
-// fillArgs draws a fresh argument tuple (or fallback call data).
-func (e *engine) fillArgs(tx *Tx) {
+// Argument biases, in percent: how often an address argument names a run
+// account, and how often an integer argument repeats an amount an earlier
+// transaction of the sequence sent or passed (a withdrawal of what was
+// deposited).
+const (
+	accountBias = 60
+	reuseBias   = 25
+)
+
+// fillArgs draws a fresh argument tuple (or fallback call data) for a
+// transaction preceded by prior.
+func (e *engine) fillArgs(tx *Tx, prior []Tx) {
 	m := tx.fn.method
 	switch {
 	case m == nil:
@@ -198,45 +202,83 @@ func (e *engine) fillArgs(tx *Tx) {
 	case tx.fn.primitive():
 		tx.words = e.gen.Tuple(m.Inputs)
 		for i := range tx.words {
-			e.biasAddress(m.Inputs[i].Type, &tx.words[i])
+			e.bias(m.Inputs[i].Type, &tx.words[i], tx.Sender, prior)
 		}
 	default:
 		tx.values = make([]any, len(m.Inputs))
 		for i, in := range m.Inputs {
-			tx.values[i] = e.value(in.Type)
+			tx.values[i] = e.value(in.Type, tx.Sender)
 		}
 	}
 }
 
-func (e *engine) value(t abi.Type) any {
+// value draws a Go value of any supported type (top-level addresses biased
+// towards the run's accounts).
+func (e *engine) value(t abi.Type, sender int) any {
 	v, err := e.gen.Value(t)
 	if err != nil { // candidates are filtered to supported types
 		panic(err)
 	}
-	if t.T == abi.AddressTy && e.gen.Intn(100) < addressBias {
-		return e.someAccount()
+	if t.T == abi.AddressTy && e.gen.Intn(100) < accountBias {
+		return e.account(sender)
 	}
 	return v
 }
 
-func (e *engine) biasAddress(t abi.Type, w *uint256.Int) {
-	if t.T == abi.AddressTy && e.gen.Intn(100) < addressBias {
-		a := e.someAccount()
+// bias rewrites a generated word: an address becomes a run account (half
+// of those times the sender itself), an unsigned integer an amount used
+// earlier in the sequence.
+func (e *engine) bias(t abi.Type, w *uint256.Int, sender int, prior []Tx) {
+	switch {
+	case t.T == abi.AddressTy && e.gen.Intn(100) < accountBias:
+		a := e.account(sender)
 		w.SetBytes20(a.Bytes())
+	case t.T == abi.UintTy && e.gen.Intn(100) < reuseBias:
+		if amounts := e.amounts(prior); len(amounts) > 0 {
+			*w = fuzz.Canonical(t, amounts[e.gen.Intn(len(amounts))])
+		}
 	}
 }
 
-// someAccount is a run account: an actor as the target sees it (the
-// attacker contract, not its controller) or the target itself.
-func (e *engine) someAccount() common.Address {
-	i := e.gen.Intn(len(e.actors) + 1)
-	switch {
-	case i == len(e.actors):
-		return e.target.Address
-	case e.actors[i].via != nil:
-		return *e.actors[i].via
+// amounts are the non-zero values and unsigned integer arguments of txs.
+func (e *engine) amounts(txs []Tx) []uint256.Int {
+	var out []uint256.Int
+	for _, tx := range txs {
+		if tx.Value != nil && tx.Value.Sign() > 0 {
+			out = append(out, *uint256.MustFromBig(tx.Value))
+		}
+		if tx.words == nil {
+			continue
+		}
+		for i, in := range tx.fn.method.Inputs {
+			if in.Type.T == abi.UintTy && !tx.words[i].IsZero() {
+				out = append(out, tx.words[i])
+			}
+		}
 	}
-	return e.actors[i].from
+	return out
+}
+
+// account is a run account as the target sees it: the sender itself half
+// the time, else any actor (the attacker contract, not its controller) or
+// the target.
+func (e *engine) account(sender int) common.Address {
+	if e.gen.Intn(2) == 0 {
+		return e.identity(sender)
+	}
+	i := e.gen.Intn(len(e.actors) + 1)
+	if i == len(e.actors) {
+		return e.target.Address
+	}
+	return e.identity(i)
+}
+
+// identity is msg.sender of an actor's transactions.
+func (e *engine) identity(actor int) common.Address {
+	if a := e.actors[actor]; a.via != nil {
+		return *a.via
+	}
+	return e.actors[actor].from
 }
 
 // fallbackData is empty half the time (a plain transfer), else a few random
@@ -324,17 +366,27 @@ func (e *engine) acceptable(s *Seed) bool {
 	return true
 }
 
-// mutate returns a mutant: parameter level (replace values or flip bits in
-// one transaction's arguments) or transaction level (another sender,
-// value or time gap, or the transaction repeated), each half the time.
+// mutate returns a mutant carrying one to three stacked mutations, each on
+// one transaction: at parameter level (its arguments' values replaced or
+// bits flipped) or at transaction level (another sender, value or time
+// gap; the transaction repeated; or replaced by a fresh call), with even
+// odds between the levels. Transactions keep the storage-dependency order.
 func (e *engine) mutate(s *Seed) *Seed {
 	c := s.clone()
-	i := e.gen.Intn(len(c.Txs))
-	tx := &c.Txs[i]
-	if e.gen.Intn(2) == 0 && e.mutateArgs(tx) {
-		return c
+	for range 1 + e.gen.Intn(3) {
+		i := e.gen.Intn(len(c.Txs))
+		if e.gen.Intn(2) == 0 && e.mutateArgs(&c.Txs[i], c.Txs[:i]) {
+			continue
+		}
+		c.Txs = e.mutateTx(c.Txs, i)
 	}
-	switch e.gen.Intn(4) {
+	e.sortByRank(c)
+	return c
+}
+
+func (e *engine) mutateTx(txs []Tx, i int) []Tx {
+	tx := &txs[i]
+	switch e.gen.Intn(5) {
 	case 0:
 		tx.Sender = e.gen.Intn(len(e.actors))
 	case 1:
@@ -346,14 +398,21 @@ func (e *engine) mutate(s *Seed) *Seed {
 	case 2:
 		tx.Advance = advances[e.gen.Intn(len(advances))]
 	case 3:
-		if len(c.Txs) < 2*e.cfg.MaxTxs {
-			c.Txs = append(c.Txs[:i+1], append([]Tx{tx.clone()}, c.Txs[i+1:]...)...)
+		if len(txs) < 2*e.cfg.MaxTxs {
+			txs = append(txs[:i+1], append([]Tx{tx.clone()}, txs[i+1:]...)...)
 		}
+	case 4:
+		fresh := Tx{fn: e.pickCandidate(), Sender: tx.Sender, Value: new(big.Int), Advance: tx.Advance}
+		e.fillArgs(&fresh, txs[:i])
+		if fresh.fn.payable {
+			fresh.Value = e.wei()
+		}
+		txs[i] = fresh
 	}
-	return c
+	return txs
 }
 
-func (e *engine) mutateArgs(tx *Tx) bool {
+func (e *engine) mutateArgs(tx *Tx, prior []Tx) bool {
 	m := tx.fn.method
 	switch {
 	case m == nil:
@@ -362,13 +421,12 @@ func (e *engine) mutateArgs(tx *Tx) bool {
 		return false
 	case tx.words != nil:
 		tx.words = e.gen.Mutate(tx.words, m.Inputs)
-		k := e.gen.Intn(len(tx.words))
-		if e.gen.Intn(4) == 0 {
-			e.biasAddress(m.Inputs[k].Type, &tx.words[k])
+		if k := e.gen.Intn(len(tx.words)); e.gen.Intn(4) == 0 {
+			e.bias(m.Inputs[k].Type, &tx.words[k], tx.Sender, prior)
 		}
 	default:
 		k := e.gen.Intn(len(m.Inputs))
-		tx.values[k] = e.value(m.Inputs[k].Type)
+		tx.values[k] = e.value(m.Inputs[k].Type, tx.Sender)
 	}
 	return true
 }

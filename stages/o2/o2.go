@@ -34,6 +34,7 @@ import (
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/replay"
+	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -56,7 +57,8 @@ func (s *Stage) Summary() string {
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&s.Budget, "o2-budget", s.Budget, "O2: historical transactions replayed per contract")
-	fs.IntVar(&s.SnapshotEvery, "snapshot-every", s.SnapshotEvery, "calls between two readings of the zero-argument view functions (0: none)")
+	// Shared: O3 reads the same flag.
+	sharedflag.Int(fs, &s.SnapshotEvery, "snapshot-every", s.SnapshotEvery, "replay oracles: calls between two readings of the zero-argument view functions (0: none)")
 }
 
 // unit is what Plan hands to Run.

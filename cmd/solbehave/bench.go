@@ -1,0 +1,110 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/solbehave/solbehave/internal/bench"
+)
+
+// mainnetCorpus is where the real corpus sits beside a checkout.
+const mainnetCorpus = "../shared/corpus/mainnet"
+
+// newBenchCmd is `solbehave bench`: our replay against Hardhat's and bare
+// go-ethereum's on the same transactions, and the other cost figures.
+func newBenchCmd(g *globals) *cobra.Command {
+	cfg := bench.Defaults()
+	var smoke bool
+	var curve string
+	cmd := &cobra.Command{
+		Use:   "bench",
+		Short: "measure replay (ours, bare go-ethereum, Hardhat EDR), compile, O1 and O2 costs; write <data>/bench/latest.json",
+		Long: "Replays the same recorded transactions of each corpus contract through our harness, bare go-ethereum and " +
+			"Hardhat 2's in-process network (installed from npm into the cache on first use), compares their statuses, " +
+			"and measures compile throughput, O2 end to end, O1 call pairs per second and peak memory, with medians of " +
+			"several runs and the curve from 10 contracts to all. Without --corpus it uses " + mainnetCorpus + " when present.",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			run := cfg
+			if smoke {
+				run = smokeConfig(cmd, cfg)
+			}
+			run.Corpus, run.Data, run.Log = benchCorpus(cmd, g), g.data, os.Stderr
+			run.Command = "solbehave " + strings.Join(os.Args[1:], " ")
+			var err error
+			if run.Curve, err = parseCurve(curve); err != nil {
+				return err
+			}
+			rep, err := bench.Run(cmd.Context(), run)
+			if rep != nil {
+				rep.PrintTable(cmd.OutOrStdout())
+				fmt.Fprintln(cmd.OutOrStdout(), "\nwrote", bench.ReportPath(run.Data))
+			}
+			return err
+		},
+	}
+	f := cmd.Flags()
+	f.BoolVar(&smoke, "smoke", false, "small run (2 contracts, 20 transactions, 2 runs, k=2) unless flags say otherwise")
+	f.IntVar(&cfg.Contracts, "contracts", cfg.Contracts, "first n corpus contracts (0: all)")
+	f.IntVar(&cfg.Txs, "txs", cfg.Txs, "recorded transactions replayed per contract")
+	f.IntVar(&cfg.Runs, "runs", cfg.Runs, "runs per measurement (figures are medians)")
+	f.IntVar(&cfg.Samples, "samples", cfg.Samples, "k: samples per contract for O2 end to end")
+	f.IntVar(&cfg.FuzzCalls, "fuzz-calls", cfg.FuzzCalls, "O1 call pairs per fuzzed function (0: skip O1)")
+	f.IntVar(&cfg.FuzzFunctions, "fuzz-functions", cfg.FuzzFunctions, "functions fuzzed per contract")
+	f.StringVar(&cfg.Hardhat, "hardhat", cfg.Hardhat, "auto (install, leave out on failure), on (failure is an error) or off")
+	f.StringVar(&cfg.Cache, "cache", "", "cache folder for Hardhat (default $SOLBEHAVE_CACHE or ~/.cache/solbehave)")
+	f.StringVar(&curve, "curve", "", "contract counts of the curve, e.g. 10,20,30 (default every 10, and all)")
+	return cmd
+}
+
+// smokeConfig is bench.Smoke with every flag the user set kept.
+func smokeConfig(cmd *cobra.Command, full bench.Config) bench.Config {
+	s := bench.Smoke()
+	s.Cache = full.Cache
+	set := func(name string, dst *int, v int) {
+		if cmd.Flags().Changed(name) {
+			*dst = v
+		}
+	}
+	set("contracts", &s.Contracts, full.Contracts)
+	set("txs", &s.Txs, full.Txs)
+	set("runs", &s.Runs, full.Runs)
+	set("samples", &s.Samples, full.Samples)
+	set("fuzz-calls", &s.FuzzCalls, full.FuzzCalls)
+	set("fuzz-functions", &s.FuzzFunctions, full.FuzzFunctions)
+	if cmd.Flags().Changed("hardhat") {
+		s.Hardhat = full.Hardhat
+	}
+	return s
+}
+
+// benchCorpus is --corpus when given, else the mainnet corpus when present,
+// else the default (demo) corpus.
+func benchCorpus(cmd *cobra.Command, g *globals) string {
+	if cmd.Flags().Changed("corpus") {
+		return g.corpus
+	}
+	if st, err := os.Stat(mainnetCorpus); err == nil && st.IsDir() {
+		return mainnetCorpus
+	}
+	return g.corpus
+}
+
+func parseCurve(s string) ([]int, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, part := range strings.Split(s, ",") {
+		n, err := strconv.Atoi(strings.TrimSpace(part))
+		if err != nil || n <= 0 {
+			return nil, fmt.Errorf("--curve: %q is not a positive contract count", part)
+		}
+		out = append(out, n)
+	}
+	return out, nil
+}

@@ -1,0 +1,304 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+// Hardhat modes.
+const (
+	HardhatAuto = "auto" // install and use Hardhat; skip it, with a note, if it cannot be installed
+	HardhatOn   = "on"   // a Hardhat that cannot be installed or run is an error
+	HardhatOff  = "off"  // leave Hardhat out
+)
+
+// Config is one bench run.
+type Config struct {
+	Corpus    string // Etherscan-record corpus (../shared/corpus/mainnet, else the demo corpus)
+	Data      string // the report goes to <Data>/bench/latest.json
+	Cache     string // Hardhat goes to <Cache>/hardhat; "" = $SOLBEHAVE_CACHE, else ~/.cache/solbehave
+	Mode      string // "full" or "smoke", recorded in the report
+	Command   string // the command line, recorded with every figure
+	Contracts int    // first n corpus contracts; 0 = all
+	Txs       int    // recorded transactions replayed per contract
+	Runs      int    // runs per measurement; figures are medians
+	Samples   int    // k: samples per contract for O2 end to end
+	// FuzzCalls is the O1 budget per function and FuzzFunctions the number
+	// of functions fuzzed per contract.
+	FuzzCalls, FuzzFunctions int
+	Hardhat                  string        // HardhatAuto, HardhatOn or HardhatOff
+	InstallTimeout           time.Duration // for npm install of Hardhat
+	HardhatTimeout           time.Duration // per contract (all its runs)
+	Curve                    []int         // contract counts the curve reports; nil = every 10 and all
+	Log                      io.Writer     // progress lines; nil = discard
+}
+
+// Defaults is the full bench: 1,000 transactions, 3 runs, k = 10.
+func Defaults() Config {
+	return Config{Mode: "full", Txs: 1000, Runs: 3, Samples: 10, FuzzCalls: 2000, FuzzFunctions: 3,
+		Hardhat: HardhatAuto, InstallTimeout: 10 * time.Minute, HardhatTimeout: 10 * time.Minute}
+}
+
+// Smoke is the small bench `make test` runs: two contracts, a few
+// transactions, two runs, k = 2.
+func Smoke() Config {
+	return Config{Mode: "smoke", Contracts: 2, Txs: 20, Runs: 2, Samples: 2, FuzzCalls: 100, FuzzFunctions: 1,
+		Hardhat: HardhatAuto, InstallTimeout: 4 * time.Minute, HardhatTimeout: 3 * time.Minute}
+}
+
+func (c Config) validate() error {
+	switch {
+	case c.Corpus == "" || c.Data == "":
+		return errors.New("bench: corpus and data folders are required")
+	case c.Txs <= 0 || c.Runs <= 0 || c.Samples <= 0 || c.Contracts < 0 || c.FuzzCalls < 0 || c.FuzzFunctions < 0:
+		return fmt.Errorf("bench: txs, runs and samples must be positive, contracts and fuzz budgets not negative (got %+v)", c)
+	case c.Hardhat != HardhatAuto && c.Hardhat != HardhatOn && c.Hardhat != HardhatOff:
+		return fmt.Errorf("bench: hardhat mode %q: want auto, on or off", c.Hardhat)
+	}
+	return nil
+}
+
+// ReportPath is where a run over data writes its report.
+func ReportPath(data string) string { return filepath.Join(data, "bench", "latest.json") }
+
+// bencher holds what one run shares across contracts.
+type bencher struct {
+	cfg         Config
+	log         io.Writer
+	client      *etherscan.Client
+	warm        *solc.Manager // persistent workers, one at a time: per-core figures
+	spawn       *solc.Manager // one Node process per compile: the baseline
+	spawnBroken bool          // Options.Spawn failed once: spawnOnce uses fresh managers
+	hardhat     *Hardhat
+	notes       []string
+	start       time.Time
+}
+
+// Run measures every engine on the corpus and returns the report (also
+// written to ReportPath(cfg.Data)).
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	if err := cfg.validate(); err != nil {
+		return nil, err
+	}
+	b := &bencher{cfg: cfg, log: cfg.Log, start: time.Now()}
+	if b.log == nil {
+		b.log = io.Discard
+	}
+	entries, err := b.open()
+	if err != nil {
+		return nil, err
+	}
+	defer b.warm.Close()
+	defer b.spawn.Close()
+	b.setUpHardhat(ctx)
+	var done []*contractRun
+	for i, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		cr := b.measure(ctx, e)
+		cr.Mem = sampleMemory()
+		cr.Wall = time.Since(b.start)
+		done = append(done, cr)
+		fmt.Fprintf(b.log, "bench: [%d/%d] %s\n", i+1, len(entries), cr.summary())
+	}
+	rep := b.report(done)
+	if err := rep.Write(ReportPath(cfg.Data)); err != nil {
+		return rep, err
+	}
+	return rep, nil
+}
+
+// open lists the corpus and starts the compiler managers.
+func (b *bencher) open() ([]etherscan.Entry, error) {
+	entries, err := etherscan.ListCorpus(b.cfg.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	if len(entries) == 0 {
+		return nil, fmt.Errorf("bench: corpus %s holds no contracts", b.cfg.Corpus)
+	}
+	if n := b.cfg.Contracts; n > 0 && n < len(entries) {
+		entries = entries[:n]
+	}
+	if b.client, err = etherscan.NewRecorded(b.cfg.Corpus); err != nil {
+		return nil, err
+	}
+	b.warm = solc.NewManager(solc.Options{MaxWorkers: 1})
+	b.spawn = solc.NewManager(solc.Options{MaxWorkers: 1, Spawn: true})
+	return entries, nil
+}
+
+func (b *bencher) cacheDir() string {
+	if b.cfg.Cache != "" {
+		return b.cfg.Cache
+	}
+	if d := os.Getenv("SOLBEHAVE_CACHE"); d != "" {
+		return d
+	}
+	if d, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(d, "solbehave")
+	}
+	return filepath.Join(os.TempDir(), "solbehave-cache")
+}
+
+// setUpHardhat installs Hardhat (once per cache) unless it is off; in auto
+// mode a failure becomes a note and the run goes on without it.
+func (b *bencher) setUpHardhat(ctx context.Context) {
+	if b.cfg.Hardhat == HardhatOff {
+		b.note("hardhat: left out (--hardhat off)")
+		return
+	}
+	start := time.Now()
+	hh, err := InstallHardhat(ctx, b.cacheDir(), b.cfg.InstallTimeout)
+	if err != nil {
+		b.note("hardhat: not installable, left out: " + err.Error())
+		return
+	}
+	fmt.Fprintf(b.log, "bench: hardhat %s ready in %s (%s)\n", hh.Version, time.Since(start).Round(time.Millisecond), hh.Dir)
+	b.hardhat = hh
+}
+
+func (b *bencher) note(s string) {
+	b.notes = append(b.notes, s)
+	fmt.Fprintln(b.log, "bench: note:", s)
+}
+
+// measure runs every measurement on one contract. A step that fails is
+// recorded on the contract and the remaining steps that do not need it run.
+func (b *bencher) measure(ctx context.Context, e etherscan.Entry) *contractRun {
+	cr := &contractRun{ID: e.ID, Name: e.Name}
+	rec, err := deploy.Load(b.client, e, b.cfg.Txs)
+	if err != nil {
+		cr.Skip = "load: " + err.Error()
+		return cr
+	}
+	cr.Compiler = rec.Source.CompilerVersion
+	start := time.Now()
+	out, err := b.warm.Compile(ctx, rec.CompileInput(nil))
+	cr.CompileFirst = time.Since(start)
+	if err != nil {
+		cr.Skip = "compile: " + err.Error()
+		return cr
+	}
+	target, err := rec.Target(out)
+	if err != nil {
+		cr.Skip = "compile: " + err.Error()
+		return cr
+	}
+	d, err := deploy.Deploy(rec, out, target, nil, chain.Options{})
+	if err != nil {
+		cr.Skip = "deploy: " + err.Error()
+		return cr
+	}
+	if len(rec.Txs) == 0 {
+		cr.Skip = "no transactions after the creation"
+		return cr
+	}
+	cr.Txs = len(rec.Txs)
+	cr.Hardfork = hardforkAt(d.Block)
+	cr.LastHardfork = hardforkAt(deploy.TxBlock(rec.Txs[len(rec.Txs)-1].NormalTx))
+	cr.Recorded = recordedStatuses(rec.Txs)
+	for _, tx := range rec.Txs {
+		cr.Hashes = append(cr.Hashes, tx.Hash)
+		cr.Blocks = append(cr.Blocks, deploy.TxBlock(tx.NormalTx))
+	}
+	msgs := messages(rec.Txs, d.Address)
+	b.replayGo(ctx, cr, rec, d, msgs)
+	b.replayHardhat(ctx, cr, rec, d, msgs)
+	samples := b.compileSamples(ctx, cr, rec)
+	b.compileSpawned(ctx, cr, rec)
+	b.o2EndToEnd(ctx, cr, rec, samples)
+	b.o1(ctx, cr, rec, d, samples)
+	runtime.GC() // nothing of this contract is needed any more; keep the memory curve honest
+	return cr
+}
+
+func recordedStatuses(txs []deploy.Tx) []string {
+	out := make([]string, len(txs))
+	for i, tx := range txs {
+		out[i] = statusFailed
+		if deploy.TxSucceeded(tx.NormalTx) {
+			out[i] = statusSuccess
+		}
+	}
+	return out
+}
+
+// replayGo times the Go engines, interleaved run by run so that a busy
+// machine slows them alike.
+func (b *bencher) replayGo(ctx context.Context, cr *contractRun, rec *deploy.Record, d *deploy.Deployment, msgs []message) {
+	floor, err := newBare(rec, d)
+	if err != nil {
+		cr.Skip = err.Error()
+		return
+	}
+	covered := d.Chain.WithOptions(chain.Options{Coverage: true})
+	cr.Statuses = map[string][]string{}
+	for range b.cfg.Runs {
+		st, elapsed := floor.replay(msgs)
+		cr.record(engineBare, st, elapsed)
+		st, results, elapsed := replayOurs(d, d.Chain, rec.Txs)
+		cr.record(engineOurs, st, elapsed)
+		if cr.OursResults == nil {
+			cr.OursResults = results
+		}
+		st, elapsed = replayOursCovered(d, covered, rec.Txs)
+		cr.record(engineCoverage, st, elapsed)
+		st, elapsed, err := replayEngine(ctx, d, rec.Txs)
+		if err != nil {
+			cr.Skip = "o2 engine: " + err.Error()
+			return
+		}
+		cr.record(engineO2, st, elapsed)
+	}
+}
+
+// replayOursCovered is replayOurs with coverage on (the harness collects
+// Result.Coverage for every call).
+func replayOursCovered(d *deploy.Deployment, covered *chain.Harness, txs []deploy.Tx) ([]string, time.Duration) {
+	st, _, elapsed := replayOurs(d, covered, txs)
+	return st, elapsed
+}
+
+// replayHardhat replays the same messages on Hardhat in one Node process.
+func (b *bencher) replayHardhat(ctx context.Context, cr *contractRun, rec *deploy.Record, d *deploy.Deployment, msgs []message) {
+	if b.hardhat == nil || cr.Skip != "" {
+		return
+	}
+	job, err := newHardhatJob(rec, d, msgs, b.cfg.Runs)
+	if err != nil {
+		cr.HardhatErr = err.Error()
+		return
+	}
+	res, err := b.hardhat.Replay(ctx, job, cr.Hardfork, b.cfg.HardhatTimeout)
+	if res != nil {
+		cr.HardhatStartup = time.Duration(res.StartupNS)
+		cr.HardhatRSS = res.MaxRSS
+	}
+	if err != nil {
+		cr.HardhatErr = err.Error()
+		return
+	}
+	for _, run := range res.Runs {
+		if run.Error != "" {
+			cr.HardhatErr = run.Error
+			return
+		}
+		cr.record(engineHardhat, run.Statuses, time.Duration(run.ReplayNS))
+		if cr.HardhatGas == nil {
+			cr.HardhatGas, cr.HardhatReasons = run.Gas, run.Reasons
+		}
+	}
+}

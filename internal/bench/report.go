@@ -1,0 +1,209 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"time"
+)
+
+// SchemaVersion names the layout of latest.json.
+const SchemaVersion = "solbehave-bench/1"
+
+// Figure is one named measurement.
+type Figure struct {
+	Name    string    `json:"name"`
+	Value   float64   `json:"value"`
+	Unit    string    `json:"unit"`
+	Command string    `json:"command"`          // the command line that measured it
+	Method  string    `json:"method,omitempty"` // what was timed and how it was reduced
+	Runs    []float64 `json:"runs,omitempty"`   // per-run values; Value is their median
+	Goal    string    `json:"goal,omitempty"`   // e.g. ">= 10"
+	Met     *bool     `json:"met,omitempty"`
+}
+
+// Report is what latest.json holds.
+type Report struct {
+	Schema    string           `json:"schema"`
+	Created   time.Time        `json:"created"`
+	Mode      string           `json:"mode"`
+	Command   string           `json:"command"`
+	Corpus    string           `json:"corpus"`
+	Machine   Machine          `json:"machine"`
+	Settings  Settings         `json:"settings"`
+	Figures   []Figure         `json:"figures"` // over all contracts
+	Contracts []ContractReport `json:"contracts"`
+	Curve     []CurvePoint     `json:"curve"`
+	Findings  []Finding        `json:"findings"` // status differences between engines
+	Notes     []string         `json:"notes"`    // what was left out, and why
+}
+
+// Machine is where the figures were measured.
+type Machine struct {
+	GOOS, GOARCH string
+	CPUs         int
+	Go           string
+	Hardhat      string `json:",omitempty"`
+}
+
+// Settings are the run's parameters.
+type Settings struct {
+	Contracts, Txs, Runs, Samples, FuzzCalls, FuzzFunctions int
+	Hardhat                                                 string
+}
+
+// ContractReport is one contract's figures.
+type ContractReport struct {
+	ID           string   `json:"id"`
+	Compiler     string   `json:"compiler,omitempty"`
+	Txs          int      `json:"txs"`
+	Hardfork     string   `json:"hardfork,omitempty"`      // Hardhat ran the whole replay under it
+	LastHardfork string   `json:"last_hardfork,omitempty"` // mainnet's rules at the last replayed transaction
+	Skipped      string   `json:"skipped,omitempty"`
+	HardhatError string   `json:"hardhat_error,omitempty"`
+	Errors       []string `json:"errors,omitempty"` // other steps that failed
+	Figures      []Figure `json:"figures"`
+}
+
+// CurvePoint is the figures over the first Contracts contracts.
+type CurvePoint struct {
+	Contracts int      `json:"contracts"`
+	Figures   []Figure `json:"figures"`
+}
+
+// Finding is one transaction on which two engines disagree on status.
+type Finding struct {
+	Contract     string `json:"contract"`
+	Tx           int    `json:"tx"` // position in the replayed history
+	Hash         string `json:"hash,omitempty"`
+	Engines      string `json:"engines"` // e.g. "ours vs hardhat"
+	Ours         string `json:"ours"`
+	Other        string `json:"other"`
+	Mainnet      string `json:"mainnet"`
+	OursGas      uint64 `json:"ours_gas"`
+	OtherGas     uint64 `json:"other_gas,omitempty"`
+	OursReason   string `json:"ours_reason,omitempty"`
+	OtherReason  string `json:"other_reason,omitempty"`
+	HardhatRules string `json:"hardhat_rules,omitempty"`
+	MainnetRules string `json:"mainnet_rules,omitempty"`
+}
+
+// Figure looks a figure up by name.
+func (r *Report) Figure(name string) (Figure, bool) { return findFigure(r.Figures, name) }
+
+func findFigure(fs []Figure, name string) (Figure, bool) {
+	for _, f := range fs {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return Figure{}, false
+}
+
+// Write stores the report as indented JSON, atomically.
+func (r *Report) Write(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(r, "", "  ")
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, append(b, '\n'))
+}
+
+// ReadReport loads a latest.json.
+func ReadReport(path string) (*Report, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{}
+	if err := json.Unmarshal(b, r); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return r, nil
+}
+
+// report turns the raw measurements into figures.
+func (b *bencher) report(done []*contractRun) *Report {
+	f := figurer{runs: b.cfg.Runs, command: b.cfg.Command}
+	r := &Report{Schema: SchemaVersion, Created: time.Now().UTC(), Mode: b.cfg.Mode, Command: b.cfg.Command,
+		Corpus: b.cfg.Corpus, Notes: b.notes,
+		Machine: Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version()},
+		Settings: Settings{Contracts: len(done), Txs: b.cfg.Txs, Runs: b.cfg.Runs, Samples: b.cfg.Samples,
+			FuzzCalls: b.cfg.FuzzCalls, FuzzFunctions: b.cfg.FuzzFunctions, Hardhat: b.cfg.Hardhat}}
+	if b.hardhat != nil {
+		r.Machine.Hardhat = b.hardhat.Version
+	}
+	r.Figures = append(f.aggregate(done), f.point(done)...)
+	for _, cr := range done {
+		r.Contracts = append(r.Contracts, f.contract(cr))
+		r.Findings = append(r.Findings, findings(cr)...)
+	}
+	for _, n := range curveSizes(b.cfg.Curve, len(done)) {
+		r.Curve = append(r.Curve, CurvePoint{Contracts: n, Figures: append(f.aggregate(done[:n]), f.point(done[:n])...)})
+	}
+	r.Notes = append(r.Notes, sectionNotes(done)...)
+	return r
+}
+
+// sectionNotes says which measurements were left out.
+func sectionNotes(done []*contractRun) []string {
+	notes := []string{
+		"o2: samples are k recompiles of the original (no generation stage writes samples yet); o2 end to end = the k compiles + the o2 stage (pipeline runner, one unit) over them",
+		"o3: not measured: no sequence-generation package exists yet (stages/sequences, stages/o3)",
+		"hardhat: one hardfork per contract (the creation block's), as its in-process network cannot switch rules by block; one transaction per block, so transactions that shared a mainnet block see later block numbers there",
+	}
+	for _, cr := range done {
+		if cr.Skip == "" && cr.Hardfork != cr.LastHardfork {
+			notes = append(notes, fmt.Sprintf("hardhat: %s ran under %s throughout; mainnet had moved to %s by its last replayed transaction", cr.ID, cr.Hardfork, cr.LastHardfork))
+		}
+	}
+	return notes
+}
+
+// curveSizes are the curve's contract counts: the configured ones up to n
+// (every 10 by default), and n itself.
+func curveSizes(want []int, n int) []int {
+	if want == nil {
+		for k := 10; k < n; k += 10 {
+			want = append(want, k)
+		}
+	}
+	var out []int
+	for _, k := range want {
+		if k > 0 && k < n && (len(out) == 0 || k > out[len(out)-1]) {
+			out = append(out, k)
+		}
+	}
+	if n > 0 {
+		out = append(out, n)
+	}
+	return out
+}
+
+// findings lists every status difference of ours against the other engines.
+func findings(cr *contractRun) []Finding {
+	var out []Finding
+	for _, other := range []string{engineHardhat, engineBare, engineO2, engineCoverage} {
+		for _, i := range cr.mismatches(engineOurs, other) {
+			fd := Finding{Contract: cr.ID, Tx: i, Engines: engineOurs + " vs " + other,
+				Ours: cr.Statuses[engineOurs][i], Other: cr.Statuses[other][i], Mainnet: cr.Recorded[i],
+				HardhatRules: cr.Hardfork, MainnetRules: cr.rulesAt(i)}
+			if i < len(cr.Hashes) {
+				fd.Hash = cr.Hashes[i]
+			}
+			if i < len(cr.OursResults) && cr.OursResults[i] != nil {
+				fd.OursGas, fd.OursReason = cr.OursResults[i].GasUsed, failureText(cr.OursResults[i])
+			}
+			if other == engineHardhat && i < len(cr.HardhatGas) {
+				fd.OtherGas, fd.OtherReason = cr.HardhatGas[i], cr.HardhatReasons[i]
+			}
+			out = append(out, fd)
+		}
+	}
+	return out
+}

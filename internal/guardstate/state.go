@@ -1,0 +1,330 @@
+// Package guardstate reads a deployed contract's state for DCR guards: it
+// implements dcr.State (with the dcr.Chain and dcr.Self extensions) over a
+// contract on the embedded EVM harness. Public state variables and
+// single-key mappings are read through their getters, as the paper's
+// Algorithm 1 does; the others through the storage layout (solc's own from
+// 0.5.13, computed from the AST for older compilers): value types in place,
+// mapping entries at keccak256(key . slot). The O3 sequence generator builds
+// one State per contract and asks At for the view of each step.
+package guardstate
+
+import (
+	"errors"
+	"fmt"
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/deploy"
+)
+
+// ErrUnreadable is returned (wrapped) for state a guard cannot read: an
+// unknown name, a struct or array, a mapping with a non-value key or value.
+var ErrUnreadable = errors.New("state not readable by guards")
+
+// State is the guard view of one deployed contract. It reads the harness
+// it was given at the time of each call, so it always sees the current
+// state; At fixes the sender and block of the step about to run.
+type State struct {
+	h      *chain.Harness
+	addr   common.Address
+	abi    abi.ABI
+	layout *Layout
+	sender common.Address
+	block  chain.Block
+}
+
+var (
+	_ dcr.State = (*State)(nil)
+	_ dcr.Chain = (*State)(nil)
+	_ dcr.Self  = (*State)(nil)
+)
+
+// New returns the view of the contract at addr on h, with getters run in
+// block b (the fork rules the contract was compiled for; the deployment's
+// block will do) until At says otherwise. layout may be nil (then only
+// getters are used).
+func New(h *chain.Harness, addr common.Address, parsed abi.ABI, layout *Layout, b chain.Block) *State {
+	return &State{h: h, addr: addr, abi: parsed, layout: layout, block: b}
+}
+
+// ForDeployment is New for a deployment's contract on h (the deployment's
+// own chain or a fork of it), in the deployment's block.
+func ForDeployment(d *deploy.Deployment, h *chain.Harness, layout *Layout) *State {
+	return New(h, d.Address, d.ABI, layout, d.Block)
+}
+
+// At returns the view for a step sent by sender in block b (getters run in
+// that block; `now` and `block.number` read it).
+func (s *State) At(sender common.Address, b chain.Block) *State {
+	c := *s
+	c.sender, c.block = sender, b
+	return &c
+}
+
+// Sender is msg.sender of the step about to run.
+func (s *State) Sender() dcr.Value { return dcr.AddressValue(s.sender) }
+
+// This is the contract's own address.
+func (s *State) This() dcr.Value { return dcr.AddressValue(s.addr) }
+
+// Balance is the contract's ether balance.
+func (s *State) Balance() (dcr.Value, error) { return dcr.IntValue(s.h.Balance(s.addr)), nil }
+
+// Timestamp is the time of the step's block.
+func (s *State) Timestamp() (dcr.Value, error) {
+	return dcr.IntValue(new(big.Int).SetUint64(s.block.Time)), nil
+}
+
+// BlockNumber is the number of the step's block.
+func (s *State) BlockNumber() (dcr.Value, error) {
+	return dcr.IntValue(new(big.Int).SetUint64(s.block.Number)), nil
+}
+
+// Var reads a state variable: its getter when it has one, else storage.
+func (s *State) Var(name string) (dcr.Value, error) {
+	if m, ok := s.getter(name, 0); ok {
+		return s.call(m, nil)
+	}
+	v, err := s.storageVar(name)
+	if err != nil {
+		return dcr.Value{}, err
+	}
+	if v.Type.valueKind() == "" {
+		return dcr.Value{}, fmt.Errorf("%w: %s is a %s", ErrUnreadable, name, v.Type.Label)
+	}
+	return s.readValue(v.Slot, v.Offset, v.Type)
+}
+
+// Mapping reads m[key]: the getter when it has one, else storage.
+func (s *State) Mapping(name string, key dcr.Value) (dcr.Value, error) {
+	if m, ok := s.getter(name, 1); ok {
+		arg, err := abiArg(m.Inputs[0].Type, key)
+		if err != nil {
+			return dcr.Value{}, fmt.Errorf("%s[%s]: %w", name, key, err)
+		}
+		return s.call(m, []any{arg})
+	}
+	v, err := s.storageVar(name)
+	if err != nil {
+		return dcr.Value{}, err
+	}
+	if v.Type.Encoding != "mapping" || v.Type.Value.valueKind() == "" || v.Type.Key.valueKind() == "" {
+		return dcr.Value{}, fmt.Errorf("%w: %s is a %s, not a mapping to a value", ErrUnreadable, name, v.Type.Label)
+	}
+	word, err := keyWord(*v.Type.Key, key)
+	if err != nil {
+		return dcr.Value{}, fmt.Errorf("%s[%s]: %w", name, key, err)
+	}
+	slot := crypto.Keccak256(word, common.BigToHash(v.Slot).Bytes())
+	return s.readValue(new(big.Int).SetBytes(slot), 0, *v.Type.Value)
+}
+
+// getter finds a public getter with n inputs and one value output.
+func (s *State) getter(name string, n int) (abi.Method, bool) {
+	m, ok := s.abi.Methods[name]
+	if !ok || len(m.Inputs) != n || len(m.Outputs) != 1 || !m.IsConstant() {
+		return abi.Method{}, false
+	}
+	switch m.Outputs[0].Type.T {
+	case abi.IntTy, abi.UintTy, abi.BoolTy, abi.AddressTy, abi.FixedBytesTy:
+		return m, true
+	}
+	return abi.Method{}, false
+}
+
+func (s *State) call(m abi.Method, args []any) (dcr.Value, error) {
+	data, err := m.Inputs.Pack(args...)
+	if err != nil {
+		return dcr.Value{}, fmt.Errorf("%s: %w", m.Name, err)
+	}
+	res, err := s.h.StaticCall(s.sender, s.addr, append(m.ID, data...), s.block)
+	if err != nil {
+		return dcr.Value{}, fmt.Errorf("%s(): %w", m.Name, err)
+	}
+	if !res.Success {
+		return dcr.Value{}, fmt.Errorf("%s() reverted: %v %s", m.Name, res.Err, res.RevertReason)
+	}
+	out, err := m.Outputs.Unpack(res.ReturnData)
+	if err != nil || len(out) != 1 {
+		return dcr.Value{}, fmt.Errorf("%s(): bad return data: %v", m.Name, err)
+	}
+	return fromABI(out[0])
+}
+
+func (s *State) storageVar(name string) (Var, error) {
+	if s.layout == nil {
+		return Var{}, fmt.Errorf("%w: %s has no getter and the storage layout is unknown", ErrUnreadable, name)
+	}
+	v, ok := s.layout.Vars[name]
+	if !ok {
+		return Var{}, fmt.Errorf("%w: no state variable %s", ErrUnreadable, name)
+	}
+	return v, nil
+}
+
+// readValue decodes a value type stored at (slot, offset).
+func (s *State) readValue(slot *big.Int, offset int, t Type) (dcr.Value, error) {
+	word := s.h.StorageAt(s.addr, common.BigToHash(slot))
+	if offset < 0 || t.Bytes <= 0 || offset+t.Bytes > 32 {
+		return dcr.Value{}, fmt.Errorf("%w: %s at offset %d", ErrUnreadable, t.Label, offset)
+	}
+	raw := word[32-offset-t.Bytes : 32-offset]
+	switch t.valueKind() {
+	case "bool":
+		return dcr.BoolValue(new(big.Int).SetBytes(raw).Sign() != 0), nil
+	case "address":
+		var a [20]byte
+		copy(a[:], raw[len(raw)-20:])
+		return dcr.AddressValue(a), nil
+	case "int":
+		return dcr.WordValue(raw, true), nil
+	case "uint", "fixedbytes":
+		return dcr.WordValue(raw, false), nil
+	}
+	return dcr.Value{}, fmt.Errorf("%w: %s", ErrUnreadable, t.Label)
+}
+
+// keyWord encodes a mapping key as solc hashes it: value types padded to a
+// word (fixed bytes on the right, everything else on the left).
+func keyWord(t Type, key dcr.Value) ([]byte, error) {
+	n, err := keyInt(key)
+	if err != nil {
+		return nil, err
+	}
+	switch t.valueKind() {
+	case "fixedbytes":
+		b := make([]byte, 32)
+		n.FillBytes(b[:t.Bytes])
+		return b, nil
+	case "int":
+		if n.Sign() < 0 {
+			n = new(big.Int).Add(n, new(big.Int).Lsh(big.NewInt(1), 256))
+		}
+	}
+	if n.Sign() < 0 || n.BitLen() > 256 {
+		return nil, fmt.Errorf("key %s does not fit a word", key)
+	}
+	return common.BigToHash(n).Bytes(), nil
+}
+
+func keyInt(v dcr.Value) (*big.Int, error) {
+	switch v.Kind() {
+	case dcr.KindInt:
+		n, _ := v.Int()
+		return n, nil
+	case dcr.KindAddress:
+		a, _ := v.Address()
+		return new(big.Int).SetBytes(a[:]), nil
+	case dcr.KindBool:
+		if b, _ := v.Bool(); b {
+			return big.NewInt(1), nil
+		}
+		return new(big.Int), nil
+	}
+	return nil, errors.New("invalid key")
+}
+
+// abiArg converts a guard value to the Go value abi.Pack wants for t.
+func abiArg(t abi.Type, v dcr.Value) (any, error) {
+	switch t.T {
+	case abi.AddressTy:
+		if a, ok := v.Address(); ok {
+			return common.Address(a), nil
+		}
+		if n, ok := v.Int(); ok && n.Sign() >= 0 && n.BitLen() <= 160 {
+			return common.BigToAddress(n), nil
+		}
+	case abi.BoolTy:
+		if b, ok := v.Bool(); ok {
+			return b, nil
+		}
+	case abi.UintTy, abi.IntTy:
+		n, ok := v.Int()
+		if !ok {
+			if a, isAddr := v.Address(); isAddr {
+				n, ok = new(big.Int).SetBytes(a[:]), true
+			}
+		}
+		if ok {
+			return sizedInt(t, n)
+		}
+	case abi.FixedBytesTy:
+		if n, ok := v.Int(); ok && n.Sign() >= 0 && n.BitLen() <= 8*t.Size {
+			arr := reflectFixedBytes(t.Size, n)
+			return arr, nil
+		}
+	}
+	return nil, fmt.Errorf("%s is not a %s", v, t)
+}
+
+// sizedInt converts to the Go type go-ethereum uses for small ints.
+func sizedInt(t abi.Type, n *big.Int) (any, error) {
+	if t.Size > 64 {
+		return n, nil
+	}
+	if t.T == abi.UintTy {
+		if n.Sign() < 0 || n.BitLen() > t.Size {
+			return nil, fmt.Errorf("%s out of range for %s", n, t)
+		}
+		u := n.Uint64()
+		switch t.Size {
+		case 8:
+			return uint8(u), nil
+		case 16:
+			return uint16(u), nil
+		case 32:
+			return uint32(u), nil
+		}
+		return u, nil
+	}
+	if !n.IsInt64() {
+		return nil, fmt.Errorf("%s out of range for %s", n, t)
+	}
+	i := n.Int64()
+	switch t.Size {
+	case 8:
+		return int8(i), nil
+	case 16:
+		return int16(i), nil
+	case 32:
+		return int32(i), nil
+	}
+	return i, nil
+}
+
+// fromABI converts a decoded getter output into a guard value.
+func fromABI(x any) (dcr.Value, error) {
+	switch v := x.(type) {
+	case *big.Int:
+		return dcr.IntValue(v), nil
+	case bool:
+		return dcr.BoolValue(v), nil
+	case common.Address:
+		return dcr.AddressValue(v), nil
+	case uint8:
+		return dcr.IntValue(new(big.Int).SetUint64(uint64(v))), nil
+	case uint16:
+		return dcr.IntValue(new(big.Int).SetUint64(uint64(v))), nil
+	case uint32:
+		return dcr.IntValue(new(big.Int).SetUint64(uint64(v))), nil
+	case uint64:
+		return dcr.IntValue(new(big.Int).SetUint64(v)), nil
+	case int8:
+		return dcr.Int64Value(int64(v)), nil
+	case int16:
+		return dcr.Int64Value(int64(v)), nil
+	case int32:
+		return dcr.Int64Value(int64(v)), nil
+	case int64:
+		return dcr.Int64Value(v), nil
+	}
+	if b, ok := fixedBytes(x); ok {
+		return dcr.WordValue(b, false), nil
+	}
+	return dcr.Value{}, fmt.Errorf("%w: getter returns %T", ErrUnreadable, x)
+}

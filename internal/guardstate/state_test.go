@@ -1,0 +1,237 @@
+package guardstate
+
+import (
+	"context"
+	"errors"
+	"math/big"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+const demoCorpus = "../../data/corpus/demo"
+
+var (
+	managerOnce sync.Once
+	manager     *solc.Manager
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if manager != nil {
+		manager.Close()
+	}
+	os.Exit(code)
+}
+
+type demoContract struct {
+	rec *deploy.Record
+	out *solc.Output
+}
+
+func loadDemo(t *testing.T, name string) demoContract {
+	t.Helper()
+	client, err := etherscan.NewRecorded(demoCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := etherscan.ListCorpus(demoCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasPrefix(e.ID, name+"_") {
+			rec, err := deploy.Load(client, e, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
+			out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
+			if err != nil {
+				t.Fatal(err)
+			}
+			return demoContract{rec: rec, out: out}
+		}
+	}
+	t.Fatalf("no demo contract %s", name)
+	return demoContract{}
+}
+
+func deployDemo(t *testing.T, d demoContract) *deploy.Deployment {
+	t.Helper()
+	target, err := d.rec.Target(d.out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dep, err := deploy.Deploy(d.rec, d.out, target, nil, chain.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dep
+}
+
+// send calls a function and fails the test if it reverts.
+func send(t *testing.T, dep *deploy.Deployment, from common.Address, value *big.Int, method string, args ...any) {
+	t.Helper()
+	data, err := dep.ABI.Pack(method, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := dep.Chain.Call(from, dep.Address, data, value, dep.Block)
+	if err != nil || !res.Success {
+		t.Fatalf("%s: %v %v %s", method, err, res.Err, res.RevertReason)
+	}
+}
+
+func mustInt(t *testing.T) func(dcr.Value, error) *big.Int {
+	return func(v dcr.Value, err error) *big.Int { return intOf(t, v, err) }
+}
+
+func intOf(t *testing.T, v dcr.Value, err error) *big.Int {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, ok := v.Int()
+	if !ok {
+		t.Fatalf("%s is not an integer", v)
+	}
+	return n
+}
+
+func holds(t *testing.T, s dcr.State, guard string) bool {
+	t.Helper()
+	g, err := dcr.ParseGuard(guard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok, err := g.Holds(s)
+	if err != nil {
+		t.Fatalf("%s: %v", guard, err)
+	}
+	return ok
+}
+
+var user = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
+
+// TestGiftTokenGuards reads a 0.4.24 contract (no storage layout from solc):
+// getters for public state, the computed layout for the private balances
+// mapping, the balance, and guards over all of them as the sale proceeds.
+func TestGiftTokenGuards(t *testing.T) {
+	d := loadDemo(t, "GiftToken")
+	dep := deployDemo(t, d)
+	layout, err := LayoutOf(d.out, "GiftToken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !layout.Computed {
+		t.Fatal("0.4.24 reports no storage layout; the layout should be computed")
+	}
+	s := ForDeployment(dep, dep.Chain, layout)
+	owner := s.At(dep.Deployer, dep.Block)
+	if got := mustInt(t)(owner.Mapping("balances", dcr.AddressValue(dep.Deployer))); got.Cmp(big.NewInt(1e14)) != 0 {
+		t.Fatalf("balances[deployer] = %s, want the initial supply 1e14", got)
+	}
+	if holds(t, owner, "selling") {
+		t.Fatal("selling before enableSale")
+	}
+	send(t, dep, dep.Deployer, nil, "enableSale")
+	send(t, dep, user, big.NewInt(1e18), "buy")
+	if !holds(t, owner, "selling && address(this).balance == 1 ether && owner == msg.sender") {
+		t.Fatal("after enableSale and a 1 ether purchase the guard should hold for the owner")
+	}
+	buyer := s.At(user, dep.Block)
+	if !holds(t, buyer, "balances[msg.sender] == 4300 * 10**5 && balances[msg.sender] < balances[owner]") {
+		t.Fatalf("buyer's balance: %v", mustInt(t)(buyer.Mapping("balances", buyer.Sender())))
+	}
+	if _, err := s.Mapping("allowed", buyer.Sender()); !errors.Is(err, ErrUnreadable) {
+		t.Fatalf("allowed is a nested mapping: want ErrUnreadable, got %v", err)
+	}
+	if _, err := s.Var("noSuchVariable"); !errors.Is(err, ErrUnreadable) {
+		t.Fatalf("unknown variable: want ErrUnreadable, got %v", err)
+	}
+	sameThroughStorage(t, dep, layout, "selling", "owner", "tokensPerEth", "_totalSupply")
+}
+
+// sameThroughStorage reads public variables through a State without an ABI
+// (so through storage) and compares them with their getters.
+func sameThroughStorage(t *testing.T, dep *deploy.Deployment, layout *Layout, names ...string) {
+	t.Helper()
+	viaGetter := ForDeployment(dep, dep.Chain, layout)
+	viaStorage := New(dep.Chain, dep.Address, abi.ABI{}, layout, dep.Block)
+	for _, name := range names {
+		a, err := viaGetter.Var(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := viaStorage.Var(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !a.Equal(b) {
+			t.Errorf("%s: getter %s, storage %s", name, a, b)
+		}
+	}
+}
+
+// TestAllowlistNFTGuards reads a 0.8.19 contract through solc's layout:
+// private mappings keyed by uint256 and by address.
+func TestAllowlistNFTGuards(t *testing.T) {
+	d := loadDemo(t, "AllowlistNFT")
+	dep := deployDemo(t, d)
+	layout, err := LayoutOf(d.out, "AllowlistNFT")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if layout.Computed {
+		t.Fatal("0.8.19 reports its storage layout; it should be used")
+	}
+	s := ForDeployment(dep, dep.Chain, layout).At(user, dep.Block)
+	if !holds(t, s, "owners[1] == address(0) && !publicMintOpen") {
+		t.Fatal("no token before any mint")
+	}
+	send(t, dep, dep.Deployer, nil, "setPublicMint", true)
+	send(t, dep, user, big.NewInt(5e16), "mint", big.NewInt(1))
+	if !holds(t, s, "owners[1] == msg.sender && balances[msg.sender] == 1 && totalSupply == 1 && publicMintOpen") {
+		t.Fatal("after one public mint the caller owns token 1")
+	}
+	if !holds(t, s, "address(this).balance == 0.05 ether && block.number > 0 && now > 0") {
+		t.Fatal("balance and block values")
+	}
+	sameThroughStorage(t, dep, layout, "price", "allowlistPrice", "publicMintOpen", "totalSupply", "owner")
+}
+
+// TestComputedLayoutMatchesSolc computes the layout of every 0.8.19 demo
+// contract from its AST and compares it with the one solc reports.
+func TestComputedLayoutMatchesSolc(t *testing.T) {
+	for _, name := range []string{"TimedCrowdsale", "StakingPool", "AllowlistNFT", "PaymentChannel"} {
+		d := loadDemo(t, name)
+		want, err := LayoutOf(d.out, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := computeLayout(d.out, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got.Vars) != len(want.Vars) {
+			t.Errorf("%s: %d variables computed, solc has %d", name, len(got.Vars), len(want.Vars))
+		}
+		for v, w := range want.Vars {
+			g, ok := got.Vars[v]
+			if !ok || g.Slot.Cmp(w.Slot) != 0 || g.Offset != w.Offset || g.Type.Bytes != w.Type.Bytes || g.Type.Encoding != w.Type.Encoding {
+				t.Errorf("%s.%s: computed %+v, solc %+v", name, v, g, w)
+			}
+		}
+	}
+}

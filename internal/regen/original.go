@@ -1,0 +1,48 @@
+package regen
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/solast"
+	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/warehouse"
+)
+
+// OriginalOf is the original of a record, read from its compiler output:
+// the target contract's file, its AST and the compiler that built it.
+func OriginalOf(rec *deploy.Record, out *solc.Output) (*Original, string, error) {
+	if rec.Files == nil {
+		return nil, "", fmt.Errorf("%s has no source files", rec.Entry.ID)
+	}
+	c, err := rec.Target(out)
+	if err != nil {
+		return nil, "", err
+	}
+	text, ok := rec.Files.Files[c.File]
+	if !ok {
+		return nil, "", fmt.Errorf("the compiler output names file %s, which the record does not hold", c.File)
+	}
+	src := out.Sources[c.File]
+	if src == nil {
+		return nil, "", fmt.Errorf("the compiler output has no AST for %s", c.File)
+	}
+	root, err := solast.ParseWithSource(src.AST, text)
+	if err != nil {
+		return nil, "", err
+	}
+	return &Original{Files: rec.Files.Files, File: c.File, Root: root, Compiler: out.CompilerUsed}, c.Name, nil
+}
+
+// SampleDir is where a contract's samples of one model live, relative to
+// the data root: samples/<contract_id>/<model>, both sanitised.
+func SampleDir(contractID, model string) string {
+	return path.Join("samples", warehouse.Sanitize(contractID), warehouse.Sanitize(model))
+}
+
+// SamplePath is the target file of sample k, relative to the data root.
+func SamplePath(contractID, model string, k int) string {
+	return path.Join(SampleDir(contractID, model), strconv.Itoa(k)+".sol")
+}

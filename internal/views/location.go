@@ -1,0 +1,103 @@
+package views
+
+import (
+	"database/sql"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// LocationView is the view every built file has that says where its views
+// read the warehouse: one row, (warehouse, layout), warehouse as the views
+// name it (absolute, or relative to the file's folder).
+const LocationView = "warehouse_location"
+
+func locationViewSQL(loc location, root string) (string, error) {
+	ref, err := warehouseRef(loc, root)
+	if err != nil {
+		return "", fmt.Errorf("views: %w", err)
+	}
+	name := sqlIdent(LocationView)
+	return "CREATE OR REPLACE VIEW " + name + " AS SELECT " + sqlString(ref) + " AS warehouse, " +
+		sqlString(string(loc.layout)) + " AS layout;\n" +
+		"COMMENT ON VIEW " + name + " IS " + sqlString("Where this file's views read the Parquet warehouse: "+
+		"warehouse is its root as the views name it, absolute or relative to the folder of the DuckDB file (layout). "+
+		"Relative paths resolve against the working directory or file_search_path: open the file from its folder, "+
+		"or SET file_search_path to it.") + ";", nil
+}
+
+// Location is what a built file says about its warehouse.
+type Location struct {
+	Layout    Layout
+	Warehouse string // absolute path the views resolve to, given where the file is now
+}
+
+// ReadLocation reads the location of the file at dbPath through db (opened
+// on that file).
+func ReadLocation(db *sql.DB, dbPath string) (Location, error) {
+	var ref, layout string
+	if err := db.QueryRow("SELECT warehouse, layout FROM " + sqlIdent(LocationView)).Scan(&ref, &layout); err != nil {
+		return Location{}, fmt.Errorf("views: %s: %w", LocationView, err)
+	}
+	abs, err := resolveRef(dbPath, ref, Layout(layout))
+	if err != nil {
+		return Location{}, err
+	}
+	return Location{Layout: Layout(layout), Warehouse: abs}, nil
+}
+
+// fileLocation opens dbPath just to read its location.
+func fileLocation(dbPath string) (Location, error) {
+	db, err := Open(dbPath)
+	if err != nil {
+		return Location{}, err
+	}
+	defer db.Close()
+	return ReadLocation(db, dbPath)
+}
+
+// existingLayout is the layout of the file at dbPath, Absolute when there is
+// none (or it predates the location view).
+func existingLayout(dbPath string) Layout {
+	if _, err := os.Stat(dbPath); err != nil {
+		return Absolute
+	}
+	loc, err := fileLocation(dbPath)
+	if err != nil {
+		return Absolute
+	}
+	return loc.Layout
+}
+
+// Rebase rebuilds the file at dbPath, keeping its layout, when its views do
+// not read the warehouse at root: the data folder moved (absolute paths), or
+// the file was copied away from its warehouse (relative paths), or it
+// predates the location view. It reports whether it rebuilt. A missing file
+// is left missing; a file that cannot be opened is an error.
+func Rebase(dbPath, root string) (bool, error) {
+	if _, err := os.Stat(dbPath); errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	want, err := filepath.Abs(root)
+	if err != nil {
+		return false, fmt.Errorf("views: rebase: %w", err)
+	}
+	db, err := Open(dbPath)
+	if err != nil {
+		return false, fmt.Errorf("views: rebase: %w", err)
+	}
+	loc, err := ReadLocation(db, dbPath)
+	db.Close()
+	if err == nil && filepath.Clean(loc.Warehouse) == filepath.Clean(want) {
+		return false, nil
+	}
+	layout := Absolute
+	if err == nil {
+		layout = loc.Layout
+	}
+	if err := BuildLayout(dbPath, root, layout); err != nil {
+		return false, err
+	}
+	return true, nil
+}

@@ -1,0 +1,21 @@
+package schemas
+
+import _ "embed"
+
+//go:embed vuln_labels.md
+var vulnLabelsDoc string
+
+// VulnLabel is one row of the `vuln_labels` dataset: whether a labelled
+// benchmark file carries a label of one of the detector's five classes.
+type VulnLabel struct {
+	ContractID string `parquet:"contract_id"`
+	File       string `parquet:"file"`
+	Class      string `parquet:"class"`
+	Labelled   bool   `parquet:"labelled"`
+	DASP       string `parquet:"dasp"`
+	Lines      string `parquet:"lines"`
+}
+
+func init() {
+	Register(Dataset{Name: "vuln_labels", Row: VulnLabel{}, Partitions: []string{"contract"}, Doc: vulnLabelsDoc})
+}

@@ -1,0 +1,205 @@
+// Package compile is the compile stage (solbehave paper §IV-B, §V-A(b)):
+// every generated sample is compiled with its original's compiler and
+// settings; an LLM sample that does not compile gets one repair request to
+// the same model (the sample, its first compiler error, the instruction to
+// fix only that error, temperature 0.2) and is compiled again. Mutant,
+// reference and imported samples are not repaired.
+//
+// Inputs: the `generations` dataset and the sample files, the corpus record
+// (compiler settings). Outputs: the `samples` dataset (the contract with the
+// oracles: they take rows with compiled_repaired and load their artifact),
+// compiler outputs content-addressed under <data>/artifacts, repaired
+// sources as <k>.repaired.sol beside the samples, and `llm_calls` rows for
+// the repairs. One unit per contract and model; its fingerprint covers the
+// samples' digests, the compiler settings and the repair configuration.
+//
+// Compiling is deterministic, so outcomes are cached by the digest of the
+// compiler input under <data>/compile_cache: identical samples (an
+// unmutated mutant and the reference, say) compile once.
+package compile
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"sort"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/llm"
+	"github.com/solbehave/solbehave/internal/regen"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Stage is the compile stage.
+type Stage struct {
+	Repair            bool
+	RepairTemperature float64
+	RepairMaxTokens   int
+	LLM               llm.Options
+
+	mu      sync.Mutex
+	clients map[string]*llm.Client
+}
+
+// New returns the stage with the paper's parameters.
+func New() *Stage { return &Stage{Repair: true, RepairTemperature: 0.2, RepairMaxTokens: 8192} }
+
+func (s *Stage) Name() string    { return "compile" }
+func (s *Stage) Version() string { return "1" }
+func (s *Stage) Summary() string {
+	return "compile every sample with its original's compiler; one LLM repair pass for the ones that fail"
+}
+
+func (s *Stage) BindFlags(fs *pflag.FlagSet) {
+	fs.BoolVar(&s.Repair, "repair", s.Repair, "give LLM samples that do not compile one repair request")
+	fs.Float64Var(&s.RepairTemperature, "repair-temperature", s.RepairTemperature, "temperature of the repair request")
+	fs.IntVar(&s.RepairMaxTokens, "repair-max-tokens", s.RepairMaxTokens, "most output tokens of a repair (the whole target contract)")
+	llm.BindFlags(fs, &s.LLM)
+}
+
+type unit struct {
+	entry etherscan.Entry
+	rec   *deploy.Record
+	rows  []schemas.Generation
+}
+
+// Plan makes one unit per (contract, model) of the generations dataset.
+func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	gens, err := warehouse.ReadDataset[schemas.Generation](env.Warehouse, "generations")
+	if err != nil {
+		return nil, err
+	}
+	groups := map[[2]string][]schemas.Generation{}
+	for _, g := range gens {
+		key := [2]string{g.ContractID, g.Model}
+		groups[key] = append(groups[key], g)
+	}
+	entries, err := etherscan.ListCorpus(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	client, err := etherscan.NewRecorded(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]etherscan.Entry{}
+	for _, e := range entries {
+		byID[e.ID] = e
+	}
+	keys := make([][2]string, 0, len(groups))
+	for k := range groups {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool {
+		return keys[i][0] < keys[j][0] || keys[i][0] == keys[j][0] && keys[i][1] < keys[j][1]
+	})
+	var units []pipeline.Unit
+	for _, k := range keys {
+		e, ok := byID[k[0]]
+		if !ok {
+			continue // the contract left the corpus; generate drops its rows next run
+		}
+		rec, err := deploy.Load(client, e, 0)
+		if err != nil || rec.Source == nil {
+			continue
+		}
+		rows := groups[k]
+		sort.Slice(rows, func(i, j int) bool { return rows[i].Sample < rows[j].Sample })
+		fp := pipeline.Fingerprint(s.Version(), sampleDigests(rows), settings(rec), s.repairConfig(rows[0].Generator))
+		units = append(units, pipeline.Unit{ID: k[0] + "/" + k[1], Contract: k[0], Fingerprint: fp,
+			Payload: unit{entry: e, rec: rec, rows: rows}})
+	}
+	return units, nil
+}
+
+// sampleDigests is what of the generation rows decides the compile results.
+func sampleDigests(rows []schemas.Generation) []string {
+	out := make([]string, len(rows))
+	for i, r := range rows {
+		out[i] = fmt.Sprintf("%d|%s|%s|%s|%s|%s", r.Sample, r.SourceSHA256, r.SkeletonSHA256, r.FilesPath, r.Error, r.Mutations)
+	}
+	return out
+}
+
+func settings(rec *deploy.Record) []any {
+	src := rec.Source
+	return []any{src.CompilerVersion, src.OptimizationUsed, src.Runs, src.EVMVersion, src.SourceCode}
+}
+
+func (s *Stage) repairConfig(generator string) string {
+	if generator != regen.KindOpenAI || !s.Repair {
+		return "no repair"
+	}
+	return fmt.Sprintf("repair temperature=%v max_tokens=%d prompt=%s", s.RepairTemperature, s.RepairMaxTokens, regen.PromptVersion)
+}
+
+// client returns the repair client for a model (openai:<name>).
+func (s *Stage) client(env *pipeline.Env, model string) (*llm.Client, error) {
+	name, ok := cutModel(model)
+	if !ok {
+		return nil, fmt.Errorf("model %q is not openai:<model>", model)
+	}
+	if s.LLM.BaseURL == "" {
+		return nil, errors.New("repairs need --llm-url")
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.clients == nil {
+		s.clients = map[string]*llm.Client{}
+	}
+	if c := s.clients[name]; c != nil {
+		return c, nil
+	}
+	o := s.LLM
+	o.Model = name
+	if o.CacheDir == "" {
+		o.CacheDir = filepath.Join(env.Data, "llm_cache")
+	}
+	s.clients[name] = llm.New(o)
+	return s.clients[name], nil
+}
+
+func cutModel(model string) (string, bool) {
+	if len(model) > len(regen.KindOpenAI)+1 && model[:len(regen.KindOpenAI)+1] == regen.KindOpenAI+":" {
+		return model[len(regen.KindOpenAI)+1:], true
+	}
+	return "", false
+}
+
+// Run compiles (and repairs) one contract's samples of one model.
+func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
+	u := pu.Payload.(unit)
+	c := &compiler{env: env, rec: u.rec, target: u.rec.Name()}
+	var samples []schemas.Sample
+	var calls []schemas.LLMCall
+	transient := 0
+	for _, g := range u.rows {
+		sample, call, err := s.sample(ctx, c, g)
+		if err != nil {
+			return nil, err
+		}
+		samples = append(samples, sample)
+		if call != nil {
+			calls = append(calls, call.row)
+			if call.transient {
+				transient++
+			}
+		}
+	}
+	out := &pipeline.Output{}
+	pipeline.Add(out, "samples", samples)
+	if len(calls) > 0 {
+		pipeline.Add(out, "llm_calls", calls)
+	}
+	if transient > 0 {
+		return out, pipeline.Fail("llm", true, fmt.Errorf("%d repair request(s) failed transiently; the unit is retried on the next run", transient))
+	}
+	return out, nil
+}

@@ -1,0 +1,143 @@
+package compile
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/solbehave/solbehave/internal/llm"
+	"github.com/solbehave/solbehave/internal/regen"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+type repairCall struct {
+	row       schemas.LLMCall
+	transient bool
+}
+
+// sample compiles one generated sample, repairing it once when allowed.
+func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (schemas.Sample, *repairCall, error) {
+	row := schemas.Sample{ContractID: g.ContractID, Model: g.Model, Sample: g.Sample, Generator: g.Generator,
+		SourcePath: g.SourcePath, SourceSHA256: g.SourceSHA256, Mutations: g.Mutations, NMutated: g.NMutated,
+		FunctionsGenerated: g.FunctionsGenerated, FunctionsFailed: g.FunctionsFailed, GenerationMS: g.GenerationMS}
+	if g.Error != "" || g.SourcePath == "" {
+		row.Error, row.RawError = orText(g.Error, "nothing was generated"), orText(g.Error, "nothing was generated")
+		return row, nil, nil
+	}
+	files, err := c.readSample(g)
+	if err != nil {
+		return row, nil, pipeline.Fail("sample", true, err)
+	}
+	res, err := c.compile(ctx, files)
+	if err != nil {
+		return row, nil, err
+	}
+	res.fill(&row)
+	row.RawError = row.Error
+	row.CompiledRaw = res.OK
+	if res.OK || g.Generator != regen.KindOpenAI || !s.Repair {
+		return row, nil, nil
+	}
+	return s.repair(ctx, c, g, files, res, row)
+}
+
+// repair sends one repair request and compiles its result.
+func (s *Stage) repair(ctx context.Context, c *compiler, g schemas.Generation, files map[string]string, raw outcome, row schemas.Sample) (schemas.Sample, *repairCall, error) {
+	client, err := s.client(c.env, g.Model)
+	if err != nil {
+		return row, nil, pipeline.Fail("llm", false, err)
+	}
+	row.RepairAttempted = true
+	start := time.Now()
+	task := regen.RepairTask{ContractID: g.ContractID, Model: g.Model, Sample: int(g.Sample), Seed: g.Seed,
+		Source: files[c.file(files)], Target: c.target, Compiler: c.rec.Source.CompilerVersion, Error: raw.Formatted,
+		Temperature: s.RepairTemperature, MaxTokens: s.RepairMaxTokens}
+	fixed, call, err := regen.Repair(ctx, client, task)
+	row.RepairMS = time.Since(start).Milliseconds()
+	rc := &repairCall{row: call, transient: llm.IsTransient(err)}
+	if err != nil {
+		return row, rc, nil // still the raw outcome: compiled_repaired = compiled_raw = false
+	}
+	repaired := copyFiles(files)
+	repaired[c.file(files)] = fixed
+	rel := path.Join(regen.SampleDir(g.ContractID, g.Model), strconv.Itoa(int(g.Sample))+".repaired.sol")
+	if err := writeFile(c.env.Data, rel, []byte(fixed)); err != nil {
+		return row, rc, err
+	}
+	res, err := c.compile(ctx, repaired)
+	if err != nil {
+		return row, rc, err
+	}
+	res.fill(&row)
+	sum := sha256.Sum256([]byte(fixed))
+	row.SourcePath, row.SourceSHA256 = rel, hex.EncodeToString(sum[:])
+	return row, rc, nil
+}
+
+// readSample reads every file of a sample.
+func (c *compiler) readSample(g schemas.Generation) (map[string]string, error) {
+	data := c.env.Data
+	if g.FilesPath != "" {
+		b, err := os.ReadFile(filepath.Join(data, filepath.FromSlash(g.FilesPath)))
+		if err != nil {
+			return nil, err
+		}
+		var files map[string]string
+		if err := json.Unmarshal(b, &files); err != nil {
+			return nil, err
+		}
+		return files, nil
+	}
+	name, err := c.soleFile()
+	if err != nil {
+		return nil, err
+	}
+	b, err := os.ReadFile(filepath.Join(data, filepath.FromSlash(g.SourcePath)))
+	if err != nil {
+		return nil, err
+	}
+	return map[string]string{name: string(b)}, nil
+}
+
+func copyFiles(files map[string]string) map[string]string {
+	out := make(map[string]string, len(files))
+	for k, v := range files {
+		out[k] = v
+	}
+	return out
+}
+
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func writeFile(data, rel string, b []byte) error {
+	p := filepath.Join(data, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), p)
+}

@@ -1,0 +1,350 @@
+// Package generate is the generate stage (solbehave paper §IV-B): k
+// samples (--samples, default 10) per kept contract and generator
+// (--generator: openai:<model>, mutant, reference, import:<dir>; default
+// mutant,reference when no --llm-url is given), each completed function by
+// function from the contract's skeleton. Sample k's seed derives from the
+// run seed, the contract, the model and k.
+//
+// Inputs: the `skeletons` dataset and the skeleton files, the original's
+// artifact (`reproducibility.artifact`) and the corpus record. Outputs: the
+// `generations` dataset, `llm_calls` rows, and the sample files under
+// <data>/samples/<contract_id>/<model>/<k>.sol. One unit per contract and
+// model; its fingerprint covers the skeleton's digest, the original's
+// artifact, the generator's configuration (for imports, the imported files),
+// k, the seed, the temperature and the token limit.
+//
+// An LLM call that fails (timeout, HTTP error, garbage) leaves its function
+// as a stub and the sample goes on; when a failure was transient (timeout,
+// 429, 5xx, network), the unit's rows are kept and the unit is marked for a
+// retry, so the next run asks again for what failed (the rest is cached).
+package generate
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/llm"
+	"github.com/solbehave/solbehave/internal/mutate"
+	"github.com/solbehave/solbehave/internal/regen"
+	"github.com/solbehave/solbehave/internal/sharedflag"
+	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Stage is the generate stage.
+type Stage struct {
+	Generators   []string
+	Samples      int
+	Temperature  float64
+	MaxTokens    int
+	MutationRate float64
+	LLM          llm.Options
+}
+
+// New returns the stage with the paper's parameters.
+func New() *Stage {
+	return &Stage{Samples: 10, Temperature: 0.7, MaxTokens: 2048, MutationRate: mutate.DefaultRate}
+}
+
+func (s *Stage) Name() string    { return "generate" }
+func (s *Stage) Version() string { return "1" }
+func (s *Stage) Summary() string {
+	return "regenerate k samples per contract and generator from the skeletons (LLM, mutant, reference, import)"
+}
+
+func (s *Stage) BindFlags(fs *pflag.FlagSet) {
+	sharedflag.StringList(fs, &s.Generators, "generator", nil, regen.GeneratorFlagUsage)
+	fs.IntVar(&s.Samples, "samples", s.Samples, "samples per contract and generator (k)")
+	fs.Float64Var(&s.Temperature, "temperature", s.Temperature, "LLM sampling temperature for generation")
+	fs.IntVar(&s.MaxTokens, "max-tokens", s.MaxTokens, "most output tokens per generated function")
+	fs.Float64Var(&s.MutationRate, "mutation-rate", s.MutationRate, "mutant generator: probability that a function is mutated")
+	llm.BindFlags(fs, &s.LLM)
+}
+
+// generators builds the configured generators (the default when none is named).
+func (s *Stage) generators(env *pipeline.Env) ([]regen.Generator, error) {
+	specs := s.Generators
+	if len(specs) == 0 {
+		if s.LLM.BaseURL != "" {
+			return nil, errors.New("--llm-url is set but --generator names no openai:<model>")
+		}
+		specs = []string{regen.KindMutant, regen.KindReference}
+	}
+	if s.Samples < 1 {
+		return nil, fmt.Errorf("--samples %d: want at least 1", s.Samples)
+	}
+	o := s.LLM
+	if o.CacheDir == "" {
+		o.CacheDir = filepath.Join(env.Data, "llm_cache")
+	}
+	cfg := regen.Config{LLM: o, Temperature: s.Temperature, MaxTokens: s.MaxTokens, MutationRate: s.MutationRate}
+	seen := map[string]bool{}
+	var out []regen.Generator
+	for _, spec := range specs {
+		g, err := regen.New(spec, cfg)
+		if err != nil {
+			return nil, err
+		}
+		if seen[g.Name()] {
+			return nil, fmt.Errorf("generator %s named twice", g.Name())
+		}
+		seen[g.Name()] = true
+		out = append(out, g)
+	}
+	return out, nil
+}
+
+type unit struct {
+	entry    etherscan.Entry
+	gen      regen.Generator
+	skel     schemas.Skeleton // one row: path, digest, target
+	artifact string
+}
+
+// Plan makes one unit per (kept contract with a skeleton, generator).
+func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	gens, err := s.generators(env)
+	if err != nil {
+		return nil, err
+	}
+	skels, err := skeletonRows(env)
+	if err != nil {
+		return nil, err
+	}
+	artifacts, err := originalArtifacts(env)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := etherscan.ListCorpus(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	var units []pipeline.Unit
+	for _, e := range entries {
+		sk, ok := skels[e.ID]
+		if !ok {
+			continue
+		}
+		for _, g := range gens {
+			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed)
+			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Name(), Contract: e.ID, Fingerprint: fp,
+				Payload: unit{entry: e, gen: g, skel: sk, artifact: artifacts[e.ID]}})
+		}
+	}
+	return units, nil
+}
+
+func skeletonRows(env *pipeline.Env) (map[string]schemas.Skeleton, error) {
+	rows, err := warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]schemas.Skeleton{}
+	for _, r := range rows {
+		out[r.ContractID] = r
+	}
+	return out, nil
+}
+
+func originalArtifacts(env *pipeline.Env) (map[string]string, error) {
+	rows, err := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	for _, r := range rows {
+		out[r.ContractID] = r.Artifact
+	}
+	return out, nil
+}
+
+// Run generates the k samples of one contract and model.
+func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
+	u := pu.Payload.(unit)
+	sk, err := loadSkeleton(env.Data, u.skel)
+	if err != nil {
+		return nil, err
+	}
+	orig, err := loadOriginal(env, u)
+	if err != nil {
+		return nil, err
+	}
+	results := s.generateAll(ctx, env, u, sk, orig)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	rows := make([]schemas.Generation, 0, len(results))
+	var calls []schemas.LLMCall
+	transient := 0
+	for k, r := range results {
+		row, err := writeSample(env.Data, pu.Contract, u, k, r)
+		if err != nil {
+			return nil, err
+		}
+		rows = append(rows, row)
+		calls = append(calls, r.res.Calls...)
+		transient += r.res.Transient
+	}
+	removeStale(env.Data, pu.Contract, u.gen.Name(), s.Samples)
+	out := &pipeline.Output{}
+	pipeline.Add(out, "generations", rows)
+	if len(calls) > 0 {
+		pipeline.Add(out, "llm_calls", calls)
+	}
+	if transient > 0 {
+		return out, pipeline.Fail("llm", true, fmt.Errorf("%d LLM call(s) failed transiently; the unit is retried on the next run", transient))
+	}
+	return out, nil
+}
+
+type result struct {
+	res  *regen.Result
+	seed int64
+	ms   int64
+}
+
+// generateAll runs the samples, several at once for LLM generators.
+func (s *Stage) generateAll(ctx context.Context, env *pipeline.Env, u unit, sk *skeleton.Skeleton, orig *regen.Original) []result {
+	results := make([]result, s.Samples)
+	parallel := 1
+	if u.gen.Kind() == regen.KindOpenAI {
+		parallel = max(1, s.LLM.Concurrency)
+	}
+	slots := make(chan struct{}, parallel)
+	var wg sync.WaitGroup
+	for k := 0; k < s.Samples; k++ {
+		wg.Add(1)
+		slots <- struct{}{}
+		go func(k int) {
+			defer func() { <-slots; wg.Done() }()
+			seed := regen.SampleSeed(env.Seed, u.entry.ID, u.gen.Name(), k)
+			start := time.Now()
+			res := u.gen.Generate(ctx, regen.Task{ContractID: u.entry.ID, Sample: k, Seed: seed, Skeleton: sk, Original: orig})
+			results[k] = result{res: res, seed: seed, ms: time.Since(start).Milliseconds()}
+		}(k)
+	}
+	wg.Wait()
+	return results
+}
+
+func loadSkeleton(data string, row schemas.Skeleton) (*skeleton.Skeleton, error) {
+	b, err := os.ReadFile(filepath.Join(data, filepath.FromSlash(row.SkeletonPath)))
+	if err != nil {
+		return nil, pipeline.Fail("skeleton", true, err)
+	}
+	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != row.SkeletonSHA256 {
+		return nil, pipeline.Fail("skeleton", true, fmt.Errorf("%s changed since the skeleton stage wrote it; rerun skeleton", row.SkeletonPath))
+	}
+	sk, err := skeleton.Decode(b)
+	if err != nil {
+		return nil, pipeline.Fail("skeleton", false, err)
+	}
+	return sk, nil
+}
+
+func loadOriginal(env *pipeline.Env, u unit) (*regen.Original, error) {
+	client, err := etherscan.NewRecorded(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	rec, err := deploy.Load(client, u.entry, 0)
+	if err != nil {
+		return nil, pipeline.Fail("source", false, err)
+	}
+	built, err := artifact.New(env.Data).Get(u.artifact)
+	if err != nil {
+		return nil, pipeline.Fail("artifact", false, err)
+	}
+	orig, _, err := regen.OriginalOf(rec, built)
+	if err != nil {
+		return nil, pipeline.Fail("source", false, err)
+	}
+	return orig, nil
+}
+
+// writeSample stores sample k's files and returns its row.
+func writeSample(data, contractID string, u unit, k int, r result) (schemas.Generation, error) {
+	g := u.gen
+	row := schemas.Generation{ContractID: contractID, Model: g.Name(), Sample: int64(k), Generator: g.Kind(),
+		Seed: r.seed, SkeletonSHA256: u.skel.SkeletonSHA256, FunctionsGenerated: int64(r.res.Generated),
+		FunctionsFailed: int64(r.res.Failed), Error: r.res.Err, GenerationMS: r.ms, LLMCalls: int64(len(r.res.Calls))}
+	for _, c := range r.res.Calls {
+		row.TokensIn += c.TokensIn
+		row.TokensOut += c.TokensOut
+	}
+	if g.Kind() == regen.KindMutant {
+		b, _ := json.Marshal(r.res.Mutations)
+		row.Mutations, row.NMutated = string(b), int64(len(r.res.Mutations))
+	}
+	if r.res.Target == "" {
+		return row, nil
+	}
+	row.SourcePath = regen.SamplePath(contractID, g.Name(), k)
+	if err := writeFile(data, row.SourcePath, []byte(r.res.Target)); err != nil {
+		return row, err
+	}
+	sum := sha256.Sum256([]byte(r.res.Target))
+	row.SourceSHA256 = hex.EncodeToString(sum[:])
+	if len(r.res.Files) > 1 {
+		row.FilesPath = path.Join(regen.SampleDir(contractID, g.Name()), strconv.Itoa(k)+".files.json")
+		b, err := json.Marshal(r.res.Files)
+		if err != nil {
+			return row, err
+		}
+		if err := writeFile(data, row.FilesPath, b); err != nil {
+			return row, err
+		}
+	}
+	return row, nil
+}
+
+func writeFile(data, rel string, b []byte) error {
+	p := filepath.Join(data, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), p)
+}
+
+// removeStale deletes the files of samples beyond k (a lowered --samples).
+func removeStale(data, contractID, model string, k int) {
+	dir := filepath.Join(data, filepath.FromSlash(regen.SampleDir(contractID, model)))
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		idx, _, _ := strings.Cut(e.Name(), ".")
+		if n, err := strconv.Atoi(idx); err == nil && n >= k {
+			os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}

@@ -1,0 +1,278 @@
+// Package skeleton is the skeleton stage (solbehave paper §IV-B): for every
+// kept contract it strips the original's comments, writes fresh NatSpec for
+// its target contract's public and external functions, deletes the body of
+// every function of the target contract, and checks that the result
+// compiles once each body is stubbed. The NatSpec comes from a model when
+// one is configured (--natspec-model, by default the first openai:<model>
+// generator when --llm-url is set), otherwise from a deterministic template.
+//
+// Inputs: the kept rows of `contracts`, the original's compiler output
+// (`reproducibility.artifact`) and the corpus record. Outputs: the
+// `skeletons` dataset, `llm_calls` rows for the NatSpec request, and the
+// files under <data>/skeletons/<contract_id>/ (skeleton.json, skeleton.sol,
+// stubbed.sol). One unit per contract; its fingerprint covers the source,
+// the original's artifact and the NatSpec model.
+package skeleton
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/spf13/pflag"
+
+	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/llm"
+	"github.com/solbehave/solbehave/internal/regen"
+	"github.com/solbehave/solbehave/internal/sharedflag"
+	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Stage is the skeleton stage.
+type Stage struct {
+	NatSpecModel string   // "auto", "" (template) or a model name
+	Generators   []string // the shared --generator list (auto picks its first openai:<model>)
+	LLM          llm.Options
+
+	clientOnce sync.Once
+	client     *llm.Client
+}
+
+// New returns the stage with its defaults.
+func New() *Stage { return &Stage{NatSpecModel: "auto"} }
+
+func (s *Stage) Name() string    { return "skeleton" }
+func (s *Stage) Version() string { return "1" }
+func (s *Stage) Summary() string {
+	return "strip comments, write fresh NatSpec, delete the target's bodies; check the stubbed skeleton compiles"
+}
+
+func (s *Stage) BindFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&s.NatSpecModel, "natspec-model", s.NatSpecModel,
+		`model writing the skeletons' NatSpec: "auto" (the first openai:<model> generator when --llm-url is set), "" (template), or a model name`)
+	sharedflag.StringList(fs, &s.Generators, "generator", nil, regen.GeneratorFlagUsage)
+	llm.BindFlags(fs, &s.LLM)
+}
+
+// natspecModel is the model that writes NatSpec, "" for the template.
+func (s *Stage) natspecModel() string {
+	if s.LLM.BaseURL == "" {
+		return ""
+	}
+	switch s.NatSpecModel {
+	case "":
+		return ""
+	case "auto":
+		for _, g := range s.Generators {
+			if m, ok := strings.CutPrefix(strings.TrimSpace(g), regen.KindOpenAI+":"); ok && m != "" {
+				return m
+			}
+		}
+		return ""
+	}
+	return strings.TrimPrefix(s.NatSpecModel, regen.KindOpenAI+":")
+}
+
+type unit struct {
+	entry    etherscan.Entry
+	artifact string
+}
+
+// Plan makes one unit per kept contract that has an original artifact.
+func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	kept, err := keptContracts(env)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := etherscan.ListCorpus(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	model := s.natspecModel()
+	var units []pipeline.Unit
+	for _, e := range entries {
+		k, ok := kept[e.ID]
+		if !ok {
+			continue
+		}
+		fp := pipeline.Fingerprint(s.Version(), k.sourceSHA, k.artifact, model, skeletonFormat)
+		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: unit{entry: e, artifact: k.artifact}})
+	}
+	return units, nil
+}
+
+// skeletonFormat names the skeleton engine's output format: bump it when
+// internal/skeleton changes what it writes.
+const skeletonFormat = "skeleton-1"
+
+type keptContract struct{ sourceSHA, artifact string }
+
+// keptContracts maps each kept contract to its source digest and artifact.
+func keptContracts(env *pipeline.Env) (map[string]keptContract, error) {
+	contracts, err := warehouse.ReadDataset[schemas.Contract](env.Warehouse, "contracts")
+	if err != nil {
+		return nil, err
+	}
+	repro, err := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	if err != nil {
+		return nil, err
+	}
+	artifacts := map[string]string{}
+	for _, r := range repro {
+		artifacts[r.ContractID] = r.Artifact
+	}
+	out := map[string]keptContract{}
+	for _, c := range contracts {
+		if c.Kept && artifacts[c.ContractID] != "" {
+			out[c.ContractID] = keptContract{sourceSHA: c.SourceSHA256, artifact: artifacts[c.ContractID]}
+		}
+	}
+	return out, nil
+}
+
+// Run builds, writes and checks one contract's skeleton.
+func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
+	u := pu.Payload.(unit)
+	rec, orig, err := loadOriginal(env, u)
+	if err != nil {
+		return nil, err
+	}
+	in := skeleton.Input{Files: orig.Files, File: orig.File, Target: rec.Name(), AST: orig.Root}
+	sk, err := skeleton.Build(in, nil)
+	if err != nil {
+		return nil, pipeline.Fail("source", false, err)
+	}
+	out := &pipeline.Output{}
+	model := s.natspecModel()
+	var calls []schemas.LLMCall
+	if model != "" {
+		docs, call := s.modelDocs(ctx, env, pu.Contract, model, sk, orig.Compiler)
+		calls = append(calls, call)
+		if docs != nil {
+			if sk, err = skeleton.Build(in, func(f skeleton.Function) *skeleton.Doc { return docs[f.Key] }); err != nil {
+				return nil, pipeline.Fail("source", false, err)
+			}
+		}
+	}
+	stubErr, err := s.compileStubbed(ctx, env, rec, sk)
+	if err != nil {
+		return nil, err
+	}
+	relPath, sum, err := writeFiles(env.Data, pu.Contract, sk)
+	if err != nil {
+		return nil, err
+	}
+	pipeline.Add(out, "skeletons", rows(pu.Contract, sk, model, relPath, sum, stubErr))
+	if len(calls) > 0 {
+		pipeline.Add(out, "llm_calls", calls)
+	}
+	return out, nil
+}
+
+func loadOriginal(env *pipeline.Env, u unit) (*deploy.Record, *regen.Original, error) {
+	client, err := etherscan.NewRecorded(env.Corpus)
+	if err != nil {
+		return nil, nil, err
+	}
+	rec, err := deploy.Load(client, u.entry, 0)
+	if err != nil {
+		return nil, nil, pipeline.Fail("source", false, err)
+	}
+	built, err := artifact.New(env.Data).Get(u.artifact)
+	if err != nil {
+		return nil, nil, pipeline.Fail("artifact", false, err)
+	}
+	orig, _, err := regen.OriginalOf(rec, built)
+	if err != nil {
+		return nil, nil, pipeline.Fail("source", false, err)
+	}
+	return rec, orig, nil
+}
+
+// compileStubbed compiles the stubbed skeleton; a compiler error is the
+// recorded reason (returned as text), any other failure fails the unit.
+func (s *Stage) compileStubbed(ctx context.Context, env *pipeline.Env, rec *deploy.Record, sk *skeleton.Skeleton) (string, error) {
+	in, err := regen.CompileInput(rec, sk.Sources(sk.Stubbed()))
+	if err != nil {
+		return "", pipeline.Fail("source", false, err)
+	}
+	_, err = env.Engines.Solc().Compile(ctx, in)
+	var ce *solc.CompileError
+	switch {
+	case err == nil:
+		return "", nil
+	case errors.As(err, &ce):
+		return err.Error(), nil
+	case errors.Is(err, solc.ErrWorkerCrashed):
+		return "", pipeline.Fail("compile", true, err)
+	}
+	return "", pipeline.Fail("compile", false, err)
+}
+
+// writeFiles stores skeleton.json, skeleton.sol and stubbed.sol; it returns
+// the JSON's path relative to the data root and its sha256.
+func writeFiles(data, contractID string, sk *skeleton.Skeleton) (string, string, error) {
+	b, err := json.MarshalIndent(sk, "", " ")
+	if err != nil {
+		return "", "", err
+	}
+	rel := path.Join("skeletons", warehouse.Sanitize(contractID))
+	dir := filepath.Join(data, filepath.FromSlash(rel))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", "", err
+	}
+	for name, content := range map[string][]byte{"skeleton.json": b, "skeleton.sol": []byte(sk.Text), "stubbed.sol": []byte(sk.Stubbed())} {
+		if err := writeAtomic(filepath.Join(dir, name), content); err != nil {
+			return "", "", err
+		}
+	}
+	sum := sha256.Sum256(b)
+	return path.Join(rel, "skeleton.json"), hex.EncodeToString(sum[:]), nil
+}
+
+func writeAtomic(p string, b []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), p)
+}
+
+func rows(contractID string, sk *skeleton.Skeleton, model, relPath, sum, stubErr string) []schemas.Skeleton {
+	natspecModel := ""
+	if model != "" {
+		natspecModel = regen.KindOpenAI + ":" + model
+	}
+	out := make([]schemas.Skeleton, 0, len(sk.Functions))
+	for _, f := range sk.Functions {
+		out = append(out, schemas.Skeleton{ContractID: contractID, Target: sk.Target, File: sk.File,
+			FunctionIndex: int64(f.Index), Function: f.Key, Signature: f.Signature, Kind: f.Kind,
+			Visibility: f.Visibility, StateMutability: f.StateMutability, HasBody: f.HasBody,
+			NatSpecSource: f.NatSpecSource, Stub: f.Stub, NFunctions: int64(len(sk.Holes())),
+			NatSpecModel: natspecModel, SkeletonPath: relPath, SkeletonSHA256: sum,
+			StubCompiled: stubErr == "", StubError: stubErr})
+	}
+	return out
+}

@@ -1,0 +1,207 @@
+// Package vuln is the vulnerability stage (SAEFUZZ, saefuzz.txt): statically
+// guided evolutionary fuzzing with five oracles, run by internal/vuln on one
+// contract at a time.
+//
+// It reads one of two corpus layouts:
+//
+//   - SmartBugs Curated (`<corpus>/vulnerabilities.json` beside
+//     `<corpus>/dataset/<category>/<file>.sol`): the evaluation. Each file is
+//     compiled with its comments stripped (the dataset's `// <yes> <report>`
+//     labels never reach the detector) by the version its entry names, or,
+//     when that compiler cannot load, by the newest release the file's
+//     pragma admits (recorded in `compiler_substitution`). The target is the
+//     last contract of the file that has code (`--vuln-target last`; `main`
+//     picks the last one no other contract of the file names: the library
+//     and log contracts some files end with are skipped). It is deployed from
+//     a fixed account with default constructor arguments and some Ether
+//     (internal/vuln.DeployStandalone). The labels are mapped to the five
+//     classes into `vuln_labels` (see schemas/vuln_labels.md for the DASP
+//     mapping); `vuln_eval` and `vuln_ablation` score the findings.
+//   - The Etherscan record layout of the working corpus: the benchmark. Every
+//     original the verify stage kept and every compiling sample
+//     (`samples.compiled_repaired`) is deployed as the other oracles deploy
+//     it (internal/deploy: original deployer, recorded constructor
+//     arguments, same address for samples) and analysed; `vuln_rate` reports
+//     per model the samples with a finding their original does not have.
+//
+// `--ablation` lists the detector variants to run (each is its own unit,
+// so they sit side by side in the warehouse): none, no-static, random,
+// opcode. Every random choice derives from `--seed`.
+package vuln
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	engine "github.com/solbehave/solbehave/internal/vuln"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Stage is the vuln stage.
+type Stage struct {
+	Config    engine.Config
+	Ablations []string
+	Target    string        // SmartBugs target choice: last or main
+	Budget    time.Duration // wall clock per run
+}
+
+// New returns the stage with the engine's defaults.
+func New() *Stage {
+	return &Stage{Config: engine.DefaultConfig(), Ablations: []string{string(engine.AblationNone)}, Target: "last", Budget: 60 * time.Second}
+}
+
+func (s *Stage) Name() string    { return "vuln" }
+func (s *Stage) Version() string { return "1" }
+func (s *Stage) Summary() string {
+	return "statically guided evolutionary fuzzing with five vulnerability oracles (SAEFUZZ) on originals and samples, or on SmartBugs Curated"
+}
+
+func (s *Stage) BindFlags(fs *pflag.FlagSet) {
+	c := &s.Config
+	fs.IntVar(&c.Population, "vuln-population", c.Population, "vuln: seeds per generation")
+	fs.IntVar(&c.Generations, "vuln-generations", c.Generations, "vuln: generations (fixed)")
+	fs.IntVar(&c.MaxTxs, "vuln-max-txs", c.MaxTxs, "vuln: longest initial transaction sequence")
+	fs.Float64Var(&c.Alpha, "vuln-alpha", c.Alpha, "vuln: top fraction of the ranked seeds recombined by crossover (α)")
+	fs.Float64Var(&c.MutationRate, "vuln-mutation", c.MutationRate, "vuln: probability p_m that a seed outside the top fraction is mutated")
+	fs.Float64Var(&c.BranchWeight, "vuln-branch-weight", c.BranchWeight, "vuln: fitness = w·branch coverage + (1−w)·instruction coverage; this is w")
+	fs.Uint64Var(&c.GasThreshold, "vuln-gas-threshold", c.GasThreshold, "vuln: reentrancy needs a call forwarding more gas than this")
+	fs.Uint64Var(&c.TxGas, "vuln-tx-gas", c.TxGas, "vuln: gas limit of each generated transaction")
+	fs.DurationVar(&s.Budget, "vuln-budget", s.Budget, "vuln: wall-clock limit of one detector run (0: the generations alone bound it)")
+	fs.StringSliceVar(&s.Ablations, "ablation", s.Ablations, "vuln: detector variants to run, comma-separated: none, no-static, random, opcode")
+	fs.StringVar(&s.Target, "vuln-target", s.Target, "vuln: SmartBugs target contract: last (the file's last contract with code) or main (the last one no other contract names)")
+}
+
+// unit is what Plan hands to Run.
+type unit struct {
+	smartbugs *smartbugsFile
+	bench     *benchUnit
+	ablation  engine.Ablation
+	labels    bool // the unit writes the file's vuln_labels rows only
+}
+
+// Plan detects the corpus layout and lists one unit per contract and ablation.
+func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	ablations, err := s.ablations()
+	if err != nil {
+		return nil, err
+	}
+	if s.Target != "last" && s.Target != "main" {
+		return nil, fmt.Errorf("vuln: --vuln-target %q: want last or main", s.Target)
+	}
+	if isSmartBugs(env.Corpus) {
+		return s.planSmartBugs(env, ablations)
+	}
+	return s.planBenchmark(env, ablations)
+}
+
+func (s *Stage) ablations() ([]engine.Ablation, error) {
+	var out []engine.Ablation
+	seen := map[engine.Ablation]bool{}
+	for _, name := range s.Ablations {
+		a, err := engine.ParseAblation(strings.TrimSpace(name))
+		if err != nil {
+			return nil, err
+		}
+		if !seen[a] {
+			seen[a] = true
+			out = append(out, a)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("vuln: --ablation names no variant")
+	}
+	return out, nil
+}
+
+// unitID names a unit: the ablation is appended unless it is none.
+func unitID(base string, a engine.Ablation) string {
+	if a == engine.AblationNone {
+		return base
+	}
+	return base + "/" + string(a)
+}
+
+// fingerprint digests what a unit's output depends on.
+func (s *Stage) fingerprint(env *pipeline.Env, a engine.Ablation, parts ...any) string {
+	return pipeline.Fingerprint(append([]any{s.Version(), s.Config, s.Target, s.Budget, env.Seed, string(a)}, parts...)...)
+}
+
+// Run analyses one unit.
+func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
+	u := pu.Payload.(unit)
+	switch {
+	case u.labels:
+		out := &pipeline.Output{}
+		pipeline.Add(out, "vuln_labels", u.smartbugs.labelRows())
+		return out, nil
+	case u.smartbugs != nil:
+		return s.runSmartBugs(ctx, env, pu, u)
+	}
+	return s.runBenchmark(ctx, env, pu, u)
+}
+
+// config is the engine configuration of one run.
+func (s *Stage) config(env *pipeline.Env, a engine.Ablation) engine.Config {
+	c := s.Config
+	c.Ablation, c.Seed, c.Budget = a, env.Seed, s.Budget
+	return c
+}
+
+// detect runs the engine and turns its report into rows.
+func (s *Stage) detect(ctx context.Context, env *pipeline.Env, t engine.Target, run schemas.VulnRun, a engine.Ablation) (*pipeline.Output, error) {
+	rep, err := engine.Run(ctx, t, s.config(env, a))
+	if err != nil {
+		run.Status, run.Error = "error", err.Error()
+		return output(run, nil), pipeline.Fail("vuln", false, err)
+	}
+	return output(fillRun(run, rep), findingRows(run, rep)), nil
+}
+
+func output(run schemas.VulnRun, findings []schemas.VulnFinding) *pipeline.Output {
+	out := &pipeline.Output{}
+	pipeline.Add(out, "vuln_runs", []schemas.VulnRun{run})
+	pipeline.Add(out, "vuln_findings", findings)
+	return out
+}
+
+func fillRun(r schemas.VulnRun, rep *engine.Report) schemas.VulnRun {
+	r.Status = "ok"
+	r.Candidates, r.StaticGuided = int64(rep.Candidates), rep.StaticGuided
+	r.Instructions, r.InstructionsCovered, r.InstructionCoverage = int64(rep.Instructions), int64(rep.InstructionsCovered), rep.InstructionCoverage()
+	r.Branches, r.BranchesCovered, r.BranchCoverage = int64(rep.Branches), int64(rep.BranchesCovered), rep.BranchCoverage()
+	r.TestCases, r.ValidTestCases, r.ValidRatio = int64(rep.TestCases), int64(rep.ValidTestCases), rep.ValidRatio()
+	r.Seeds, r.Generations = int64(rep.Seeds), int64(rep.Generations)
+	r.Findings = int64(len(rep.Findings))
+	var classes []string
+	for _, f := range rep.Findings {
+		classes = append(classes, string(f.Class))
+	}
+	r.Classes = strings.Join(classes, ",")
+	r.ElapsedMS = rep.Elapsed.Milliseconds()
+	return r
+}
+
+func findingRows(r schemas.VulnRun, rep *engine.Report) []schemas.VulnFinding {
+	rows := make([]schemas.VulnFinding, 0, len(rep.Findings))
+	for _, f := range rep.Findings {
+		rows = append(rows, schemas.VulnFinding{
+			ContractID: r.ContractID, Subject: r.Subject, Model: r.Model, Sample: r.Sample, Ablation: r.Ablation,
+			Target: r.Target, Class: string(f.Class), TxIndex: int64(f.TxIndex), Seed: f.Seed, Evidence: f.Evidence,
+			Reproduces: f.Reproduces, Generation: int64(f.Generation), Triggers: int64(f.Triggers),
+		})
+	}
+	return rows
+}
+
+func isSmartBugs(corpus string) bool {
+	_, errJSON := os.Stat(filepath.Join(corpus, "vulnerabilities.json"))
+	st, errDir := os.Stat(filepath.Join(corpus, "dataset"))
+	return errJSON == nil && errDir == nil && st.IsDir()
+}
