@@ -8,7 +8,10 @@ DATA    ?= data
 CORPUS  ?= data/corpus/demo
 ARGS    ?=
 
-.PHONY: all build run test vet demo-corpus bench clean check-tools
+# The bench's corpus: the real mainnet contracts beside the checkout when present.
+BENCH_CORPUS ?= $(if $(wildcard ../shared/corpus/mainnet),../shared/corpus/mainnet,$(CORPUS))
+
+.PHONY: all build run test test-deps vet demo-corpus bench bench-smoke clean check-tools
 
 all: build
 
@@ -27,8 +30,26 @@ run: build
 vet:
 	$(GO) vet ./...
 
-test: check-tools vet
+# Best effort: the report's browser test renders the page in headless Chromium
+# (Debian's chromium package); where it cannot be installed that test skips.
+test-deps:
+	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 || \
+	  echo "chromium not installed: the report's browser test will skip"; }
+
+test: check-tools vet test-deps
 	$(GO) test -timeout 30m ./...
+
+# bench: ours vs bare go-ethereum vs Hardhat 2 (EDR, installed from npm into the
+# cache on first use) on the same transactions, plus compile, O1, O2 and memory
+# figures; writes $(DATA)/bench/latest.json and prints a table. Slow (tens of
+# minutes on the 44 mainnet contracts). bench-smoke is the two-contract version
+# that `make test` also runs (internal/bench TestSmoke).
+bench: build
+	./$(BIN) bench --corpus $(BENCH_CORPUS) --data $(DATA) $(ARGS)
+
+bench-smoke: build
+	./$(BIN) bench --smoke --corpus $(BENCH_CORPUS) --data $(DATA) $(ARGS)
 
 demo-corpus: check-tools
 	$(GO) run ./cmd/democorpus -out $(CORPUS)

@@ -1,5 +1,6 @@
 -- table1_compile: solbehave paper Table I (§V-B), Compile@k before and after one repair pass, per model
 -- depends: samples
+-- columns: model, contracts, k, compile_raw_pct, compile_repaired_pct, gain_points
 CREATE OR REPLACE VIEW table1_compile AS
 WITH per_contract AS (
     SELECT

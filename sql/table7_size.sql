@@ -1,5 +1,6 @@
 -- table7_size: solbehave paper Table VII (§VI-b), Compile@k after repair and generation cost by contract size
 -- depends: samples, contracts
+-- columns: functions, bin_low, contracts, models, samples, compile_mean_pct, compile_min_pct, compile_max_pct, seconds_per_compiling_sample
 CREATE OR REPLACE VIEW table7_size AS
 WITH sized AS (
     SELECT

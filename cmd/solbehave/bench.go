@@ -50,9 +50,12 @@ func newBenchCmd(g *globals) *cobra.Command {
 	f := cmd.Flags()
 	f.BoolVar(&smoke, "smoke", false, "small run (2 contracts, 20 transactions, 2 runs, k=2) unless flags say otherwise")
 	f.IntVar(&cfg.Contracts, "contracts", cfg.Contracts, "first n corpus contracts (0: all)")
+	f.StringSliceVar(&cfg.Only, "only", nil, "contract names or ids to bench (default all; --contracts then takes the first n of them)")
 	f.IntVar(&cfg.Txs, "txs", cfg.Txs, "recorded transactions replayed per contract")
 	f.IntVar(&cfg.Runs, "runs", cfg.Runs, "runs per measurement (figures are medians)")
 	f.IntVar(&cfg.Samples, "samples", cfg.Samples, "k: samples per contract for O2 end to end")
+	f.IntVar(&cfg.SampleCompiles, "sample-compiles", cfg.SampleCompiles, "samples really recompiled per contract (0: all k); the rest reuse them and their compile time is estimated")
+	f.IntVar(&cfg.SpawnCompiles, "spawn-compiles", cfg.SpawnCompiles, "compiles per contract in a fresh Node process each (the compile baseline)")
 	f.IntVar(&cfg.FuzzCalls, "fuzz-calls", cfg.FuzzCalls, "O1 call pairs per fuzzed function (0: skip O1)")
 	f.IntVar(&cfg.FuzzFunctions, "fuzz-functions", cfg.FuzzFunctions, "functions fuzzed per contract")
 	f.StringVar(&cfg.Hardhat, "hardhat", cfg.Hardhat, "auto (install, leave out on failure), on (failure is an error) or off")
@@ -64,7 +67,7 @@ func newBenchCmd(g *globals) *cobra.Command {
 // smokeConfig is bench.Smoke with every flag the user set kept.
 func smokeConfig(cmd *cobra.Command, full bench.Config) bench.Config {
 	s := bench.Smoke()
-	s.Cache = full.Cache
+	s.Cache, s.Only = full.Cache, full.Only
 	set := func(name string, dst *int, v int) {
 		if cmd.Flags().Changed(name) {
 			*dst = v
@@ -74,6 +77,8 @@ func smokeConfig(cmd *cobra.Command, full bench.Config) bench.Config {
 	set("txs", &s.Txs, full.Txs)
 	set("runs", &s.Runs, full.Runs)
 	set("samples", &s.Samples, full.Samples)
+	set("spawn-compiles", &s.SpawnCompiles, full.SpawnCompiles)
+	set("sample-compiles", &s.SampleCompiles, full.SampleCompiles)
 	set("fuzz-calls", &s.FuzzCalls, full.FuzzCalls)
 	set("fuzz-functions", &s.FuzzFunctions, full.FuzzFunctions)
 	if cmd.Flags().Changed("hardhat") {

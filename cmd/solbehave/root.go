@@ -51,6 +51,7 @@ func newRootWithGlobals() (*cobra.Command, *globals) {
 	stages := allStages()
 	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newSQLCmd(g),
 		newErrorsCmd(g), newStatusCmd(g, stages), newDigestCmd(g), newBenchCmd(g))
+	root.AddCommand(newExportCmd(g), newPublishCmd(g, stages), newViewsCmd(g)) // export.go, publish.go
 	for _, s := range stages {
 		root.AddCommand(newStageCmd(g, s))
 	}

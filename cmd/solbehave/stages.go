@@ -4,8 +4,11 @@ import (
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/stages/compile"
 	"github.com/solbehave/solbehave/stages/crawl"
+	"github.com/solbehave/solbehave/stages/dcr"
 	"github.com/solbehave/solbehave/stages/generate"
+	"github.com/solbehave/solbehave/stages/o1"
 	"github.com/solbehave/solbehave/stages/o2"
+	"github.com/solbehave/solbehave/stages/report"
 	"github.com/solbehave/solbehave/stages/skeleton"
 	"github.com/solbehave/solbehave/stages/verify"
 	"github.com/solbehave/solbehave/stages/vuln"
@@ -23,6 +26,9 @@ func allStages() []pipeline.Stage {
 		generate.New(),
 		compile.New(),
 		o2.New(),
+		dcr.New(),
+		o1.New(),
 		vuln.New(),
+		report.New(),
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/big"
-	"time"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
@@ -89,13 +88,10 @@ func messages(txs []deploy.Tx, to common.Address) []message {
 	return out
 }
 
-// replay runs msgs on a copy of the post-deployment state and returns the
-// statuses and the time it took (the copy included, as ours forks too).
-func (b *bare) replay(msgs []message) ([]string, time.Duration) {
-	start := time.Now()
-	st := b.post.Copy()
-	statuses, _ := b.run(st, msgs)
-	return statuses, time.Since(start)
+// replay runs msgs on a copy of the post-deployment state (ours forks too).
+func (b *bare) replay(msgs []message) []string {
+	statuses, _ := b.run(b.post.Copy(), msgs)
+	return statuses
 }
 
 // run applies msgs in order, one EVM per block, finalising the state after

@@ -25,15 +25,24 @@ const (
 
 // Config is one bench run.
 type Config struct {
-	Corpus    string // Etherscan-record corpus (../shared/corpus/mainnet, else the demo corpus)
-	Data      string // the report goes to <Data>/bench/latest.json
-	Cache     string // Hardhat goes to <Cache>/hardhat; "" = $SOLBEHAVE_CACHE, else ~/.cache/solbehave
-	Mode      string // "full" or "smoke", recorded in the report
-	Command   string // the command line, recorded with every figure
-	Contracts int    // first n corpus contracts; 0 = all
-	Txs       int    // recorded transactions replayed per contract
-	Runs      int    // runs per measurement; figures are medians
-	Samples   int    // k: samples per contract for O2 end to end
+	Corpus    string   // Etherscan-record corpus (../shared/corpus/mainnet, else the demo corpus)
+	Data      string   // the report goes to <Data>/bench/latest.json
+	Cache     string   // Hardhat goes to <Cache>/hardhat; "" = $SOLBEHAVE_CACHE, else ~/.cache/solbehave
+	Mode      string   // "full" or "smoke", recorded in the report
+	Command   string   // the command line, recorded with every figure
+	Contracts int      // first n corpus contracts (after Only); 0 = all
+	Only      []string // contract names or ids to keep; nil = every contract
+	Txs       int      // recorded transactions replayed per contract
+	Runs      int      // runs per measurement; figures are medians
+	Samples   int      // k: samples per contract for O2 end to end
+	// SampleCompiles is how many of the k samples are really recompiled
+	// (0 = all k); the others reuse those outputs in turn, and O2 end to end
+	// then counts the compile time of k samples at the measured mean.
+	SampleCompiles int
+	// SpawnCompiles is how many times each original is compiled in a fresh
+	// Node process (the baseline); the persistent figures pair with the
+	// first that many sample compiles.
+	SpawnCompiles int
 	// FuzzCalls is the O1 budget per function and FuzzFunctions the number
 	// of functions fuzzed per contract.
 	FuzzCalls, FuzzFunctions int
@@ -46,14 +55,14 @@ type Config struct {
 
 // Defaults is the full bench: 1,000 transactions, 3 runs, k = 10.
 func Defaults() Config {
-	return Config{Mode: "full", Txs: 1000, Runs: 3, Samples: 10, FuzzCalls: 2000, FuzzFunctions: 3,
+	return Config{Mode: "full", Txs: 1000, Runs: 3, Samples: 10, SpawnCompiles: 3, FuzzCalls: 2000, FuzzFunctions: 3,
 		Hardhat: HardhatAuto, InstallTimeout: 10 * time.Minute, HardhatTimeout: 10 * time.Minute}
 }
 
 // Smoke is the small bench `make test` runs: two contracts, a few
 // transactions, two runs, k = 2.
 func Smoke() Config {
-	return Config{Mode: "smoke", Contracts: 2, Txs: 20, Runs: 2, Samples: 2, FuzzCalls: 100, FuzzFunctions: 1,
+	return Config{Mode: "smoke", Contracts: 2, Txs: 20, Runs: 2, Samples: 2, SpawnCompiles: 1, FuzzCalls: 100, FuzzFunctions: 1,
 		Hardhat: HardhatAuto, InstallTimeout: 4 * time.Minute, HardhatTimeout: 3 * time.Minute}
 }
 
@@ -61,8 +70,8 @@ func (c Config) validate() error {
 	switch {
 	case c.Corpus == "" || c.Data == "":
 		return errors.New("bench: corpus and data folders are required")
-	case c.Txs <= 0 || c.Runs <= 0 || c.Samples <= 0 || c.Contracts < 0 || c.FuzzCalls < 0 || c.FuzzFunctions < 0:
-		return fmt.Errorf("bench: txs, runs and samples must be positive, contracts and fuzz budgets not negative (got %+v)", c)
+	case c.Txs <= 0 || c.Runs <= 0 || c.Samples <= 0 || c.SpawnCompiles <= 0 || c.SampleCompiles < 0 || c.Contracts < 0 || c.FuzzCalls < 0 || c.FuzzFunctions < 0:
+		return fmt.Errorf("bench: txs, runs, samples and spawn compiles must be positive, contracts and fuzz budgets not negative (got %+v)", c)
 	case c.Hardhat != HardhatAuto && c.Hardhat != HardhatOn && c.Hardhat != HardhatOff:
 		return fmt.Errorf("bench: hardhat mode %q: want auto, on or off", c.Hardhat)
 	}
@@ -83,6 +92,7 @@ type bencher struct {
 	hardhat     *Hardhat
 	notes       []string
 	start       time.Time
+	loadStart   string // /proc/loadavg when the run began
 }
 
 // Run measures every engine on the corpus and returns the report (also
@@ -91,7 +101,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	b := &bencher{cfg: cfg, log: cfg.Log, start: time.Now()}
+	b := &bencher{cfg: cfg, log: cfg.Log, start: time.Now(), loadStart: loadAverage()}
 	if b.log == nil {
 		b.log = io.Discard
 	}
@@ -112,12 +122,12 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cr.Wall = time.Since(b.start)
 		done = append(done, cr)
 		fmt.Fprintf(b.log, "bench: [%d/%d] %s\n", i+1, len(entries), cr.summary())
+		// Written after every contract, so an interrupted run leaves its figures so far.
+		if err := b.report(done, len(entries)).Write(ReportPath(cfg.Data)); err != nil {
+			return nil, err
+		}
 	}
-	rep := b.report(done)
-	if err := rep.Write(ReportPath(cfg.Data)); err != nil {
-		return rep, err
-	}
-	return rep, nil
+	return b.report(done, len(entries)), nil
 }
 
 // open lists the corpus and starts the compiler managers.
@@ -129,6 +139,12 @@ func (b *bencher) open() ([]etherscan.Entry, error) {
 	if len(entries) == 0 {
 		return nil, fmt.Errorf("bench: corpus %s holds no contracts", b.cfg.Corpus)
 	}
+	if len(b.cfg.Only) > 0 {
+		entries = only(entries, b.cfg.Only)
+		if len(entries) == 0 {
+			return nil, fmt.Errorf("bench: corpus %s holds none of %v", b.cfg.Corpus, b.cfg.Only)
+		}
+	}
 	if n := b.cfg.Contracts; n > 0 && n < len(entries) {
 		entries = entries[:n]
 	}
@@ -138,6 +154,21 @@ func (b *bencher) open() ([]etherscan.Entry, error) {
 	b.warm = solc.NewManager(solc.Options{MaxWorkers: 1})
 	b.spawn = solc.NewManager(solc.Options{MaxWorkers: 1, Spawn: true})
 	return entries, nil
+}
+
+// only keeps the entries named (by contract name or folder id), in corpus order.
+func only(entries []etherscan.Entry, names []string) []etherscan.Entry {
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	var out []etherscan.Entry
+	for _, e := range entries {
+		if want[e.Name] || want[e.ID] {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 func (b *bencher) cacheDir() string {
@@ -236,8 +267,8 @@ func recordedStatuses(txs []deploy.Tx) []string {
 	return out
 }
 
-// replayGo times the Go engines, interleaved run by run so that a busy
-// machine slows them alike.
+// replayGo times the Go engines, interleaved run by run (and in a rotating
+// order) so that a busy machine slows them alike.
 func (b *bencher) replayGo(ctx context.Context, cr *contractRun, rec *deploy.Record, d *deploy.Deployment, msgs []message) {
 	floor, err := newBare(rec, d)
 	if err != nil {
@@ -245,31 +276,36 @@ func (b *bencher) replayGo(ctx context.Context, cr *contractRun, rec *deploy.Rec
 		return
 	}
 	covered := d.Chain.WithOptions(chain.Options{Coverage: true})
-	cr.Statuses = map[string][]string{}
-	for range b.cfg.Runs {
-		st, elapsed := floor.replay(msgs)
-		cr.record(engineBare, st, elapsed)
-		st, results, elapsed := replayOurs(d, d.Chain, rec.Txs)
-		cr.record(engineOurs, st, elapsed)
-		if cr.OursResults == nil {
-			cr.OursResults = results
-		}
-		st, elapsed = replayOursCovered(d, covered, rec.Txs)
-		cr.record(engineCoverage, st, elapsed)
-		st, elapsed, err := replayEngine(ctx, d, rec.Txs)
-		if err != nil {
-			cr.Skip = "o2 engine: " + err.Error()
-			return
-		}
-		cr.record(engineO2, st, elapsed)
+	engines := map[string]func() []string{
+		engineBare: func() []string { return floor.replay(msgs) },
+		engineOurs: func() []string {
+			st, results := replayOurs(d, d.Chain, rec.Txs)
+			if cr.OursResults == nil {
+				cr.OursResults = results
+			}
+			return st
+		},
+		engineCoverage: func() []string { st, _ := replayOurs(d, covered, rec.Txs); return st },
+		engineO2: func() []string {
+			st, err := replayEngine(ctx, d, rec.Txs)
+			if err != nil {
+				cr.Skip = "o2 engine: " + err.Error()
+			}
+			return st
+		},
 	}
-}
-
-// replayOursCovered is replayOurs with coverage on (the harness collects
-// Result.Coverage for every call).
-func replayOursCovered(d *deploy.Deployment, covered *chain.Harness, txs []deploy.Tx) ([]string, time.Duration) {
-	st, _, elapsed := replayOurs(d, covered, txs)
-	return st, elapsed
+	order := []string{engineBare, engineOurs, engineO2, engineCoverage}
+	for run := range b.cfg.Runs {
+		for i := range order {
+			e := order[(i+run)%len(order)]
+			var st []string
+			t := measure(func() { st = engines[e]() })
+			if cr.Skip != "" {
+				return
+			}
+			cr.record(e, st, t)
+		}
+	}
 }
 
 // replayHardhat replays the same messages on Hardhat in one Node process.
@@ -296,7 +332,7 @@ func (b *bencher) replayHardhat(ctx context.Context, cr *contractRun, rec *deplo
 			cr.HardhatErr = run.Error
 			return
 		}
-		cr.record(engineHardhat, run.Statuses, time.Duration(run.ReplayNS))
+		cr.record(engineHardhat, run.Statuses, timing{Wall: time.Duration(run.ReplayNS), CPU: time.Duration(run.ReplayCPUUS) * time.Microsecond})
 		if cr.HardhatGas == nil {
 			cr.HardhatGas, cr.HardhatReasons = run.Gas, run.Reasons
 		}

@@ -9,37 +9,50 @@ import (
 	"github.com/solbehave/solbehave/internal/solc"
 )
 
-// compileSamples compiles the original k more times on the persistent
-// worker: the k samples of O2 end to end (a recompile stands in for a
-// generated sample until the generation stages write samples), each compile
-// also a persistent-worker throughput measurement.
+// compileSamples compiles the original again on the persistent worker to
+// make the k samples of O2 end to end (a recompile stands in for a generated
+// sample until the generation stages write samples); each compile is also a
+// persistent-worker throughput measurement. With SampleCompiles below k,
+// the samples reuse the compiled outputs in turn and the k compiles' time is
+// estimated from the measured mean.
 func (b *bencher) compileSamples(ctx context.Context, cr *contractRun, rec *deploy.Record) []*solc.Output {
 	if cr.Skip != "" {
 		return nil
 	}
+	n := b.cfg.Samples
+	if c := b.cfg.SampleCompiles; c > 0 && c < n {
+		n = c
+	}
 	var outs []*solc.Output
-	start := time.Now()
-	for range b.cfg.Samples {
-		one := time.Now()
+	var total time.Duration
+	for range n {
+		start := time.Now()
 		out, err := b.warm.Compile(ctx, rec.CompileInput(nil))
 		if err != nil {
 			cr.CompileErr = err.Error()
 			return nil
 		}
-		cr.CompileWarm = append(cr.CompileWarm, time.Since(one))
+		elapsed := time.Since(start)
+		total += elapsed
+		cr.CompileWarm = append(cr.CompileWarm, elapsed)
 		outs = append(outs, out)
 	}
-	cr.O2Compile = time.Since(start)
-	return outs
+	cr.O2Compile = total * time.Duration(b.cfg.Samples) / time.Duration(n)
+	cr.O2CompileEstimated = n < b.cfg.Samples
+	samples := make([]*solc.Output, b.cfg.Samples)
+	for i := range samples {
+		samples[i] = outs[i%n]
+	}
+	return samples
 }
 
-// compileSpawned compiles the original once per run in a fresh Node process
-// that loads the compiler anew each time: the baseline.
+// compileSpawned compiles the original SpawnCompiles times, each in a fresh
+// Node process that loads the compiler anew: the baseline.
 func (b *bencher) compileSpawned(ctx context.Context, cr *contractRun, rec *deploy.Record) {
 	if cr.Skip != "" {
 		return
 	}
-	for range b.cfg.Runs {
+	for range b.cfg.SpawnCompiles {
 		elapsed, err := b.spawnOnce(ctx, rec.CompileInput(nil))
 		if err != nil {
 			cr.CompileErr = "spawned compile: " + err.Error()

@@ -28,11 +28,11 @@ type contractRun struct {
 	Txs                    int
 	Skip                   string // why the contract was not replayed
 
-	Times    map[string][]time.Duration // engine -> replay time per run
-	Statuses map[string][]string        // engine -> status per transaction (first run)
-	Unstable []string                   // engines whose statuses changed between runs
-	Recorded []string                   // mainnet's statuses
-	Hashes   []string                   // of the replayed transactions
+	Times    map[string][]timing // engine -> replay time per run
+	Statuses map[string][]string // engine -> status per transaction (first run)
+	Unstable []string            // engines whose statuses changed between runs
+	Recorded []string            // mainnet's statuses
+	Hashes   []string            // of the replayed transactions
 	Blocks   []chain.Block
 
 	OursResults    []*chain.Result // first run of ours: gas and reasons for the findings
@@ -42,18 +42,20 @@ type contractRun struct {
 	HardhatStartup time.Duration
 	HardhatRSS     int64
 
-	CompileFirst  time.Duration   // first compile of the original (worker start when the version is new)
-	CompileWarm   []time.Duration // persistent worker, one per sample
-	CompileSpawn  []time.Duration // one Node process each
-	CompileErr    string
-	O2Compile     time.Duration   // compiling the k samples
-	O2Stage       []time.Duration // the o2 stage over the contract, per run
-	O2Err         string
-	O1Calls       []int
-	O1Time        []time.Duration
-	O1Functions   int
-	O1Err         string
-	O1Divergences int
+	CompileFirst time.Duration   // first compile of the original (worker start when the version is new)
+	CompileWarm  []time.Duration // persistent worker, one per sample
+	CompileSpawn []time.Duration // one Node process each
+	CompileErr   string
+	O2Compile    time.Duration // compiling the k samples
+	// O2CompileEstimated: fewer than k were compiled; O2Compile is k times their mean.
+	O2CompileEstimated bool
+	O2Stage            []time.Duration // the o2 stage over the contract, per run
+	O2Err              string
+	O1Calls            []int
+	O1Time             []time.Duration
+	O1Functions        int
+	O1Err              string
+	O1Divergences      int
 
 	Mem  memPoint      // after this contract
 	Wall time.Duration // since the bench started, after this contract
@@ -61,9 +63,9 @@ type contractRun struct {
 
 // record keeps one run of an engine; the first run's statuses are the ones
 // compared, and later runs must repeat them.
-func (cr *contractRun) record(engine string, statuses []string, elapsed time.Duration) {
+func (cr *contractRun) record(engine string, statuses []string, elapsed timing) {
 	if cr.Times == nil {
-		cr.Times = map[string][]time.Duration{}
+		cr.Times = map[string][]timing{}
 	}
 	if cr.Statuses == nil {
 		cr.Statuses = map[string][]string{}
@@ -83,11 +85,11 @@ func (cr *contractRun) replayed(engine string, runs int) bool {
 	return cr.Skip == "" && len(cr.Times[engine]) == runs && len(cr.Statuses[engine]) == cr.Txs
 }
 
-// rates are the engine's transactions per second, run by run.
+// rates are the engine's transactions per second of wall time, run by run.
 func (cr *contractRun) rates(engine string) []float64 {
 	out := make([]float64, len(cr.Times[engine]))
-	for i, d := range cr.Times[engine] {
-		out[i] = rate(cr.Txs, d)
+	for i, t := range cr.Times[engine] {
+		out[i] = rate(cr.Txs, t.Wall)
 	}
 	return out
 }

@@ -7,8 +7,9 @@ import (
 
 // figurer reduces raw measurements to figures.
 type figurer struct {
-	runs    int
-	command string
+	runs        int // of every replay, o2 and o1 measurement
+	compileRuns int // spawned compiles per contract
+	command     string
 }
 
 func (f figurer) fig(name, unit, method string, runs []float64) Figure {
@@ -37,16 +38,17 @@ func (f figurer) aggregate(crs []*contractRun) []Figure {
 }
 
 // replayTotals are, run by run, the transactions and time of an engine over
-// the contracts that every engine named replayed.
-func (f figurer) replayTotals(crs []*contractRun, engine string, alongside ...string) (txs int, times []time.Duration) {
-	times = make([]time.Duration, f.runs)
+// the contracts that it and every engine alongside replayed.
+func (f figurer) replayTotals(crs []*contractRun, engine string, alongside ...string) (txs int, times []timing) {
+	times = make([]timing, f.runs)
 	for _, cr := range crs {
 		if !cr.replayed(engine, f.runs) || !allReplayed(cr, f.runs, alongside) {
 			continue
 		}
 		txs += cr.Txs
-		for r, d := range cr.Times[engine] {
-			times[r] += d
+		for r, t := range cr.Times[engine] {
+			times[r].Wall += t.Wall
+			times[r].CPU += t.CPU
 		}
 	}
 	return txs, times
@@ -61,38 +63,60 @@ func allReplayed(cr *contractRun, runs int, engines []string) bool {
 	return true
 }
 
-func rates(txs int, times []time.Duration) []float64 {
+// clock picks one of a timing's clocks.
+type clock struct {
+	suffix, unit, what string
+	of                 func(timing) time.Duration
+}
+
+var clocks = []clock{
+	{"", "tx/s", "wall time", func(t timing) time.Duration { return t.Wall }},
+	{"_cpu", "tx/cpu-s", "CPU time of the process (user+system, all threads)", func(t timing) time.Duration { return t.CPU }},
+}
+
+func (c clock) rates(txs int, times []timing) []float64 {
 	if txs == 0 {
 		return nil
 	}
 	out := make([]float64, len(times))
-	for i, d := range times {
-		out[i] = rate(txs, d)
+	for i, t := range times {
+		out[i] = rate(txs, c.of(t))
+	}
+	return out
+}
+
+func (c clock) seconds(times []timing) []float64 {
+	out := make([]float64, len(times))
+	for i, t := range times {
+		out[i] = c.of(t).Seconds()
 	}
 	return out
 }
 
 func (f figurer) replayFigures(crs []*contractRun) []Figure {
 	var out []Figure
-	method := fmt.Sprintf("replayed transactions / replay time (fork or reset included, deployment not), over the contracts this engine replayed; median of %d runs", f.runs)
-	for _, e := range append([]string{engineBare}, append(goEngines, engineHardhat)...) {
-		txs, times := f.replayTotals(crs, e)
-		if txs > 0 {
-			out = append(out, f.fig("replay."+e+".tx_per_s", "tx/s", method, rates(txs, times)))
+	for _, c := range clocks {
+		method := fmt.Sprintf("replayed transactions / replay %s (fork or reset included, deployment not), over the contracts this engine replayed; median of %d runs", c.what, f.runs)
+		for _, e := range append([]string{engineBare}, append(goEngines, engineHardhat)...) {
+			if txs, times := f.replayTotals(crs, e); txs > 0 {
+				out = append(out, f.fig("replay."+e+".tx_per"+c.suffix+"_s", c.unit, method, c.rates(txs, times)))
+			}
 		}
-	}
-	for _, e := range goEngines {
-		txs, ours := f.replayTotals(crs, e, engineHardhat)
-		_, hh := f.replayTotals(crs, engineHardhat, e)
-		if txs > 0 {
-			fg := f.fig("replay."+e+"_over_hardhat.ratio", "x", "("+e+" tx/s) / (hardhat tx/s) on the same contracts, run by run; median", ratios(rates(txs, ours), rates(txs, hh)))
-			out = append(out, withGoal(fg, ">= 10", fg.Value >= 10))
-		}
-		txs, ours = f.replayTotals(crs, e, engineBare)
-		_, floor := f.replayTotals(crs, engineBare, e)
-		if txs > 0 {
-			fg := f.fig("replay."+e+"_over_bare.overhead", "x", "("+e+" replay time) / (bare go-ethereum replay time) on the same contracts, run by run; median", ratios(seconds(ours), seconds(floor)))
-			out = append(out, withGoal(fg, "<= 2", fg.Value <= 2))
+		for _, e := range goEngines {
+			txs, ours := f.replayTotals(crs, e, engineHardhat)
+			_, hh := f.replayTotals(crs, engineHardhat, e)
+			if txs > 0 {
+				fg := f.fig("replay."+e+"_over_hardhat"+c.suffix+".ratio", "x",
+					"("+e+" rate) / (hardhat rate) by "+c.what+" on the same contracts, run by run; median", ratios(c.rates(txs, ours), c.rates(txs, hh)))
+				out = append(out, withGoal(fg, ">= 10", fg.Value >= 10))
+			}
+			txs, ours = f.replayTotals(crs, e, engineBare)
+			_, floor := f.replayTotals(crs, engineBare, e)
+			if txs > 0 {
+				fg := f.fig("replay."+e+"_over_bare"+c.suffix+".overhead", "x",
+					"("+e+" replay "+c.what+") / (bare go-ethereum replay "+c.what+") on the same contracts, run by run; median", ratios(c.seconds(ours), c.seconds(floor)))
+				out = append(out, withGoal(fg, "<= 2", fg.Value <= 2))
+			}
 		}
 	}
 	if startup, n := hardhatStartup(crs); n > 0 {
@@ -169,11 +193,13 @@ func (cr *contractRun) gasDifferences() int {
 	return n
 }
 
-// compileFigures: persistent worker against one process per compile. The
-// warm compiles are grouped into runs by index, so ratios pair run by run.
+// compileFigures: persistent worker against one process per compile. Run
+// r pairs every contract's r-th spawned compile with its persistent compiles
+// of index r mod runs, so ratios are taken run by run.
 func (f figurer) compileFigures(crs []*contractRun) []Figure {
-	warmN, spawnN := make([]int, f.runs), make([]int, f.runs)
-	warmT, spawnT := make([]time.Duration, f.runs), make([]time.Duration, f.runs)
+	runs := f.compileRuns
+	warmN, spawnN := make([]int, runs), make([]int, runs)
+	warmT, spawnT := make([]time.Duration, runs), make([]time.Duration, runs)
 	var first float64
 	var firstN int
 	for _, cr := range crs {
@@ -181,12 +207,12 @@ func (f figurer) compileFigures(crs []*contractRun) []Figure {
 			first += cr.CompileFirst.Seconds()
 			firstN++
 		}
-		if len(cr.CompileWarm) == 0 || len(cr.CompileSpawn) != f.runs {
+		if len(cr.CompileWarm) == 0 || len(cr.CompileSpawn) != runs {
 			continue
 		}
 		for i, d := range cr.CompileWarm {
-			warmN[i%f.runs]++
-			warmT[i%f.runs] += d
+			warmN[i%runs]++
+			warmT[i%runs] += d
 		}
 		for i, d := range cr.CompileSpawn {
 			spawnN[i]++
@@ -194,16 +220,16 @@ func (f figurer) compileFigures(crs []*contractRun) []Figure {
 		}
 	}
 	var out []Figure
-	if spawnN[0] == 0 {
+	if runs == 0 || spawnN[0] == 0 {
 		return out
 	}
-	warm, spawn := make([]float64, f.runs), make([]float64, f.runs)
-	for r := range f.runs {
+	warm, spawn := make([]float64, runs), make([]float64, runs)
+	for r := range runs {
 		warm[r], spawn[r] = rate(warmN[r], warmT[r]), rate(spawnN[r], spawnT[r])
 	}
 	out = append(out,
-		f.fig("compile.persistent.compiles_per_s", "compiles/s", "compiles of the originals on one persistent solc worker (compiler already loaded); median of runs", warm),
-		f.fig("compile.spawn.compiles_per_s", "compiles/s", "the same compiles, each in a fresh Node process that loads the compiler (solc.Options.Spawn); median of runs", spawn),
+		f.fig("compile.persistent.compiles_per_s", "compiles/s", "compiles of the originals (the k samples) on one persistent solc worker, compiler already loaded; total compiles / total time, median of runs", warm),
+		f.fig("compile.spawn.compiles_per_s", "compiles/s", "compiles of the originals, each in a fresh Node process that loads the compiler; total compiles / total time, median of runs", spawn),
 		f.fig("compile.persistent_over_spawn.ratio", "x", "persistent / spawned throughput, run by run; median", ratios(warm, spawn)))
 	if firstN > 0 {
 		out = append(out, f.single("compile.first_s", "s", "mean first compile of an original (starts a worker when its compiler version is new)", first/float64(firstN)))

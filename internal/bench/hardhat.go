@@ -168,12 +168,15 @@ type hardhatResult struct {
 }
 
 type hardhatRun struct {
-	DeployNS int64    `json:"deploy_ns"`
-	ReplayNS int64    `json:"replay_ns"`
-	Statuses []string `json:"statuses"`
-	Gas      []uint64 `json:"gas"`
-	Reasons  []string `json:"reasons"`
-	Error    string   `json:"error"`
+	DeployNS int64 `json:"deploy_ns"`
+	ReplayNS int64 `json:"replay_ns"`
+	// ReplayCPUUS is process.cpuUsage() over the replay: user and system
+	// time of the whole Node process, EDR's threads included.
+	ReplayCPUUS int64    `json:"replay_cpu_us"`
+	Statuses    []string `json:"statuses"`
+	Gas         []uint64 `json:"gas"`
+	Reasons     []string `json:"reasons"`
+	Error       string   `json:"error"`
 }
 
 // newHardhatJob describes the deployment and msgs for hardhat.js.

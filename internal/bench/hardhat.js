@@ -43,6 +43,7 @@ async function replay(provider, job) {
     return { deploy_ns: Number(deployNs), deploy: created, error: "deployment failed or landed elsewhere: " + JSON.stringify(created) };
   }
   const statuses = [], gas = [], reasons = [];
+  const cpu = process.cpuUsage();
   const t1 = process.hrtime.bigint();
   for (const tx of job.txs) {
     await impersonate(rpc, chain, tx.from);
@@ -52,7 +53,8 @@ async function replay(provider, job) {
     reasons.push(res.reason || "");
   }
   const replayNs = process.hrtime.bigint() - t1;
-  return { deploy_ns: Number(deployNs), replay_ns: Number(replayNs), statuses, gas, reasons };
+  const used = process.cpuUsage(cpu);
+  return { deploy_ns: Number(deployNs), replay_ns: Number(replayNs), replay_cpu_us: used.user + used.system, statuses, gas, reasons };
 }
 
 async function impersonate(rpc, chain, addr) {

@@ -1,7 +1,9 @@
 package bench
 
 import (
+	"os"
 	"runtime"
+	"strings"
 	"syscall"
 )
 
@@ -21,4 +23,18 @@ func sampleMemory() memPoint {
 		p.MaxRSS = ru.Maxrss * 1024 // Linux reports KiB
 	}
 	return p
+}
+
+// loadAverage is the first three fields of /proc/loadavg ("" elsewhere): a
+// loaded machine explains wall-clock figures that CPU time does not share.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return ""
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return ""
+	}
+	return strings.Join(f[:3], " ")
 }

@@ -29,6 +29,8 @@ type Report struct {
 	Schema    string           `json:"schema"`
 	Created   time.Time        `json:"created"`
 	Mode      string           `json:"mode"`
+	Complete  bool             `json:"complete"` // false while (or if) the run has not reached every contract
+	Planned   int              `json:"planned"`  // contracts the run set out to measure
 	Command   string           `json:"command"`
 	Corpus    string           `json:"corpus"`
 	Machine   Machine          `json:"machine"`
@@ -46,12 +48,16 @@ type Machine struct {
 	CPUs         int
 	Go           string
 	Hardhat      string `json:",omitempty"`
+	// LoadAverage is /proc/loadavg (1, 5, 15 minutes) at the start and the
+	// end of the run: wall-clock figures on a shared machine depend on it.
+	LoadAverageStart, LoadAverageEnd string `json:",omitempty"`
 }
 
 // Settings are the run's parameters.
 type Settings struct {
-	Contracts, Txs, Runs, Samples, FuzzCalls, FuzzFunctions int
-	Hardhat                                                 string
+	Contracts, Txs, Runs, Samples, SampleCompiles, SpawnCompiles, FuzzCalls, FuzzFunctions int
+	Only                                                                                   []string `json:",omitempty"`
+	Hardhat                                                                                string
 }
 
 // ContractReport is one contract's figures.
@@ -128,13 +134,15 @@ func ReadReport(path string) (*Report, error) {
 }
 
 // report turns the raw measurements into figures.
-func (b *bencher) report(done []*contractRun) *Report {
-	f := figurer{runs: b.cfg.Runs, command: b.cfg.Command}
+func (b *bencher) report(done []*contractRun, planned int) *Report {
+	f := figurer{runs: b.cfg.Runs, compileRuns: b.cfg.SpawnCompiles, command: b.cfg.Command}
 	r := &Report{Schema: SchemaVersion, Created: time.Now().UTC(), Mode: b.cfg.Mode, Command: b.cfg.Command,
+		Complete: len(done) == planned, Planned: planned,
 		Corpus: b.cfg.Corpus, Notes: b.notes,
-		Machine: Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version()},
+		Machine: Machine{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), Go: runtime.Version(),
+			LoadAverageStart: b.loadStart, LoadAverageEnd: loadAverage()},
 		Settings: Settings{Contracts: len(done), Txs: b.cfg.Txs, Runs: b.cfg.Runs, Samples: b.cfg.Samples,
-			FuzzCalls: b.cfg.FuzzCalls, FuzzFunctions: b.cfg.FuzzFunctions, Hardhat: b.cfg.Hardhat}}
+			SampleCompiles: b.cfg.SampleCompiles, SpawnCompiles: b.cfg.SpawnCompiles, FuzzCalls: b.cfg.FuzzCalls, FuzzFunctions: b.cfg.FuzzFunctions, Only: b.cfg.Only, Hardhat: b.cfg.Hardhat}}
 	if b.hardhat != nil {
 		r.Machine.Hardhat = b.hardhat.Version
 	}
@@ -147,6 +155,9 @@ func (b *bencher) report(done []*contractRun) *Report {
 		r.Curve = append(r.Curve, CurvePoint{Contracts: n, Figures: append(f.aggregate(done[:n]), f.point(done[:n])...)})
 	}
 	r.Notes = append(r.Notes, sectionNotes(done)...)
+	if c := b.cfg.SampleCompiles; c > 0 && c < b.cfg.Samples {
+		r.Notes = append(r.Notes, fmt.Sprintf("o2: only %d of the k=%d samples were recompiled per contract (--sample-compiles); the others reuse those outputs, and o2 end to end counts k compiles at the measured mean", c, b.cfg.Samples))
+	}
 	return r
 }
 

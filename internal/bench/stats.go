@@ -37,12 +37,3 @@ func ratios(a, b []float64) []float64 {
 	}
 	return out
 }
-
-// seconds converts durations to seconds.
-func seconds(ds []time.Duration) []float64 {
-	out := make([]float64, len(ds))
-	for i, d := range ds {
-		out[i] = d.Seconds()
-	}
-	return out
-}

@@ -9,9 +9,9 @@ import (
 
 // PrintTable writes the report as tables: per contract, the totals, and the curve.
 func (r *Report) PrintTable(w io.Writer) {
-	fmt.Fprintf(w, "solbehave bench (%s): %s, %d runs, %d txs/contract, k=%d; %s/%s %d CPUs, %s, hardhat %s\n\n",
+	fmt.Fprintf(w, "solbehave bench (%s): %s, %d runs, %d txs/contract, k=%d; %s/%s %d CPUs (load %s -> %s), %s, hardhat %s\n\n",
 		r.Mode, r.Corpus, r.Settings.Runs, r.Settings.Txs, r.Settings.Samples, r.Machine.GOOS, r.Machine.GOARCH,
-		r.Machine.CPUs, r.Machine.Go, orDash(r.Machine.Hardhat))
+		r.Machine.CPUs, orDash(r.Machine.LoadAverageStart), orDash(r.Machine.LoadAverageEnd), r.Machine.Go, orDash(r.Machine.Hardhat))
 	r.printContracts(w)
 	fmt.Fprintln(w)
 	printFigures(w, r.Figures)
@@ -39,10 +39,10 @@ func (r *Report) PrintTable(w io.Writer) {
 
 func (r *Report) printContracts(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "contract\ttxs\tbare tx/s\tours tx/s\to2eng tx/s\tcov tx/s\thardhat tx/s\tours/hh\tours/bare\tstatus diff hh\to2 e2e s\t")
+	fmt.Fprintln(tw, "contract\ttxs\tbare tx/s\tours tx/s\to2eng tx/s\tcov tx/s\thardhat tx/s\tours/hh\tcpu\tours/bare\tcpu\tstatus diff hh\to2 e2e s\t")
 	for _, c := range r.Contracts {
 		if c.Skipped != "" {
-			fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\t\t\t skipped: %s\n", clip(c.ID, 32), clip(firstLine(c.Skipped), 90))
+			fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\t\t\t\t\t skipped: %s\n", clip(c.ID, 32), clip(firstLine(c.Skipped), 90))
 			continue
 		}
 		v := func(name, format string) string {
@@ -51,10 +51,11 @@ func (r *Report) printContracts(w io.Writer) {
 			}
 			return "-"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", clip(c.ID, 32), c.Txs,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", clip(c.ID, 32), c.Txs,
 			v("replay.bare.tx_per_s", "%.0f"), v("replay.ours.tx_per_s", "%.0f"), v("replay.ours_o2engine.tx_per_s", "%.0f"),
 			v("replay.ours_coverage.tx_per_s", "%.0f"), v("replay.hardhat.tx_per_s", "%.0f"),
-			v("replay.ours_over_hardhat.ratio", "%.1fx"), v("replay.ours_over_bare.overhead", "%.2fx"),
+			v("replay.ours_over_hardhat.ratio", "%.1fx"), v("replay.ours_over_hardhat_cpu.ratio", "%.1fx"),
+			v("replay.ours_over_bare.overhead", "%.2fx"), v("replay.ours_over_bare_cpu.overhead", "%.2fx"),
 			v("status.ours_vs_hardhat.differences", "%.0f"), v("o2.e2e_s_per_contract", "%.2f"))
 	}
 	tw.Flush()
@@ -80,7 +81,8 @@ func printFigures(w io.Writer, figs []Figure) {
 // curveFigures are the figures the curve table shows.
 var curveFigures = []struct{ name, head string }{
 	{"replay.ours.tx_per_s", "ours tx/s"}, {"replay.hardhat.tx_per_s", "hardhat tx/s"},
-	{"replay.ours_over_hardhat.ratio", "ours/hh"}, {"replay.ours_over_bare.overhead", "ours/bare"},
+	{"replay.ours_over_hardhat.ratio", "ours/hh"}, {"replay.ours_over_hardhat_cpu.ratio", "cpu"},
+	{"replay.ours_over_bare.overhead", "ours/bare"}, {"replay.ours_over_bare_cpu.overhead", "cpu"},
 	{"compile.persistent.compiles_per_s", "compiles/s"}, {"compile.spawn.compiles_per_s", "spawned/s"},
 	{"o2.e2e_s_per_contract", "o2 e2e s"}, {"o1.call_pairs_per_s_per_core", "o1 pairs/s"},
 	{"memory.peak_rss_bytes", "rss MiB"}, {"memory.hardhat_peak_rss_bytes", "hh rss MiB"}, {"wall.seconds", "wall s"},

@@ -44,7 +44,7 @@ type write struct {
 	key   varKey
 	kind  writeKind
 	whole bool // writes a whole struct (a new entry), not the field itself
-	cond  bool // only on some paths (inside an if or a loop)
+	cond  bool // only on some paths (inside an if)
 	seq   int
 }
 
@@ -118,6 +118,7 @@ type analyzer struct {
 	m     *model
 	sum   *summary
 	seq   int
+	inIf  int          // depth of if branches: writes there happen on some paths only
 	stack map[int]bool // functions being inlined (recursion guard)
 	depth int
 }
@@ -242,9 +243,11 @@ func (a *analyzer) statement(s *solast.Node, sc *scope, cond bool, placeholder f
 		a.declaration(s, sc, cond)
 	case "IfStatement":
 		a.expression(operand(s, "condition", 0), sc, cond)
+		a.inIf++
 		for _, body := range s.Children[1:] {
 			a.statements(body, sc, true, placeholder)
 		}
+		a.inIf--
 	case "ForStatement", "WhileStatement", "DoWhileStatement":
 		for _, c := range s.Children {
 			if isStatement(c) {
@@ -372,12 +375,12 @@ func (a *analyzer) expression(n *solast.Node, sc *scope, cond bool) {
 	}
 	switch n.Type {
 	case "Assignment":
-		a.assignment(n, sc, cond)
+		a.assignment(n, sc)
 		a.expression(operand(n, "rightHandSide", 1), sc, cond)
 		a.indexReads(operand(n, "leftHandSide", 0), sc, cond)
 		return
 	case "UnaryOperation":
-		if a.unaryWrite(n, sc, cond) {
+		if a.unaryWrite(n, sc) {
 			return
 		}
 	case "FunctionCall":
@@ -402,7 +405,7 @@ func (a *analyzer) indexReads(n *solast.Node, sc *scope, cond bool) {
 	}
 }
 
-func (a *analyzer) assignment(n *solast.Node, sc *scope, cond bool) {
+func (a *analyzer) assignment(n *solast.Node, sc *scope) {
 	lhs, rhs := operand(n, "leftHandSide", 0), operand(n, "rightHandSide", 1)
 	key, whole, ok := a.stateKey(lhs, sc)
 	if !ok {
@@ -417,7 +420,7 @@ func (a *analyzer) assignment(n *solast.Node, sc *scope, cond bool) {
 	case "=":
 		kind = a.assignedKind(key, lhs, rhs, sc)
 	}
-	a.sum.writes = append(a.sum.writes, write{key: key, kind: kind, whole: whole, cond: cond, seq: a.next()})
+	a.sum.writes = append(a.sum.writes, write{key: key, kind: kind, whole: whole, cond: a.inIf > 0, seq: a.next()})
 }
 
 // assignedKind classifies `x = rhs`.
@@ -475,7 +478,7 @@ func isZero(n *solast.Node) bool {
 	return false
 }
 
-func (a *analyzer) unaryWrite(n *solast.Node, sc *scope, cond bool) bool {
+func (a *analyzer) unaryWrite(n *solast.Node, sc *scope) bool {
 	var kind writeKind
 	switch operator(n) {
 	case "++":
@@ -489,7 +492,7 @@ func (a *analyzer) unaryWrite(n *solast.Node, sc *scope, cond bool) bool {
 	}
 	sub := operand(n, "subExpression", 0)
 	if key, whole, ok := a.stateKey(sub, sc); ok {
-		a.sum.writes = append(a.sum.writes, write{key: key, kind: kind, whole: whole && kind != wClear, cond: cond, seq: a.next()})
+		a.sum.writes = append(a.sum.writes, write{key: key, kind: kind, whole: whole && kind != wClear, cond: a.inIf > 0, seq: a.next()})
 	}
 	a.indexReads(sub, sc, true)
 	return true

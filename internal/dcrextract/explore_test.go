@@ -1,25 +1,47 @@
 package dcrextract
 
 import (
-	"encoding/json"
-	"fmt"
 	"testing"
+
+	"github.com/solbehave/solbehave/internal/dcr"
 )
 
-func TestExplore(t *testing.T) {
+// TestStaticDemoCorpus extracts every demo contract: each graph validates,
+// every guard compiles, the engine accepts it, every event's proposed call
+// names a function of the contract, and every relation carries a rule.
+func TestStaticDemoCorpus(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles the eight demo contracts")
+	}
 	for _, n := range demoNames {
 		d := loadDemo(t, n)
 		res, err := Static(FromRecord(d.rec, d.out))
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", n, err)
 		}
-		fmt.Println("=====", n)
+		eng, err := dcr.NewEngine(res.Graph)
+		if err != nil {
+			t.Fatalf("%s: %v", n, err)
+		}
+		if errs := eng.CompileErrors(); len(errs) > 0 {
+			t.Errorf("%s: guards that do not compile: %v", n, errs)
+		}
+		if len(res.Relations) != len(res.Graph.Relations) {
+			t.Fatalf("%s: %d relation infos for %d relations", n, len(res.Relations), len(res.Graph.Relations))
+		}
+		for i, r := range res.Relations {
+			if r.Rule == "" {
+				t.Errorf("%s: relation %d has no rule", n, i)
+			}
+		}
 		for _, e := range res.Graph.Events {
-			b, _ := json.Marshal(e.Args)
-			fmt.Printf("  %-28s role=%-5s once=%-5v incl=%-5v value=%q args=%s %v\n", e.ID, e.Role, e.Once, e.Included, e.Value, b, res.Events[e.ID])
+			info, ok := res.Events[e.ID]
+			if !ok || len(info.ArgSources) != len(e.Args) {
+				t.Errorf("%s: event %s: provenance %+v for %d arguments", n, e.ID, info, len(e.Args))
+			}
 		}
-		for i, r := range res.Graph.Relations {
-			fmt.Printf("  %-9s %s -> %s  [%s] guard=%q consts=%v\n", r.Type, r.Source, r.Target, res.Relations[i].Rule, r.Guard, r.Constants)
+		if len(res.Graph.Relations) == 0 {
+			t.Errorf("%s: no relation at all", n)
 		}
 	}
 }

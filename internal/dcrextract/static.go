@@ -465,3 +465,7 @@ func FromRecord(rec *deploy.Record, out *solc.Output) Input {
 	}
 	return in
 }
+
+// Version identifies the static rules: bump it when the graphs they extract
+// from the same contract change, so stages recompute them.
+const Version = "static-1"

@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestReferenceVaultIsEquivalent: the original recompiled as its own
@@ -79,13 +80,16 @@ func TestFigure1WithdrawDiverges(t *testing.T) {
 	}
 }
 
-// TestDeterministic: the same seed gives the same report (timings aside);
-// another seed explores differently.
+// TestDeterministic: the same seed gives the same report, counterexample
+// included (timings aside). (TestGeneratorDeterministic checks that another
+// seed draws other values.)
 func TestDeterministic(t *testing.T) {
 	p := figure1Vault(t)
 	ref, sample := p.targets()
 	run := func(seed uint64, name string) *Report {
-		rep, err := Differential(context.Background(), ref, sample, p.method(t, name), p.config(seed))
+		cfg := p.config(seed)
+		cfg.Calls = 3000
+		rep, err := Differential(context.Background(), ref, sample, p.method(t, name), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -176,5 +180,58 @@ func TestGiftTokenDroppedRequire(t *testing.T) {
 	last := rep.Counterexample.Steps[len(rep.Counterexample.Steps)-1]
 	if !last.Args[0].IsZero() || last.Ref.Success || !last.Sample.Success {
 		t.Errorf("want setBuyPrice(0): reverts on the original, succeeds on the sample; got %v", last.Args.Strings(m.Inputs))
+	}
+}
+
+// TestShrinkKeepsNeededPrefix: a deposit that refuses to overflow differs
+// from the original's silent wrap-around only once an earlier deposit has
+// filled the balance: the counterexample needs two calls, and shrinking
+// keeps both but makes the first as small as it can be.
+func TestShrinkKeepsNeededPrefix(t *testing.T) {
+	p := deployPair(t, loadDemo(t, "Vault"), func(src string) string {
+		return strings.Replace(src, "balance += amount;", "require(balance + amount >= balance);\n        balance += amount;", 1)
+	})
+	ref, sample := p.targets()
+	m := p.method(t, "deposit")
+	rep, err := Differential(context.Background(), ref, sample, m, p.config(42))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Equivalent {
+		t.Fatalf("the overflow-checked deposit was found equivalent after %d calls", rep.Calls)
+	}
+	cx := rep.Counterexample
+	var got []string
+	for _, s := range cx.Steps {
+		got = append(got, s.Args[0].Dec())
+	}
+	t.Logf("found after %d calls in a sequence of %d; shrunk in %d replays to %v", rep.Calls, cx.Found, cx.ShrinkRuns, got)
+	max := "115792089237316195423570985008687907853269984665640564039457584007913129639935"
+	if !reflect.DeepEqual(got, []string{"1", max}) {
+		t.Errorf("shrunk to deposits %v, want [1 2^256-1]", got)
+	}
+	if !cx.Steps[0].Ref.Success || !cx.Steps[0].Sample.Success || !cx.Steps[1].Ref.Success || cx.Steps[1].Sample.Success {
+		t.Error("want the first deposit accepted by both, the second only by the original")
+	}
+}
+
+// TestTimeoutAndCancel: a campaign out of time stops as equivalent so far;
+// a cancelled one returns the context's error.
+func TestTimeoutAndCancel(t *testing.T) {
+	p := deployPair(t, loadDemo(t, "Vault"), nil)
+	ref, sample := p.targets()
+	cfg := p.config(1)
+	cfg.Timeout = time.Nanosecond
+	rep, err := Differential(context.Background(), ref, sample, p.method(t, "deposit"), cfg)
+	if err != nil || rep.StopReason != StopTimeout || !rep.Equivalent || rep.Calls >= DefaultCalls {
+		t.Errorf("timeout: %+v %v", rep, err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Differential(ctx, ref, sample, p.method(t, "deposit"), p.config(1)); err == nil {
+		t.Error("a cancelled campaign returned no error")
+	}
+	if _, err := Differential(context.Background(), ref, sample, p.orig.ABI.Methods["balance"], p.config(1)); err == nil {
+		t.Error("a view function was fuzzed")
 	}
 }

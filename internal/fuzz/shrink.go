@@ -10,7 +10,9 @@ import (
 )
 
 // shrinker minimises a diverging sequence: first the shortest sequence
-// (dropping calls), then the smallest arguments, msg.values and block delay,
+// (dropping calls, moving amounts from earlier calls to later ones so the
+// earlier ones can go), then the smallest arguments, msg.values and block
+// delay,
 // repeated until nothing changes or the replay budget is spent. A candidate
 // is kept when its replay still diverges anywhere; it is cut after its first
 // diverging step. Shrinking is deterministic: no randomness, fixed order.
@@ -29,7 +31,7 @@ func (c *campaign) shrink(ctx context.Context, found []Call) (*Counterexample, e
 			return nil, err
 		}
 		changed = false
-		for _, pass := range []func([]Call) ([]Call, bool){s.dropCalls, s.shrinkArgs, s.shrinkValues, s.shrinkBlock} {
+		for _, pass := range []func([]Call) ([]Call, bool){s.dropCalls, s.redistribute, s.shrinkNumbers, s.shrinkBlock} {
 			var ok bool
 			if seq, ok = pass(seq); ok {
 				changed = true
@@ -74,36 +76,85 @@ func (s *shrinker) dropCalls(seq []Call) ([]Call, bool) {
 	return seq, changed
 }
 
-// shrinkArgs makes every argument as small as it can be (by magnitude).
-func (s *shrinker) shrinkArgs(seq []Call) ([]Call, bool) {
-	changed := false
+// word is one shrinkable number of a call: an argument or the msg.value.
+type word struct {
+	t   abi.Type
+	get func(Call) uint256.Int
+	set func(*Call, uint256.Int)
+}
+
+// words lists the shrinkable numbers of a call to the campaign's function.
+func (s *shrinker) words() []word {
 	inputs := s.c.method.Inputs
-	for i := 0; i < len(seq); i++ {
-		for j := 0; j < len(inputs) && i < len(seq); j++ {
-			get := func(c Call) uint256.Int { return c.Args[j] }
-			set := func(c *Call, w uint256.Int) {
+	out := make([]word, 0, len(inputs)+1)
+	for j := range inputs {
+		t := inputs[j].Type
+		out = append(out, word{t: t,
+			get: func(c Call) uint256.Int { return c.Args[j] },
+			set: func(c *Call, w uint256.Int) {
 				c.Args = c.Args.Clone()
-				c.Args[j] = Canonical(inputs[j].Type, w)
-			}
-			var ok bool
-			if seq, ok = s.shrinkWord(seq, i, inputs[j].Type, get, set); ok {
+				c.Args[j] = Canonical(t, w)
+			}})
+	}
+	return append(out, word{t: abi.Type{T: abi.UintTy, Size: 256},
+		get: func(c Call) uint256.Int { return c.Value },
+		set: func(c *Call, w uint256.Int) { c.Value = w }})
+}
+
+// redistribute moves magnitude from an earlier call's number to a later
+// call's (the same argument, or the value), as far as the type allows:
+// where the calls' amounts only matter in sum (balances filled up over a
+// sequence) the earlier call becomes zero, and the next dropCalls removes it.
+// Signed and non-numeric types are left alone.
+func (s *shrinker) redistribute(seq []Call) ([]Call, bool) {
+	changed := false
+	for _, w := range s.words() {
+		if w.t.T != abi.UintTy {
+			continue
+		}
+		max := lowBits(*new(uint256.Int).SetAllOne(), uint(w.t.Size))
+		for i := 0; i < len(seq); i++ {
+			for j := i + 1; j < len(seq); j++ {
+				vi, vj := w.get(seq[i]), w.get(seq[j])
+				var room, amount uint256.Int
+				room.Sub(&max, &vj)
+				if amount = vi; room.Lt(&vi) {
+					amount = room
+				}
+				if amount.IsZero() {
+					continue
+				}
+				cand := append([]Call(nil), seq...)
+				w.set(&cand[i], *vi.Sub(&vi, &amount))
+				w.set(&cand[j], *vj.Add(&vj, &amount))
+				out, ok := s.try(cand)
+				if !ok {
+					continue
+				}
 				changed = true
+				if len(out) != len(seq) {
+					return out, true
+				}
+				seq = out
 			}
 		}
 	}
 	return seq, changed
 }
 
-// shrinkValues makes every msg.value as small as it can be.
-func (s *shrinker) shrinkValues(seq []Call) ([]Call, bool) {
+// shrinkNumbers makes every argument and msg.value as small as it can be
+// (by magnitude).
+func (s *shrinker) shrinkNumbers(seq []Call) ([]Call, bool) {
 	changed := false
-	uint256Type := abi.Type{T: abi.UintTy, Size: 256}
-	get := func(c Call) uint256.Int { return c.Value }
-	set := func(c *Call, w uint256.Int) { c.Value = w }
 	for i := 0; i < len(seq); i++ {
-		var ok bool
-		if seq, ok = s.shrinkWord(seq, i, uint256Type, get, set); ok {
-			changed = true
+		for _, w := range s.words() {
+			if i >= len(seq) { // an accepted candidate was cut short
+				break
+			}
+			var ok bool
+			if seq, ok = s.shrinkWord(seq, i, w); ok {
+				changed = true
+			}
 		}
 	}
 	return seq, changed
@@ -130,12 +181,12 @@ func (s *shrinker) shrinkBlock(seq []Call) ([]Call, bool) {
 // shrinkWord binary-searches the smallest magnitude for one word of call i
 // that still diverges: zero first, then halving the gap between the largest
 // magnitude known to pass and the smallest known to diverge.
-func (s *shrinker) shrinkWord(seq []Call, i int, t abi.Type, get func(Call) uint256.Int, set func(*Call, uint256.Int)) ([]Call, bool) {
-	w := get(seq[i])
+func (s *shrinker) shrinkWord(seq []Call, i int, num word) ([]Call, bool) {
+	w := num.get(seq[i])
 	if w.IsZero() {
 		return seq, false
 	}
-	negative := t.T == abi.IntTy && w.Sign() < 0
+	negative := num.t.T == abi.IntTy && w.Sign() < 0
 	var hi, lo uint256.Int // hi diverges; lo (below hi) does not, once tested
 	hi.Abs(&w)
 	if !negative {
@@ -146,7 +197,7 @@ func (s *shrinker) shrinkWord(seq []Call, i int, t abi.Type, get func(Call) uint
 			mag.Neg(&mag)
 		}
 		cand := append([]Call(nil), seq...)
-		set(&cand[i], mag)
+		num.set(&cand[i], mag)
 		return cand
 	}
 	if out, ok := s.try(with(lo)); ok {

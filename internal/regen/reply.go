@@ -56,7 +56,7 @@ var ErrNoCode = errors.New("no code in the reply")
 // function definition (fenced or not, with prose around it), or a bare body
 // (with or without its braces). The result is a `{...}` block.
 func ExtractBody(reply string, f skeleton.Function, contract string) (string, error) {
-	code := ExtractCode(reply, headWord(f, contract))
+	code := ExtractCode(reply, headWord(f))
 	if code == "" {
 		return "", ErrNoCode
 	}
@@ -88,7 +88,7 @@ func checkBody(body string) (string, error) {
 }
 
 // headWord is what a definition of f starts with.
-func headWord(f skeleton.Function, contract string) string {
+func headWord(f skeleton.Function) string {
 	switch f.Kind {
 	case "constructor", "fallback", "receive":
 		return f.Kind

@@ -17,5 +17,14 @@
 // calls it reads every zero-argument view function of the original's ABI on
 // both deployments. Result turns the comparison into rows of the
 // `replay_calls`, `view_snapshots` and `coverage` datasets, labelled with the
-// oracle that produced the calls.
+// oracle that produced the calls. A stage uses it as o2 does:
+//
+//	res, err := replay.Compare(ctx, orig, samples, seqs, replay.Options{SnapshotEvery: 50})
+//	labels := replay.Labels{ContractID: id, Oracle: schemas.OracleO3, GraphSetting: "matched"}
+//	pipeline.Add(out, "replay_calls", res.CallRows(labels))
+//	pipeline.Add(out, "view_snapshots", res.ViewRows(labels))
+//	pipeline.Add(out, "coverage", res.CoverageRows(labels, extractor))
+//
+// Several Compare results of one unit (one per model's sequences, say) are
+// added as several parts of the same dataset.
 package replay

@@ -496,24 +496,31 @@ func appendStruct(b *array.StructBuilder, t dbType, v any) error {
 	return nil
 }
 
-// appendMap writes a MAP's entries sorted by key text, so the same value
-// always writes the same bytes (Go maps have no order).
+// appendMap writes a MAP's entries in DuckDB's order (duckdb-go's
+// OrderedMap); a plain duckdb.Map, which has no order, is sorted by key text
+// so the same value always writes the same bytes.
 func appendMap(b *array.MapBuilder, t dbType, v any) error {
-	m, ok := v.(duckdb.Map)
-	if !ok {
+	var keys, vals []any
+	switch m := v.(type) {
+	case duckdb.OrderedMap:
+		keys, vals = m.Keys(), m.Values()
+	case duckdb.Map:
+		for k := range m {
+			keys = append(keys, k)
+		}
+		sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
+		for _, k := range keys {
+			vals = append(vals, m[k])
+		}
+	default:
 		return fmt.Errorf("value %v is %T, want a map", v, v)
 	}
-	keys := make([]any, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Slice(keys, func(i, j int) bool { return fmt.Sprint(keys[i]) < fmt.Sprint(keys[j]) })
 	b.Append(true)
-	for _, k := range keys {
+	for i, k := range keys {
 		if err := appendValue(b.KeyBuilder(), *t.key, k); err != nil {
 			return err
 		}
-		if err := appendValue(b.ItemBuilder(), *t.val, m[k]); err != nil {
+		if err := appendValue(b.ItemBuilder(), *t.val, vals[i]); err != nil {
 			return err
 		}
 	}

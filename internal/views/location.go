@@ -37,7 +37,7 @@ type Location struct {
 // on that file).
 func ReadLocation(db *sql.DB, dbPath string) (Location, error) {
 	var ref, layout string
-	if err := db.QueryRow("SELECT warehouse, layout FROM " + sqlIdent(LocationView)).Scan(&ref, &layout); err != nil {
+	if err := db.QueryRow("SELECT warehouse, layout FROM "+sqlIdent(LocationView)).Scan(&ref, &layout); err != nil {
 		return Location{}, fmt.Errorf("views: %s: %w", LocationView, err)
 	}
 	abs, err := resolveRef(dbPath, ref, Layout(layout))

@@ -64,7 +64,7 @@ type Config struct {
 // DefaultConfig is the configuration the stage starts from.
 func DefaultConfig() Config {
 	return Config{
-		Population: 20, Generations: 20, MaxTxs: 5, Alpha: 0.5, MutationRate: 0.3, BranchWeight: 0.5,
+		Population: 32, Generations: 30, MaxTxs: 5, Alpha: 0.5, MutationRate: 0.5, BranchWeight: 0.5,
 		GasThreshold: 2300, TxGas: 3_000_000, Reentries: 1, Fund: ether(100),
 		CallTimeout: 2 * time.Second, Ablation: AblationNone,
 	}
@@ -188,6 +188,7 @@ type engine struct {
 	directed   bool // evolution on (not the random ablation)
 
 	instructions, branches int
+	sendSites              int // CALL, CALLCODE, DELEGATECALL and SELFDESTRUCT instructions of the code
 	total                  *coverage
 	report                 Report
 	oracles                *oracles
@@ -224,8 +225,11 @@ func newEngine(t Target, cfg Config) (*engine, error) {
 	cfgGraph := bytecode.BuildCFG(code)
 	e.instructions = len(cfgGraph.Instrs)
 	for _, in := range cfgGraph.Instrs {
-		if in.Op == vm.JUMPI {
+		switch in.Op {
+		case vm.JUMPI:
 			e.branches += 2
+		case vm.CALL, vm.CALLCODE, vm.DELEGATECALL, vm.SELFDESTRUCT:
+			e.sendSites++
 		}
 	}
 	e.candidates, e.ordered = e.buildCandidates(cfgGraph, parsed, t.ABI)
@@ -288,7 +292,7 @@ func (e *engine) buildCandidates(g *bytecode.CFG, parsed abi.ABI, abiJSON []byte
 			if cands := rankedCandidates(bytecode.CandidateOrder(fns), parsed); len(cands) > 0 {
 				if fallback != nil {
 					// The dispatcher walk does not explore the fallback: assume it writes.
-					fallback.rank, fallback.weight = rank(false, 2, fallback.payable), 2
+					fallback.rank, fallback.weight = rank(false, 2), 2
 					cands = append(cands, fallback)
 				}
 				return cands, true
@@ -318,7 +322,7 @@ func rankedCandidates(fns []bytecode.Function, parsed abi.ABI) []*candidate {
 			continue
 		}
 		c := &candidate{method: &m, name: m.Sig, payable: fn.Payable, readOnly: fn.ReadOnly, weight: 1}
-		c.rank = rank(fn.ReadOnly, fn.StorageScore, fn.Payable)
+		c.rank = rank(fn.ReadOnly, fn.StorageScore)
 		if fn.CriticalPaths > 0 {
 			c.weight += 2
 		}
@@ -332,15 +336,11 @@ func rankedCandidates(fns []bytecode.Function, parsed abi.ABI) []*candidate {
 
 // rank is a candidate's place in a sequence: state-changing functions
 // before read-only ones, then SAEFUZZ's storage score (SSTORE 2 before
-// SLOAD 1), and among equals payable first, so Ether comes in before code
-// that pays it out runs.
-func rank(readOnly bool, storageScore int, payable bool) int {
-	r := 2 * storageScore
+// SLOAD 1).
+func rank(readOnly bool, storageScore int) int {
+	r := storageScore
 	if !readOnly {
 		r += 10
-	}
-	if payable {
-		r++
 	}
 	return r
 }

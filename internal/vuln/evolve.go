@@ -154,8 +154,25 @@ func (e *engine) pickCandidate() *candidate {
 	return e.candidates[len(e.candidates)-1]
 }
 
+// sortByRank puts a new sequence in storage-dependency order, payable calls
+// first among equal ranks (Ether comes in before code that pays it out
+// runs; a preference of new sequences only, not a constraint).
 func (e *engine) sortByRank(s *Seed) {
 	if e.ordered && e.directed {
+		sort.SliceStable(s.Txs, func(i, j int) bool {
+			a, b := s.Txs[i].fn, s.Txs[j].fn
+			if a.rank != b.rank {
+				return a.rank > b.rank
+			}
+			return a.payable && !b.payable
+		})
+	}
+}
+
+// reorder restores the storage-dependency order of a mutant, keeping the
+// order of equal ranks.
+func (e *engine) reorder(s *Seed) {
+	if !e.inOrder(s) {
 		sort.SliceStable(s.Txs, func(i, j int) bool { return s.Txs[i].fn.rank > s.Txs[j].fn.rank })
 	}
 }
@@ -380,7 +397,7 @@ func (e *engine) mutate(s *Seed) *Seed {
 		}
 		c.Txs = e.mutateTx(c.Txs, i)
 	}
-	e.sortByRank(c)
+	e.reorder(c)
 	return c
 }
 

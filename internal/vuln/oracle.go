@@ -305,7 +305,8 @@ func (o *oracles) valueIn(run *seedRun) (hit, bool) {
 			if ev.kind == evValueIn && !ev.reverted {
 				e := o.evidence(ti, ev, "positive-value transaction succeeded")
 				e.Op = "CALLVALUE"
-				return hit{tx: ti, evidence: []Evidence{e, {Tx: ti, Op: "-", Note: "no instruction sending Ether out of the contract (CALL or CALLCODE with value, SELFDESTRUCT) was reached by any generated sequence"}}}, true
+				none := Evidence{Tx: ti, Op: "-", Note: fmt.Sprintf("no instruction sending Ether out of the contract (CALL or CALLCODE with value, SELFDESTRUCT) was reached by any generated sequence; the code holds %d CALL, CALLCODE, DELEGATECALL or SELFDESTRUCT instructions", o.e.sendSites)}
+				return hit{tx: ti, evidence: []Evidence{e, none}}, true
 			}
 		}
 	}

@@ -20,7 +20,8 @@ type candidate struct {
 	payable  bool
 	readOnly bool
 	// rank orders a sequence (see rank): sequences never call a higher rank
-	// after a lower one, the storage-dependency order of stage 1.
+	// after a lower one, the storage-dependency order of stage 1; equal
+	// ranks come in any order.
 	rank   int
 	weight int // how often initial sequences pick it (critical paths weigh more)
 }

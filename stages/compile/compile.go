@@ -24,6 +24,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -167,10 +168,8 @@ func (s *Stage) client(env *pipeline.Env, model string) (*llm.Client, error) {
 }
 
 func cutModel(model string) (string, bool) {
-	if len(model) > len(regen.KindOpenAI)+1 && model[:len(regen.KindOpenAI)+1] == regen.KindOpenAI+":" {
-		return model[len(regen.KindOpenAI)+1:], true
-	}
-	return "", false
+	name, ok := strings.CutPrefix(model, regen.KindOpenAI+":")
+	return name, ok && name != ""
 }
 
 // Run compiles (and repairs) one contract's samples of one model.

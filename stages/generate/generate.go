@@ -291,8 +291,7 @@ func writeSample(data, contractID string, u unit, k int, r result) (schemas.Gene
 		row.TokensOut += c.TokensOut
 	}
 	if g.Kind() == regen.KindMutant {
-		b, _ := json.Marshal(r.res.Mutations)
-		row.Mutations, row.NMutated = string(b), int64(len(r.res.Mutations))
+		row.Mutations, row.NMutated = mutationsJSON(r.res.Mutations), int64(len(r.res.Mutations))
 	}
 	if r.res.Target == "" {
 		return row, nil
@@ -314,6 +313,17 @@ func writeSample(data, contractID string, u unit, k int, r result) (schemas.Gene
 		}
 	}
 	return row, nil
+}
+
+// mutationsJSON is the samples.mutations text: a JSON list, `->` left readable.
+func mutationsJSON(ms []mutate.Mutation) string {
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(ms); err != nil {
+		return "[]"
+	}
+	return strings.TrimSpace(b.String())
 }
 
 func writeFile(data, rel string, b []byte) error {

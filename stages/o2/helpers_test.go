@@ -81,21 +81,25 @@ func loadRecords(t testing.TB, corpus string, budget int, ids ...string) []*depl
 // compile the same sources.
 var compiledOnce sync.Map // compile input as JSON -> *solc.Output
 
+func compileCached(env *pipeline.Env, in solc.Input) (*solc.Output, error) {
+	key := mustJSON(in)
+	if v, ok := compiledOnce.Load(key); ok {
+		return v.(*solc.Output), nil
+	}
+	out, err := env.Engines.Solc().Compile(context.Background(), in)
+	if err == nil {
+		compiledOnce.Store(key, out)
+	}
+	return out, err
+}
+
 // compile compiles a record's original (files nil) or a variant of its
 // sources and stores the output, returning the artifact id.
 func compile(t testing.TB, env *pipeline.Env, rec *deploy.Record, files map[string]string) (string, *solc.Output) {
 	t.Helper()
-	in := rec.CompileInput(files)
-	key := mustJSON(in)
-	var out *solc.Output
-	if v, ok := compiledOnce.Load(key); ok {
-		out = v.(*solc.Output)
-	} else {
-		var err error
-		if out, err = env.Engines.Solc().Compile(context.Background(), in); err != nil {
-			t.Fatalf("%s: compile: %v", rec.Entry.ID, err)
-		}
-		compiledOnce.Store(key, out)
+	out, err := compileCached(env, rec.CompileInput(files))
+	if err != nil {
+		t.Fatalf("%s: compile: %v", rec.Entry.ID, err)
 	}
 	id, err := artifact.New(env.Data).Put(out)
 	if err != nil {

@@ -19,6 +19,11 @@
 // it lacks the target contract) stays in the comparison and answers every
 // call as `undeployed`: a deployment the original survives and the sample
 // does not is a divergence, not a missing data point.
+//
+// Gas-limit policy: each call gets its transaction's recorded gas limit
+// (--o2-gas overrides it), so the original behaves as verify checked it did;
+// a sample needing more gas than the sender allowed runs out of it, which
+// shows as a status divergence with `out of gas` as the sample's reason.
 package o2
 
 import (
@@ -44,6 +49,11 @@ import (
 type Stage struct {
 	Budget        int // historical transactions replayed per contract
 	SnapshotEvery int // calls between two readings of the zero-argument views
+	// GasLimit, when set, replaces every transaction's recorded gas limit.
+	// By default (0) each call gets its recorded limit, as verify replays it:
+	// the original then ends as its record did, and a sample that needs more
+	// gas than the sender allowed runs out of it, as it would have on mainnet.
+	GasLimit uint64
 }
 
 // New returns the stage with the paper's parameters.
@@ -57,6 +67,7 @@ func (s *Stage) Summary() string {
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&s.Budget, "o2-budget", s.Budget, "O2: historical transactions replayed per contract")
+	fs.Uint64Var(&s.GasLimit, "o2-gas", s.GasLimit, "O2: gas limit of every replayed call (0: each transaction's recorded limit)")
 	// Shared: O3 reads the same flag.
 	sharedflag.Int(fs, &s.SnapshotEvery, "snapshot-every", s.SnapshotEvery, "replay oracles: calls between two readings of the zero-argument view functions (0: none)")
 }
@@ -204,7 +215,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if err != nil {
 		return nil, err
 	}
-	res, err := replay.Compare(ctx, orig, samples, []replay.Sequence{replay.History(u.rec.Txs)},
+	res, err := replay.Compare(ctx, orig, samples, []replay.Sequence{s.history(u.rec)},
 		replay.Options{SnapshotEvery: s.SnapshotEvery})
 	if err != nil {
 		return nil, err
@@ -215,6 +226,17 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	pipeline.Add(out, "view_snapshots", res.ViewRows(labels))
 	pipeline.Add(out, "coverage", res.CoverageRows(labels, ""))
 	return out, nil
+}
+
+// history is the record's transactions as O2 sends them.
+func (s *Stage) history(rec *deploy.Record) replay.Sequence {
+	seq := replay.History(rec.Txs)
+	if s.GasLimit > 0 {
+		for i := range seq.Calls {
+			seq.Calls[i].Gas = s.GasLimit
+		}
+	}
+	return seq
 }
 
 // deployOriginal deploys C* from its stored compiler output, as verify did.

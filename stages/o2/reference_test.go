@@ -96,7 +96,7 @@ func TestReferenceSamplesNeverDivergeDemo(t *testing.T) {
 func keptMainnet(t *testing.T, env *pipeline.Env, recs []*deploy.Record) []*deploy.Record {
 	var kept []*deploy.Record
 	for _, rec := range recs {
-		out, err := env.Engines.Solc().Compile(t.Context(), rec.CompileInput(nil))
+		out, err := compileCached(env, rec.CompileInput(nil))
 		if err != nil {
 			continue
 		}

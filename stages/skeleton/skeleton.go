@@ -102,13 +102,17 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		return nil, err
 	}
 	model := s.natspecModel()
+	natspec := "template"
+	if model != "" {
+		natspec = "model " + model + " " + natspecPromptVersion
+	}
 	var units []pipeline.Unit
 	for _, e := range entries {
 		k, ok := kept[e.ID]
 		if !ok {
 			continue
 		}
-		fp := pipeline.Fingerprint(s.Version(), k.sourceSHA, k.artifact, model, skeletonFormat)
+		fp := pipeline.Fingerprint(s.Version(), k.sourceSHA, k.artifact, natspec, skeletonFormat)
 		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: unit{entry: e, artifact: k.artifact}})
 	}
 	return units, nil

@@ -20,14 +20,17 @@ import (
 
 // sbEntry is one entry of SmartBugs Curated's vulnerabilities.json.
 type sbEntry struct {
-	Name            string `json:"name"`
-	Path            string `json:"path"`
-	Pragma          string `json:"pragma"`
-	CompiledVersion string `json:"compiled_version"`
-	Vulnerabilities []struct {
-		Lines    []int  `json:"lines"`
-		Category string `json:"category"`
-	} `json:"vulnerabilities"`
+	Name            string   `json:"name"`
+	Path            string   `json:"path"`
+	Pragma          string   `json:"pragma"`
+	CompiledVersion string   `json:"compiled_version"`
+	Vulnerabilities []sbVuln `json:"vulnerabilities"`
+}
+
+// sbVuln is one labelled vulnerability: a DASP category and its lines.
+type sbVuln struct {
+	Lines    []int  `json:"lines"`
+	Category string `json:"category"`
 }
 
 // smartbugsFile is one labelled file: its entry, its source and the

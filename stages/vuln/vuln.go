@@ -54,7 +54,7 @@ type Stage struct {
 
 // New returns the stage with the engine's defaults.
 func New() *Stage {
-	return &Stage{Config: engine.DefaultConfig(), Ablations: []string{string(engine.AblationNone)}, Target: "last", Budget: 60 * time.Second}
+	return &Stage{Config: engine.DefaultConfig(), Ablations: []string{string(engine.AblationNone)}, Target: "last", Budget: 120 * time.Second}
 }
 
 func (s *Stage) Name() string    { return "vuln" }

@@ -115,6 +115,10 @@ type column struct {
 
 func columnsOf(typ reflect.Type, doc string) []column {
 	descs := descriptions(doc)
+	names := map[string]bool{}
+	for name := range descs {
+		names[name] = true
+	}
 	var cols []column
 	for i := 0; i < typ.NumField(); i++ {
 		f := typ.Field(i)
@@ -124,7 +128,7 @@ func columnsOf(typ reflect.Type, doc string) []column {
 		}
 		desc := descs[name]
 		cols = append(cols, column{name: name, index: i, typ: f.Type,
-			choices: choices(desc), json: strings.Contains(desc, "JSON")})
+			choices: choices(desc, names), json: strings.Contains(desc, "JSON")})
 	}
 	return cols
 }
@@ -143,15 +147,16 @@ var tokenRe = regexp.MustCompile("`([^`]*)`")
 var simpleRe = regexp.MustCompile(`^[A-Za-z0-9_.:+\-]*$`)
 
 // choices are the simple backtick-quoted values of a description (`""` is
-// the empty string), when it lists at least two.
-func choices(desc string) []string {
+// the empty string; names of columns are not values), when it lists at
+// least two.
+func choices(desc string, columns map[string]bool) []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, m := range tokenRe.FindAllStringSubmatch(desc, -1) {
 		v := m[1]
 		if v == `""` {
 			v = ""
-		} else if !simpleRe.MatchString(v) || v == "" {
+		} else if !simpleRe.MatchString(v) || v == "" || columns[v] {
 			continue
 		}
 		if !seen[v] {
@@ -186,7 +191,8 @@ func keyDomains(cols []column) []key {
 	add("contract_id", anys(Contracts))
 	add("model", anys(Models))
 	add("sample", []any{int64(0), int64(1)})
-	for _, name := range []string{"oracle", "graph_setting"} {
+	// Enumerated columns that other datasets join on become keys too.
+	for _, name := range []string{"oracle", "graph_setting", "subject", "ablation"} {
 		if c, ok := has[name]; ok && c.choices != nil {
 			add(name, anys(c.choices))
 		}
@@ -224,8 +230,8 @@ func product(keys []key) []map[string]any {
 		var next []map[string]any
 		for _, c := range combos {
 			for _, v := range k.values {
-				if k.name == "graph_setting" && !graphed(c["oracle"]) && v != "" {
-					continue
+				if k.name == "graph_setting" && graphed(c["oracle"]) != (v != "") {
+					continue // O1/O2 have no graph; O3/O4 always one
 				}
 				m := map[string]any{k.name: v}
 				for kk, vv := range c {
@@ -241,7 +247,7 @@ func product(keys []key) []map[string]any {
 
 func graphed(oracle any) bool {
 	o, ok := oracle.(string)
-	return !ok || (o != "O1" && o != "O2")
+	return ok && o != "O1" && o != "O2"
 }
 
 // value draws a non-key column's value.
@@ -273,6 +279,11 @@ func (c column) stringValue(rng *rand.Rand, row map[string]any) string {
 	name := c.name
 	switch {
 	case c.choices != nil:
+		// A status's first listed value is the normal case (`ok`): favour
+		// it so that filters on it keep rows.
+		if strings.HasSuffix(name, "status") && rng.Float64() < 0.5 {
+			return c.choices[0]
+		}
 		return c.choices[rng.Intn(len(c.choices))]
 	case name == "mutations":
 		return mutations(rng, row)

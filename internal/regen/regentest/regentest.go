@@ -1,0 +1,179 @@
+// Package regentest builds, for the tests of the skeleton, generate and
+// compile stages, the inputs each stage reads from its predecessors (stages
+// never import each other, so their tests cannot run one another): kept
+// contracts with their original's artifact, as verify writes them; a
+// skeleton, as the skeleton stage writes it; generated samples, as the
+// generate stage writes them. Everything is real: recorded corpus
+// contracts, the real compiler, the real engines.
+package regentest
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/regen"
+	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Env is a run environment over corpus with a fresh data folder.
+func Env(t *testing.T, corpus string) *pipeline.Env {
+	t.Helper()
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed: solc cannot run")
+	}
+	data := t.TempDir()
+	env := &pipeline.Env{Corpus: corpus, Data: data, Seed: 42, Jobs: 2,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Out: io.Discard,
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	t.Cleanup(env.Engines.Close)
+	return env
+}
+
+// Original is a kept contract's record and compiled original.
+type Original struct {
+	ID       string
+	Record   *deploy.Record
+	Artifact string
+	Orig     *regen.Original
+	Target   string
+}
+
+// Keep compiles the named contracts (by contract name) and writes their
+// `contracts` (kept) and `reproducibility` (artifact) rows.
+func Keep(t *testing.T, env *pipeline.Env, names ...string) []Original {
+	t.Helper()
+	client, err := etherscan.NewRecorded(env.Corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := etherscan.ListCorpus(env.Corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []Original
+	for _, name := range names {
+		for _, e := range entries {
+			if e.Name == name {
+				out = append(out, keep(t, env, client, e))
+			}
+		}
+	}
+	if len(out) != len(names) {
+		t.Fatalf("found %d of the contracts %v in %s", len(out), names, env.Corpus)
+	}
+	return out
+}
+
+func keep(t *testing.T, env *pipeline.Env, client *etherscan.Client, e etherscan.Entry) Original {
+	rec, err := deploy.Load(client, e, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+	defer cancel()
+	built, err := env.Engines.Solc().Compile(ctx, rec.CompileInput(nil))
+	if err != nil {
+		t.Fatalf("%s: %v", e.ID, err)
+	}
+	id, err := artifact.New(env.Data).Put(built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	orig, target, err := regen.OriginalOf(rec, built)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte(rec.Source.SourceCode))
+	part := warehouse.ByContract(e.ID)
+	write(t, env.Warehouse.Path("contracts", part, "verify"), []schemas.Contract{{ContractID: e.ID, Name: e.Name,
+		Kept: true, SourceSHA256: hex.EncodeToString(sum[:]), NNontrivialFunctions: 3}})
+	write(t, env.Warehouse.Path("reproducibility", part, "verify"), []schemas.Reproducibility{{ContractID: e.ID, Name: e.Name,
+		Kept: true, Artifact: id, CompilerUsed: built.CompilerUsed}})
+	return Original{ID: e.ID, Record: rec, Artifact: id, Orig: orig, Target: target}
+}
+
+func write[T any](t *testing.T, p string, rows []T) {
+	t.Helper()
+	if err := warehouse.Write(p, rows); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// Skeleton builds o's template skeleton and writes it as the skeleton stage
+// does (skeleton.json and the `skeletons` rows).
+func Skeleton(t *testing.T, env *pipeline.Env, o Original) *skeleton.Skeleton {
+	t.Helper()
+	sk, err := skeleton.Build(skeleton.Input{Files: o.Orig.Files, File: o.Orig.File, Target: o.Target, AST: o.Orig.Root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := json.Marshal(sk)
+	rel := path.Join("skeletons", o.ID, "skeleton.json")
+	writeFile(t, env.Data, rel, b)
+	sum := sha256.Sum256(b)
+	var rows []schemas.Skeleton
+	for _, f := range sk.Functions {
+		rows = append(rows, schemas.Skeleton{ContractID: o.ID, Target: sk.Target, File: sk.File, FunctionIndex: int64(f.Index),
+			Function: f.Key, HasBody: f.HasBody, SkeletonPath: rel, SkeletonSHA256: hex.EncodeToString(sum[:]), StubCompiled: true})
+	}
+	write(t, env.Warehouse.Path("skeletons", warehouse.ByContract(o.ID), "skeleton"), rows)
+	return sk
+}
+
+// Generate writes k samples of g as the generate stage does (files and the
+// `generations` rows); edit, when set, rewrites sample k's target file.
+func Generate(t *testing.T, env *pipeline.Env, o Original, sk *skeleton.Skeleton, g regen.Generator, k int, edit func(k int, src string) string) {
+	t.Helper()
+	var rows []schemas.Generation
+	for i := 0; i < k; i++ {
+		seed := regen.SampleSeed(env.Seed, o.ID, g.Name(), i)
+		res := g.Generate(context.Background(), regen.Task{ContractID: o.ID, Sample: i, Seed: seed, Skeleton: sk, Original: o.Orig})
+		if res.Err != "" {
+			t.Fatalf("%s sample %d: %s", g.Name(), i, res.Err)
+		}
+		text := res.Target
+		if edit != nil {
+			text = edit(i, text)
+		}
+		rel := regen.SamplePath(o.ID, g.Name(), i)
+		writeFile(t, env.Data, rel, []byte(text))
+		sum := sha256.Sum256([]byte(text))
+		row := schemas.Generation{ContractID: o.ID, Model: g.Name(), Sample: int64(i), Generator: g.Kind(), Seed: seed,
+			SourcePath: rel, SourceSHA256: hex.EncodeToString(sum[:]), FunctionsGenerated: int64(res.Generated), GenerationMS: 5}
+		if g.Kind() == regen.KindMutant {
+			b, _ := json.Marshal(res.Mutations)
+			row.Mutations, row.NMutated = string(b), int64(len(res.Mutations))
+		}
+		rows = append(rows, row)
+	}
+	name := "generate-" + strings.NewReplacer(":", "_", "/", "__").Replace(g.Name())
+	write(t, env.Warehouse.Path("generations", warehouse.ByContract(o.ID), name), rows)
+}
+
+func writeFile(t *testing.T, data, rel string, b []byte) {
+	t.Helper()
+	p := filepath.Join(data, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,106 @@
+// Package vuln is solbehave's vulnerability detector, after SAEFUZZ
+// (saefuzz.txt): statically guided evolutionary fuzzing whose five oracles
+// each need two pieces of execution evidence before they report.
+//
+// # Stage 1: sequence extraction
+//
+// internal/bytecode disassembles the runtime code, builds its CFG, marks the
+// blocks holding a critical instruction and recovers the dispatcher's
+// functions with their storage effects. Run turns that into candidates: each
+// routed ABI function gets a rank (state-changing before read-only, then
+// SSTORE functions before SLOAD ones) and a weight for drawing it (1, plus 2
+// when one of its paths is critical, plus 1 when it changes state). A
+// fallback or receive is a candidate too, ranked as a writer. Sequences
+// keep the rank order; a new sequence also puts payable calls first among
+// equal ranks (Ether comes in before code that pays it out runs), which
+// crossover and mutation may change.
+//
+// # Stage 2: seed evolution
+//
+// A seed is a transaction sequence. Initial seeds draw 1..MaxTxs candidates
+// by weight, sorted by rank, from one main sender (another actor a quarter of
+// the time). Arguments come from internal/fuzz's generator (boundary values,
+// constants mined from the bytecode, log-uniform magnitudes; dynamic arrays
+// and bytes with a sampled length), with two sequence-aware biases: address
+// arguments name a run account 60% of the time (half of those the sender
+// itself), and an unsigned integer repeats an amount an earlier transaction
+// sent or passed 25% of the time. Payable calls carry Ether three times in
+// four. Actors: the deployer (privileged), two users, and an attacker whose
+// transactions go through the attacker contract (attacker.go), which the
+// target sees as msg.sender.
+//
+// Fitness = w·branch coverage + (1−w)·instruction coverage of the seed
+// alone, where branch coverage is JUMPI outcomes reached over twice the
+// JUMPIs of the code and instruction coverage program counters executed
+// over the instruction positions (metadata excluded); w = BranchWeight, 0.5
+// by default (the paper leaves the weighting open). Seeds are ranked; the
+// top fraction α is paired at random for crossover (a prefix of one
+// parent's transactions before a suffix of the other's, or the argument
+// tuples of transactions calling the same function swapped, with even odds;
+// offspring that break the rank order, are empty or too long, or do not
+// encode are rejected) and the offspring take the parents' places; every
+// other seed is mutated with probability p_m (one to three stacked
+// mutations: arguments replaced or bits flipped; sender, value or time gap
+// changed; a transaction repeated or replaced by a fresh one). The best
+// seed survives unchanged (elitism of one). A fixed number of generations;
+// unchanged seeds are not executed again, since execution is deterministic.
+//
+// Each transaction runs in its own block after the deployment's (number +1,
+// time + the gap the seed gives it) on a fork of the prepared state: the
+// deployment, with the attacker installed and the target's balance raised
+// to Config.Fund (Ether of earlier users, so a re-entrant second
+// withdrawal has something to take).
+//
+// # Stage 3: oracles
+//
+// A go-ethereum tracer (trace.go) keeps a shadow taint stack, memory (32-byte
+// chunks) and storage for the target's code; sources are TIMESTAMP, NUMBER,
+// CALLDATALOAD/CALLDATACOPY, and one label per overflowing ADD/SUB/MUL site.
+// It records storage reads and writes, calls with their gas, value, target
+// and input taint, whether they succeeded, whether the target ran again
+// inside them and whether it sent Ether meanwhile; reverted frames are
+// marked and their storage taint rolled back. The oracles:
+//
+//   - reentrancy: a successful CALL of the target forwarding more than
+//     GasThreshold (2,300) gas with positive value, a read of a storage slot
+//     before it and a write of the same slot after it in the same frame; and
+//     the confirmation, which is that the call went to the attacker, the
+//     attacker re-entered, and the target sent Ether again before the call
+//     returned.
+//   - arithmetic: an ADD, SUB or MUL whose true result (from the stack
+//     operands) leaves 256 bits, on operands not both constants, in a frame
+//     that did not revert (so a checked-arithmetic panic or a require does
+//     not count); and its result, followed by taint, reaches a storage write
+//     or the value of a call. Two code-generation idioms are skipped: 0 − 1
+//     (solc's mask for storage byte arrays) and a multiplication by a
+//     constant power of two (a shift).
+//   - block_state: a value derived from TIMESTAMP or NUMBER (stack, memory,
+//     storage) is the amount of a successful value call; or a branch on such
+//     a value is followed, in the same frame, by a successful transfer of
+//     Ether (CALL with value, SELFDESTRUCT).
+//   - delegatecall: a DELEGATECALL or CALLCODE whose target address or input
+//     comes from transaction input; in a successful transaction sent by an
+//     account other than the deployer (nothing validated the input away).
+//   - frozen_ether: a positive-value transaction into the target succeeded;
+//     and over every seed of the run, no instruction sending Ether out of the
+//     target's context (CALL or CALLCODE with value, SELFDESTRUCT) was
+//     reached.
+//
+// Each finding keeps the first triggering seed (JSON), the trace excerpt and
+// whether a rerun of the seed on a fresh fork fires the oracle again.
+//
+// # Ablations (SAEFUZZ Table 5)
+//
+//   - no-static: stage 1 removed; every ABI function is a candidate, equally
+//     weighted, in any order.
+//   - random: stage 2 removed; every generation is a fresh set of random
+//     sequences (uniform functions, any order), no fitness, crossover or
+//     mutation.
+//   - opcode: stage 3 replaced; a class fires when the target's code executes
+//     one of its opcodes (a CALL; ADD/SUB/MUL; TIMESTAMP/NUMBER;
+//     DELEGATECALL/CALLCODE), frozen Ether on a successful positive-value
+//     transaction alone.
+//
+// DeployStandalone deploys a contract without history (a labelled benchmark
+// file) from StandaloneDeployer with zero-valued constructor arguments.
+package vuln

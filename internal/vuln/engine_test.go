@@ -1,0 +1,89 @@
+package vuln
+
+import (
+	"context"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/common"
+)
+
+func TestRunIsDeterministic(t *testing.T) {
+	target := deployTestdata(t, "reentrancy.sol", "ReentrantBank")
+	a := run(t, target, testConfig(3))
+	b := run(t, target, testConfig(3))
+	if a.TestCases != b.TestCases || a.ValidTestCases != b.ValidTestCases || a.InstructionsCovered != b.InstructionsCovered {
+		t.Fatalf("counts differ: %+v vs %+v", a, b)
+	}
+	if len(a.Findings) != len(b.Findings) {
+		t.Fatalf("findings differ: %d vs %d", len(a.Findings), len(b.Findings))
+	}
+	for i := range a.Findings {
+		if a.Findings[i].Seed != b.Findings[i].Seed || a.Findings[i].Evidence != b.Findings[i].Evidence {
+			t.Errorf("finding %d differs:\n%s\n%s", i, a.Findings[i].Seed, b.Findings[i].Seed)
+		}
+	}
+	c := run(t, target, testConfig(4))
+	if c.TestCases == a.TestCases && c.InstructionsCovered == a.InstructionsCovered && len(c.Findings) > 0 && c.Findings[0].Seed == a.Findings[0].Seed {
+		t.Error("another seed gave the very same run")
+	}
+}
+
+// The opcode-presence ablation fires on a CALL with value and on any
+// ADD/SUB/MUL, so the safe bank (no reentrancy, no overflow) is reported.
+func TestOpcodeAblationFiresOnPresence(t *testing.T) {
+	target := deployTestdata(t, "reentrancy_fixed.sol", "SafeBank")
+	cfg := testConfig(1)
+	full := run(t, target, cfg)
+	cfg.Ablation = AblationOpcode
+	opcode := run(t, target, cfg)
+	for _, class := range []Class{Reentrancy, Arithmetic} {
+		if findingOf(full, class) != nil {
+			t.Errorf("full detector reported %s on the safe bank", class)
+		}
+		if findingOf(opcode, class) == nil {
+			t.Errorf("opcode ablation did not report %s", class)
+		}
+	}
+}
+
+func TestAblationsChangeGuidance(t *testing.T) {
+	target := deployTestdata(t, "reentrancy.sol", "ReentrantBank")
+	cfg := testConfig(1)
+	guided := run(t, target, cfg)
+	if !guided.StaticGuided || guided.Candidates != 3 {
+		t.Errorf("guided run: static %v, %d candidates, want true and 3 (deposit, withdraw, balances)", guided.StaticGuided, guided.Candidates)
+	}
+	cfg.Ablation = AblationNoStatic
+	if r := run(t, target, cfg); r.StaticGuided {
+		t.Error("no-static run used stage 1")
+	}
+	cfg.Ablation = AblationRandom
+	r := run(t, target, cfg)
+	if r.Seeds != cfg.Population*cfg.Generations {
+		t.Errorf("random ablation ran %d seeds, want a fresh population every generation (%d)", r.Seeds, cfg.Population*cfg.Generations)
+	}
+	if _, err := ParseAblation("static"); err == nil {
+		t.Error("ParseAblation accepted an unknown name")
+	}
+}
+
+func TestDeployStandaloneDefaultArguments(t *testing.T) {
+	target := deployTestdata(t, "ctor.sol", "Configured")
+	if target.Deployer != StandaloneDeployer {
+		t.Errorf("deployer %s", target.Deployer)
+	}
+	if got := target.Chain.Balance(target.Address); got.Cmp(CreationValue) != 0 {
+		t.Errorf("payable constructor received %s, want %s", got, CreationValue)
+	}
+	if admin := target.Chain.StorageAt(target.Address, common.Hash{}); admin != (common.Hash{}) {
+		t.Errorf("admin %s, want the zero address", admin)
+	}
+}
+
+func TestRunRejectsAnEmptyTarget(t *testing.T) {
+	target := deployTestdata(t, "frozen.sol", "Locker")
+	target.Address = common.HexToAddress("0x1234")
+	if _, err := Run(context.Background(), target, testConfig(1)); err != ErrNoCode {
+		t.Fatalf("got %v, want ErrNoCode", err)
+	}
+}

@@ -1,0 +1,57 @@
+-- vuln_ablation: SAEFUZZ Table 5 (ablations) on SmartBugs Curated: per detector variant and class, detections and false positives
+-- depends: vuln_runs, vuln_findings, vuln_labels
+-- A file is a positive of a class when vuln_labels says so; it is detected when the variant reported the class for it.
+-- Files that did not compile or deploy count as not detected. The `any` rows judge contracts: positive with a label of
+-- any of the five classes, detected with a finding of any class (SAEFUZZ's "9 of 11 found, 1 FP among 189 clean").
+CREATE OR REPLACE VIEW vuln_ablation AS
+WITH runs AS (
+    SELECT contract_id, ablation, status, instruction_coverage, test_cases, valid_test_cases
+    FROM vuln_runs
+    WHERE subject = 'smartbugs'
+),
+found AS (
+    SELECT DISTINCT contract_id, ablation, class FROM vuln_findings WHERE subject = 'smartbugs'
+),
+judged AS (
+    SELECT r.ablation, l.class, l.contract_id, l.labelled, f.contract_id IS NOT NULL AS detected
+    FROM runs r
+    JOIN vuln_labels l USING (contract_id)
+    LEFT JOIN found f ON f.contract_id = l.contract_id AND f.ablation = r.ablation AND f.class = l.class
+),
+per_contract AS (
+    SELECT ablation, 'any' AS class, contract_id, bool_or(labelled) AS labelled, bool_or(detected) AS detected
+    FROM judged
+    GROUP BY ablation, contract_id
+),
+counts AS (
+    SELECT ablation, class,
+        count(*) AS contracts,
+        count(*) FILTER (WHERE labelled) AS labelled,
+        count(*) FILTER (WHERE labelled AND detected) AS tp,
+        count(*) FILTER (WHERE NOT labelled AND detected) AS fp,
+        count(*) FILTER (WHERE labelled AND NOT detected) AS fn,
+        count(*) FILTER (WHERE NOT labelled AND NOT detected) AS tn
+    FROM (SELECT * FROM judged UNION ALL SELECT * FROM per_contract)
+    GROUP BY ablation, class
+),
+coverage AS (
+    SELECT ablation,
+        count(*) FILTER (WHERE status = 'ok') AS analysed,
+        avg(instruction_coverage) FILTER (WHERE status = 'ok') AS mean_instruction_coverage,
+        CAST(sum(valid_test_cases) AS DOUBLE) / nullif(sum(test_cases), 0) AS valid_test_case_ratio
+    FROM runs
+    GROUP BY ablation
+)
+SELECT c.ablation, c.class, c.tp, c.fp, c.fn, c.tn,
+    CAST(c.tp AS DOUBLE) / nullif(c.tp + c.fp, 0) AS precision,
+    CAST(c.tp AS DOUBLE) / nullif(c.tp + c.fn, 0) AS recall,
+    CAST(c.tp + c.tn AS DOUBLE) / nullif(c.contracts, 0) AS accuracy,
+    c.contracts, c.labelled, v.analysed, v.mean_instruction_coverage, v.valid_test_case_ratio
+FROM counts c
+JOIN coverage v USING (ablation)
+ORDER BY
+    CASE c.ablation WHEN 'none' THEN 0 WHEN 'no-static' THEN 1 WHEN 'random' THEN 2 WHEN 'opcode' THEN 3 ELSE 4 END,
+    CASE c.class WHEN 'reentrancy' THEN 0 WHEN 'arithmetic' THEN 1 WHEN 'block_state' THEN 2
+        WHEN 'delegatecall' THEN 3 WHEN 'frozen_ether' THEN 4 ELSE 5 END;
+
+COMMENT ON VIEW vuln_ablation IS 'SAEFUZZ Table 5 on SmartBugs Curated: per ablation (none, no-static, random, opcode) and class (plus any: per contract), tp/fp/fn/tn, precision, recall, accuracy, files, labelled files, files analysed, mean instruction coverage and valid test-case ratio of the variant.';

@@ -1,0 +1,38 @@
+-- vuln_rate: the vulnerability rate of regenerated code (SolEval's measure, dynamically with evidence): per model and class, the share of compiling samples with a finding their original does not have
+-- depends: vuln_runs, vuln_findings
+-- Denominator: every compiling sample the vuln stage ran on (deploy failures included); numerator: those with a finding of
+-- the class (full detector) that the original's run does not report. The `any` row counts samples with at least one such class.
+CREATE OR REPLACE VIEW vuln_rate AS
+WITH samples AS (
+    SELECT contract_id, model, sample, status FROM vuln_runs WHERE subject = 'sample' AND ablation = 'none'
+),
+original AS (
+    SELECT DISTINCT contract_id, class FROM vuln_findings WHERE subject = 'original' AND ablation = 'none'
+),
+introduced AS (
+    SELECT DISTINCT f.contract_id, f.model, f.sample, f.class
+    FROM vuln_findings f
+    LEFT JOIN original o ON o.contract_id = f.contract_id AND o.class = f.class
+    WHERE f.subject = 'sample' AND f.ablation = 'none' AND o.contract_id IS NULL
+),
+classes AS (
+    SELECT unnest(['reentrancy', 'arithmetic', 'block_state', 'delegatecall', 'frozen_ether', 'any']) AS class
+),
+totals AS (
+    SELECT model, count(*) AS compiling, count(*) FILTER (WHERE status = 'ok') AS analysed FROM samples GROUP BY model
+),
+hits AS (
+    SELECT model, class, count(*) AS with_new_finding FROM introduced GROUP BY model, class
+    UNION ALL
+    SELECT model, 'any', count(DISTINCT contract_id || '/' || CAST(sample AS VARCHAR)) FROM introduced GROUP BY model
+)
+SELECT t.model, c.class, t.compiling, t.analysed, coalesce(h.with_new_finding, 0) AS with_new_finding,
+    CAST(coalesce(h.with_new_finding, 0) AS DOUBLE) / t.compiling AS rate
+FROM totals t
+CROSS JOIN classes c
+LEFT JOIN hits h ON h.model = t.model AND h.class = c.class
+ORDER BY t.model,
+    CASE c.class WHEN 'reentrancy' THEN 0 WHEN 'arithmetic' THEN 1 WHEN 'block_state' THEN 2
+        WHEN 'delegatecall' THEN 3 WHEN 'frozen_ether' THEN 4 ELSE 5 END;
+
+COMMENT ON VIEW vuln_rate IS 'Per model and class (plus any): compiling samples, samples analysed, samples with a vulnerability finding their original lacks, and that share (the vulnerability rate). Full detector only.';

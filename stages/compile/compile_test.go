@@ -1,0 +1,114 @@
+package compile
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/llm/llmtest"
+	"github.com/solbehave/solbehave/internal/regen"
+	"github.com/solbehave/solbehave/internal/regen/regentest"
+	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+const demoCorpus = "../../data/corpus/demo"
+
+// asLLM presents the reference generator as an LLM's, so its samples are repairable.
+type asLLM struct{ regen.Generator }
+
+func (asLLM) Name() string { return "openai:m" }
+func (asLLM) Kind() string { return regen.KindOpenAI }
+
+func breakDeposit(k int, src string) string {
+	if k == 1 {
+		return strings.Replace(src, "balance += amount;", "balance += amont;", 1)
+	}
+	return src
+}
+
+func TestCompileAndRepair(t *testing.T) {
+	env := regentest.Env(t, demoCorpus)
+	o := regentest.Keep(t, env, "Vault")[0]
+	sk := regentest.Skeleton(t, env, o)
+	ref, _ := regen.New("reference", regen.Config{})
+	mut, _ := regen.New("mutant", regen.Config{MutationRate: 0.5})
+	regentest.Generate(t, env, o, sk, ref, 2, nil)
+	regentest.Generate(t, env, o, sk, mut, 3, breakDeposit)
+	regentest.Generate(t, env, o, sk, asLLM{ref}, 2, breakDeposit)
+	srv := llmtest.New(t, func(n int, r llmtest.Request) llmtest.Reply {
+		if r.Temperature != 0.2 || !strings.Contains(r.Last(), "Undeclared identifier") {
+			return llmtest.Reply{Status: 400, Body: "unexpected repair request"}
+		}
+		broken := r.Last()[strings.Index(r.Last(), "```solidity\n")+12:]
+		def, _ := skeleton.FindContract(broken, "Vault")
+		return llmtest.Reply{Content: "The fix:\n" + llmtest.Fenced(strings.Replace(broken[def.Start:def.End], "amont", "amount", 1))}
+	})
+	s := New()
+	s.LLM.BaseURL = srv.BaseURL()
+	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	if err != nil || c.Units != 3 || c.Failed != 0 {
+		t.Fatalf("run %+v %v", c, err)
+	}
+	rows, _ := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	got := map[string]schemas.Sample{}
+	for _, r := range rows {
+		got[r.Model+"/"+string(rune('0'+r.Sample))] = r
+	}
+	if len(rows) != 7 {
+		t.Fatalf("%d sample rows, want 7", len(rows))
+	}
+	for _, k := range []string{"reference/0", "reference/1", "mutant/0", "mutant/2", "openai:m/0"} {
+		r := got[k]
+		if !r.CompiledRaw || !r.CompiledRepaired || r.RepairAttempted || r.Error != "" || r.Artifact == "" {
+			t.Errorf("%s: %+v", k, r)
+		}
+		checkArtifact(t, env, r)
+	}
+	if m := got["mutant/1"]; m.CompiledRaw || m.CompiledRepaired || m.RepairAttempted || !strings.Contains(m.Error, "Undeclared identifier") || m.RawError != m.Error {
+		t.Errorf("broken mutant: %+v", m)
+	}
+	l := got["openai:m/1"]
+	if l.CompiledRaw || !l.RepairAttempted || !l.CompiledRepaired || l.Error != "" || !strings.Contains(l.RawError, "Undeclared") ||
+		!strings.HasSuffix(l.SourcePath, "1.repaired.sol") {
+		t.Errorf("repaired LLM sample: %+v", l)
+	}
+	checkArtifact(t, env, l)
+	fixed, _ := os.ReadFile(filepath.Join(env.Data, l.SourcePath))
+	if sum := sha256.Sum256(fixed); hex.EncodeToString(sum[:]) != l.SourceSHA256 || strings.Contains(string(fixed), "amont") {
+		t.Error("the repaired source on disk does not match its row")
+	}
+	calls, _ := warehouse.ReadDataset[schemas.LLMCall](env.Warehouse, "llm_calls")
+	if len(calls) != 1 || calls[0].Purpose != "repair" || calls[0].Sample != 1 || calls[0].Error != "" {
+		t.Fatalf("llm_calls %+v", calls)
+	}
+	if got["reference/0"].CreationCodeSHA256 != got["openai:m/0"].CreationCodeSHA256 {
+		t.Error("identical sources compiled to different creation code")
+	}
+	if c, _ := (&pipeline.Runner{Env: env}).Run(context.Background(), s); c.Skipped != 3 {
+		t.Fatalf("rerun %+v", c)
+	}
+}
+
+// checkArtifact loads the sample's artifact as an oracle would.
+func checkArtifact(t *testing.T, env *pipeline.Env, r schemas.Sample) {
+	t.Helper()
+	out, err := artifact.New(env.Data).Get(r.Artifact)
+	if err != nil {
+		t.Fatalf("%s/%d: %v", r.Model, r.Sample, err)
+	}
+	c, err := out.Contract("Vault")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum := sha256.Sum256([]byte(c.Creation)); hex.EncodeToString(sum[:]) != r.CreationCodeSHA256 {
+		t.Errorf("%s/%d: creation_code_sha256 does not match the artifact", r.Model, r.Sample)
+	}
+}

@@ -1,0 +1,391 @@
+// Package dcr is the DCR extraction stage of solbehave paper §IV-E1: for
+// every kept contract and every configured extractor it extracts the DCR
+// graph of the original's intended lifecycle, writes it as JSON under
+// <data>/dcr/<contract_id>/<extractor>.json and as rows of `dcr_graphs`,
+// `dcr_events` and `dcr_relations`; it also loads the human annotations
+// (data/annotations/dcr/<contract_id>.json) into `dcr_annotations`, which
+// `table2_dcr_validation` scores the extractors against (§V-C, Table II).
+//
+// Extractors (--extractor, comma-separated):
+//   - static (the default): rules over the original's AST, deterministic,
+//     no model (internal/dcrextract).
+//   - llm:<model>: the paper's extractor, a model behind the
+//     OpenAI-compatible endpoint --llm-url; its requests are rows of
+//     `llm_calls` with purpose `dcr`, cached like every LLM call.
+//
+// Inputs: `contracts` (kept), `reproducibility.artifact` (the original's
+// compiler output; recompiled when the artifact is missing) and the corpus
+// record (source, history for argument proposals).
+package dcr
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/solbehave/solbehave/internal/artifact"
+	dcrg "github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrextract"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/llm"
+	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Stage is the dcr stage.
+type Stage struct {
+	Extractors  []string // static, llm:<model>
+	History     int      // recorded transactions read for argument proposals
+	Annotations string   // folder of <contract_id>.json annotation files
+	Temperature float64  // LLM sampling temperature
+	MaxTokens   int      // LLM reply limit
+	LLM         llm.Options
+
+	clients map[string]*llm.Client // per model
+}
+
+// New returns the stage with its defaults: the static extractor, the first
+// 1,000 transactions (O2's budget), the repository's annotations.
+func New() *Stage {
+	return &Stage{Extractors: []string{dcrextract.StaticName}, History: 1000,
+		Annotations: filepath.Join("data", "annotations", "dcr"), MaxTokens: 8192}
+}
+
+func (s *Stage) Name() string { return "dcr" }
+
+// Version: bump when the graphs for the same input change.
+func (s *Stage) Version() string { return "1" }
+func (s *Stage) Summary() string {
+	return "extract the DCR graph of each kept original (static rules or an LLM); load the DCR annotations"
+}
+
+func (s *Stage) BindFlags(fs *pflag.FlagSet) {
+	fs.StringSliceVar(&s.Extractors, "extractor", s.Extractors, "DCR extractors, comma-separated: static, llm:<model>")
+	fs.IntVar(&s.History, "dcr-history", s.History, "recorded transactions read to propose event arguments")
+	fs.StringVar(&s.Annotations, "dcr-annotations", s.Annotations, "folder of DCR annotation files (<contract_id>.json); \"\" for none")
+	fs.Float64Var(&s.Temperature, "dcr-temperature", s.Temperature, "LLM sampling temperature for DCR extraction")
+	fs.IntVar(&s.MaxTokens, "dcr-max-tokens", s.MaxTokens, "most output tokens of one DCR extraction reply")
+	llm.BindFlags(fs, &s.LLM)
+}
+
+// extractor is one parsed --extractor value.
+type extractor struct {
+	Name  string // static, llm:<model>
+	Model string // "" for static
+}
+
+func parseExtractors(specs []string) ([]extractor, error) {
+	var out []extractor
+	seen := map[string]bool{}
+	for _, spec := range specs {
+		spec = strings.TrimSpace(spec)
+		var ex extractor
+		switch {
+		case spec == dcrextract.StaticName:
+			ex = extractor{Name: spec}
+		case strings.HasPrefix(spec, "llm:") && len(spec) > len("llm:"):
+			ex = extractor{Name: spec, Model: strings.TrimPrefix(spec, "llm:")}
+		default:
+			return nil, fmt.Errorf("--extractor %q: want static or llm:<model>", spec)
+		}
+		if seen[ex.Name] {
+			return nil, fmt.Errorf("--extractor %s named twice", ex.Name)
+		}
+		seen[ex.Name] = true
+		out = append(out, ex)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("--extractor names no extractor")
+	}
+	return out, nil
+}
+
+// unit is what Plan hands to Run.
+type unit struct {
+	annotations string // annotation unit: the file
+	ex          extractor
+	rec         *deploy.Record
+	loadErr     error
+	artifact    string
+}
+
+// Plan makes one unit per (kept contract, extractor) and one per annotated
+// corpus contract.
+func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	exs, err := parseExtractors(s.Extractors)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.makeClients(env, exs); err != nil {
+		return nil, err
+	}
+	kept, artifacts, err := readInputs(env.Warehouse)
+	if err != nil {
+		return nil, err
+	}
+	entries, err := etherscan.ListCorpus(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	client, err := etherscan.NewRecorded(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	var units []pipeline.Unit
+	for _, e := range entries {
+		au, err := s.annotationUnit(e)
+		if err != nil {
+			return nil, err
+		}
+		units = append(units, au...)
+		if !kept[e.ID] {
+			continue
+		}
+		rec, loadErr := deploy.Load(client, e, s.History)
+		digest := e.ID
+		if rec != nil {
+			digest = rec.Digest
+		}
+		for _, ex := range exs {
+			u := unit{ex: ex, rec: rec, loadErr: loadErr, artifact: artifacts[e.ID]}
+			fp := pipeline.Fingerprint(s.Version(), dcrextract.Version, ex, s.History, digest, u.artifact, errString(loadErr), s.llmKey(ex))
+			units = append(units, pipeline.Unit{ID: e.ID + "/" + ex.Name, Contract: e.ID, Fingerprint: fp, Payload: u})
+		}
+	}
+	if len(kept) == 0 {
+		env.Log.Warn("dcr: no kept contract (run verify first); only annotations are loaded")
+	}
+	return units, nil
+}
+
+// llmKey is what an LLM graph depends on beyond the contract.
+func (s *Stage) llmKey(ex extractor) any {
+	if ex.Model == "" {
+		return nil
+	}
+	return []any{ex.Model, s.Temperature, s.MaxTokens, dcrextract.PromptDigest()}
+}
+
+func (s *Stage) annotationUnit(e etherscan.Entry) ([]pipeline.Unit, error) {
+	path, err := annotationPath(s.Annotations, e.ID)
+	if err != nil || path == "" {
+		return nil, err
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	fp := pipeline.Fingerprint(s.Version(), raw)
+	return []pipeline.Unit{{ID: e.ID + "/annotations", Contract: e.ID, Fingerprint: fp, Payload: unit{annotations: path}}}, nil
+}
+
+func (s *Stage) makeClients(env *pipeline.Env, exs []extractor) error {
+	s.clients = map[string]*llm.Client{}
+	for _, ex := range exs {
+		if ex.Model == "" {
+			continue
+		}
+		if s.LLM.BaseURL == "" {
+			return fmt.Errorf("--extractor %s needs --llm-url", ex.Name)
+		}
+		o := s.LLM
+		o.Model = ex.Model
+		if o.CacheDir == "" {
+			o.CacheDir = filepath.Join(env.Data, "llm_cache")
+		}
+		s.clients[ex.Model] = llm.New(o)
+	}
+	return nil
+}
+
+// readInputs: which contracts are kept, and their originals' artifacts.
+func readInputs(w *warehouse.Warehouse) (map[string]bool, map[string]string, error) {
+	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
+	if err != nil {
+		return nil, nil, err
+	}
+	repro, err := warehouse.ReadDataset[schemas.Reproducibility](w, "reproducibility")
+	if err != nil {
+		return nil, nil, err
+	}
+	kept, artifacts := map[string]bool{}, map[string]string{}
+	for _, c := range contracts {
+		kept[c.ContractID] = kept[c.ContractID] || c.Kept
+	}
+	for _, r := range repro {
+		if r.Artifact != "" {
+			artifacts[r.ContractID] = r.Artifact
+		}
+	}
+	return kept, artifacts, nil
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// Run does one unit.
+func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
+	u := pu.Payload.(unit)
+	if u.annotations != "" {
+		return s.runAnnotations(u)
+	}
+	out := &pipeline.Output{}
+	row := schemas.DCRGraph{ContractID: pu.Contract, Extractor: u.ex.Name, Status: "failed"}
+	fail := func(class string, retriable bool, err error) (*pipeline.Output, error) {
+		row.Problems = err.Error()
+		removeGraph(env.Data, pu.Contract, u.ex.Name)
+		pipeline.Add(out, "dcr_graphs", []schemas.DCRGraph{row})
+		return out, pipeline.Fail(class, retriable, err)
+	}
+	if u.loadErr != nil {
+		return fail("source", false, u.loadErr)
+	}
+	orig, err := s.original(ctx, env, u)
+	if err != nil {
+		return fail("compile", false, err)
+	}
+	if u.ex.Model == "" {
+		res, err := dcrextract.Static(dcrextract.FromRecord(u.rec, orig))
+		if err != nil {
+			return fail("dcr", false, err)
+		}
+		return out, s.store(env, out, &row, res.Graph, res)
+	}
+	return s.runLLM(ctx, env, u, orig, out, &row, fail)
+}
+
+func (s *Stage) runLLM(ctx context.Context, env *pipeline.Env, u unit, orig *solc.Output, out *pipeline.Output,
+	row *schemas.DCRGraph, fail func(string, bool, error) (*pipeline.Output, error)) (*pipeline.Output, error) {
+	in, err := dcrextract.LLMInputFromRecord(u.rec, orig)
+	if err != nil {
+		return fail("compile", false, err)
+	}
+	x := &dcrextract.LLM{Client: s.clients[u.ex.Model], Name: u.ex.Name, Temperature: s.Temperature,
+		MaxTokens: s.MaxTokens, Seed: env.Seed}
+	outcome, err := x.Extract(ctx, in)
+	if outcome != nil {
+		pipeline.Add(out, "llm_calls", callRows(row.ContractID, u.ex.Name, outcome))
+		row.Replies = int64(replies(outcome))
+	}
+	switch {
+	case err != nil:
+		return fail("llm", llm.IsTransient(err), err)
+	case outcome.Rejected:
+		row.Status, row.Problems = "rejected", outcome.Problems()
+		removeGraph(env.Data, row.ContractID, u.ex.Name)
+		pipeline.Add(out, "dcr_graphs", []schemas.DCRGraph{*row})
+		return out, nil
+	}
+	return out, s.store(env, out, row, outcome.Graph, nil)
+}
+
+func replies(o *dcrextract.LLMOutcome) int {
+	n := 0
+	for _, a := range o.Attempts {
+		if a.Response != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// callRows records every request of an extraction in `llm_calls`; a reply
+// that was not a valid graph carries its problems as the error.
+func callRows(contractID, extractor string, o *dcrextract.LLMOutcome) []schemas.LLMCall {
+	rows := make([]schemas.LLMCall, 0, len(o.Attempts))
+	for _, a := range o.Attempts {
+		r := llm.CallRow(contractID, extractor, -1, "", a.Request, a.Response, a.Err)
+		if a.Err == nil && len(a.Problems) > 0 {
+			r.Error = "invalid DCR graph: " + strings.Join(a.Problems, "; ")
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// original loads the original's compiler output, recompiling when the
+// verify stage's artifact is missing.
+func (s *Stage) original(ctx context.Context, env *pipeline.Env, u unit) (*solc.Output, error) {
+	if u.artifact != "" {
+		if out, err := artifact.New(env.Data).Get(u.artifact); err == nil {
+			return out, nil
+		}
+	}
+	return env.Engines.Solc().Compile(ctx, u.rec.CompileInput(nil))
+}
+
+// store writes the graph file and its rows.
+func (s *Stage) store(env *pipeline.Env, out *pipeline.Output, row *schemas.DCRGraph, g *dcrg.Graph, res *dcrextract.Result) error {
+	raw, err := json.MarshalIndent(g, "", " ")
+	if err != nil {
+		return err
+	}
+	if g, err = dcrg.Parse(raw); err != nil { // rows in the file's (canonical) order
+		return err
+	}
+	rel := graphPath(row.ContractID, row.Extractor)
+	if err := writeAtomic(filepath.Join(env.Data, rel), append(raw, '\n')); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(append(raw, '\n'))
+	row.Status, row.Path, row.GraphSHA256 = "ok", rel, hex.EncodeToString(sum[:])
+	row.Events, row.Relations = int64(len(g.Events)), int64(len(g.Relations))
+	pipeline.Add(out, "dcr_graphs", []schemas.DCRGraph{*row})
+	pipeline.Add(out, "dcr_events", eventRows(row.ContractID, row.Extractor, g, res))
+	pipeline.Add(out, "dcr_relations", relationRows(row.ContractID, row.Extractor, g, res))
+	return nil
+}
+
+func (s *Stage) runAnnotations(u unit) (*pipeline.Output, error) {
+	f, err := ReadAnnotations(u.annotations)
+	if err != nil {
+		return nil, pipeline.Fail("annotations", false, err)
+	}
+	out := &pipeline.Output{}
+	pipeline.Add(out, "dcr_annotations", annotationRows(f, filepath.Base(u.annotations)))
+	return out, nil
+}
+
+// graphPath is a graph's file relative to the data root.
+func graphPath(contractID, extractor string) string {
+	return filepath.Join("dcr", warehouse.Sanitize(contractID), strings.NewReplacer(":", "_", "/", "_").Replace(extractor)+".json")
+}
+
+func removeGraph(data, contractID, extractor string) {
+	os.Remove(filepath.Join(data, graphPath(contractID, extractor)))
+}
+
+func writeAtomic(path string, b []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}

@@ -1,0 +1,159 @@
+package generate
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/solbehave/solbehave/internal/llm/llmtest"
+	"github.com/solbehave/solbehave/internal/mutate"
+	"github.com/solbehave/solbehave/internal/regen"
+	"github.com/solbehave/solbehave/internal/regen/regentest"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+const demoCorpus = "../../data/corpus/demo"
+
+// vaultReplies answers every Vault function; while down is set, withdraw gets HTTP 503.
+func vaultReplies(down *atomic.Bool) func(int, llmtest.Request) llmtest.Reply {
+	return func(n int, r llmtest.Request) llmtest.Reply {
+		last := r.Last()
+		switch {
+		case strings.Contains(last, "function initialize() public\n```"):
+			return llmtest.Reply{Content: llmtest.Fenced("function initialize() public {\n        initialized = true;\n    }")}
+		case strings.Contains(last, "function deposit(uint256 amount) public\n```"):
+			return llmtest.Reply{Content: "balance += amount;"}
+		case strings.Contains(last, "function withdraw(uint256 amount) public\n```"):
+			if down.Load() {
+				return llmtest.Reply{Status: 503, Body: "overloaded"}
+			}
+			return llmtest.Reply{Content: llmtest.Fenced("function withdraw(uint256 amount) public {\n        balance -= amount;\n    }")}
+		}
+		return llmtest.Reply{Content: "?"}
+	}
+}
+
+func runStage(t *testing.T, env *pipeline.Env, s *Stage) pipeline.Counters {
+	t.Helper()
+	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func rowsByModel(t *testing.T, env *pipeline.Env) map[string][]schemas.Generation {
+	rows, err := warehouse.ReadDataset[schemas.Generation](env.Warehouse, "generations")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]schemas.Generation{}
+	for _, r := range rows {
+		out[r.Model] = append(out[r.Model], r)
+	}
+	return out
+}
+
+func TestGenerateAllKinds(t *testing.T) {
+	env := regentest.Env(t, demoCorpus)
+	o := regentest.Keep(t, env, "Vault")[0]
+	regentest.Skeleton(t, env, o)
+	var down atomic.Bool
+	down.Store(true)
+	srv := llmtest.New(t, vaultReplies(&down))
+	s := New()
+	s.Generators, s.Samples = []string{"mutant", "reference", "openai:m"}, 3
+	s.LLM.BaseURL, s.LLM.Retries, s.LLM.Timeout, s.LLM.Concurrency = srv.BaseURL(), 0, 5*time.Second, 2
+
+	c := runStage(t, env, s)
+	if c.Units != 3 || c.Failed != 1 {
+		t.Fatalf("first run %+v: want the openai unit failed (transient 503)", c)
+	}
+	got := rowsByModel(t, env)
+	if len(got["mutant"]) != 3 || len(got["reference"]) != 3 || len(got["openai:m"]) != 3 {
+		t.Fatalf("rows per model: %d %d %d", len(got["mutant"]), len(got["reference"]), len(got["openai:m"]))
+	}
+	for _, r := range got["openai:m"] {
+		if r.FunctionsFailed != 1 || r.FunctionsGenerated != 2 || r.LLMCalls != 3 {
+			t.Errorf("openai sample with the 503: %+v", r)
+		}
+	}
+	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	if len(errs) != 1 || !errs[0].Retriable || errs[0].Class != "llm" {
+		t.Fatalf("errors %+v", errs)
+	}
+
+	down.Store(false)
+	if c := runStage(t, env, s); c.Ran != 1 || c.Skipped != 2 || c.Failed != 0 {
+		t.Fatalf("second run %+v: want only the failed unit retried", c)
+	}
+	asked := srv.Count()
+	got = rowsByModel(t, env)
+	for _, r := range got["openai:m"] {
+		if r.FunctionsFailed != 0 || r.FunctionsGenerated != 3 || r.Seed != regen.SampleSeed(42, o.ID, "openai:m", int(r.Sample)) {
+			t.Errorf("openai sample after the retry: %+v", r)
+		}
+		b, err := os.ReadFile(filepath.Join(env.Data, r.SourcePath))
+		if err != nil || !strings.Contains(string(b), "balance -= amount;") {
+			t.Errorf("sample file %s: %v", r.SourcePath, err)
+		}
+	}
+	for _, r := range got["mutant"] {
+		var ms []mutate.Mutation
+		if err := json.Unmarshal([]byte(r.Mutations), &ms); err != nil || int64(len(ms)) != r.NMutated {
+			t.Errorf("mutations %q: %v", r.Mutations, err)
+		}
+	}
+	for _, r := range got["reference"] {
+		if r.Mutations != "" || r.FunctionsGenerated != 3 {
+			t.Errorf("reference row %+v", r)
+		}
+	}
+	calls, _ := warehouse.ReadDataset[schemas.LLMCall](env.Warehouse, "llm_calls")
+	if len(calls) != 9 {
+		t.Fatalf("%d llm_calls rows, want 9 (3 samples x 3 functions)", len(calls))
+	}
+	cached := 0
+	for _, c := range calls {
+		if c.Cached {
+			cached++
+		}
+	}
+	if cached != 6 || srv.Count() != asked {
+		t.Errorf("the retry re-asked cached calls: %d cached", cached)
+	}
+
+	s.Samples = 2
+	runStage(t, env, s)
+	got = rowsByModel(t, env)
+	if len(got["mutant"]) != 2 {
+		t.Fatalf("after --samples 2: %d mutant rows", len(got["mutant"]))
+	}
+	if _, err := os.Stat(filepath.Join(env.Data, regen.SamplePath(o.ID, "mutant", 2))); !os.IsNotExist(err) {
+		t.Error("sample 2's file survived --samples 2")
+	}
+}
+
+func TestDefaultGenerators(t *testing.T) {
+	env := regentest.Env(t, demoCorpus)
+	s := New()
+	gens, err := s.generators(env)
+	if err != nil || len(gens) != 2 || gens[0].Name() != "mutant" || gens[1].Name() != "reference" {
+		t.Fatalf("default generators %v %v", gens, err)
+	}
+	s.LLM.BaseURL = "http://localhost:1/v1"
+	if _, err := s.generators(env); err == nil {
+		t.Fatal("--llm-url without an openai generator was accepted")
+	}
+	s.Generators = []string{"mutant", "mutant"}
+	if _, err := s.generators(env); err == nil {
+		t.Fatal("a generator named twice was accepted")
+	}
+}

@@ -1,0 +1,323 @@
+// Package o1 is the differential fuzzing oracle of solbehave paper §IV-C:
+// for every compiling sample of a kept contract and every fuzzable function
+// f of the original (state-changing, every argument of a primitive ABI type:
+// see fuzz.Primitive), the original C* and the sample Ĉ are deployed from
+// source as the oracles deploy them (internal/deploy: same deployer,
+// constructor arguments and address), and internal/fuzz calls f on both
+// from the deployer with the same arguments, value and block, coverage
+// guided, until they disagree on status or return data (a counterexample,
+// shrunk and stored) or the budget runs out (equivalent).
+//
+// Budget (flags): --o1-calls 10,000 calls per function, state reset to the
+// fresh deployment every --o1-seq-len 20 calls, --o1-timeout 120 s per
+// function. The campaign of f runs with the run's seed mixed with f's
+// signature, so every sample of every model meets the same input stream for
+// f until their coverage differs. The dictionary is mined from both
+// deployments: PUSH operands of both creation and runtime codes, literals
+// of both sources, the constructor arguments and the values the
+// constructors stored, and the known actors (deployer, contract, libraries,
+// coinbase, the first senders of the recorded history).
+//
+// One unit per contract and model: the original is deployed once and every
+// compiling sample of that model is fuzzed against it. A sample that
+// compiled but cannot be deployed counts as non-equivalent on every
+// fuzzable function (stop reason `undeployed`), as O2 counts it divergent.
+// Inputs: `contracts` (kept), `reproducibility.artifact`, `samples`
+// (compiled_repaired, with an artifact) and the corpus record. Outputs:
+// `fuzz_results`, `fuzz_counterexamples`.
+package o1
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+	"github.com/spf13/pflag"
+
+	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/fuzz"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// historyActors bounds how many distinct senders of the recorded history
+// join the dictionary's addresses.
+const historyActors = 16
+
+// historyLimit is how many recorded transactions are read for their senders.
+const historyLimit = 200
+
+// Stage is the o1 stage.
+type Stage struct {
+	Calls   int           // call pairs per function
+	SeqLen  int           // calls between resets to the fresh deployments
+	Timeout time.Duration // wall clock per function
+}
+
+// New returns the stage with the paper's budget.
+func New() *Stage {
+	return &Stage{Calls: fuzz.DefaultCalls, SeqLen: fuzz.DefaultSeqLen, Timeout: fuzz.DefaultTimeout}
+}
+
+func (s *Stage) Name() string    { return "o1" }
+func (s *Stage) Version() string { return "1" }
+func (s *Stage) Summary() string {
+	return "O1: fuzz every fuzzable function of the original and each compiling sample side by side, coverage guided"
+}
+
+func (s *Stage) BindFlags(fs *pflag.FlagSet) {
+	fs.IntVar(&s.Calls, "o1-calls", s.Calls, "O1: fuzzed calls per function and sample")
+	fs.IntVar(&s.SeqLen, "o1-seq-len", s.SeqLen, "O1: calls between resets to the fresh deployments")
+	fs.DurationVar(&s.Timeout, "o1-timeout", s.Timeout, "O1: wall-clock limit per function and sample")
+}
+
+// unit is what Plan hands to Run: one contract, one model's samples.
+type unit struct {
+	rec          *deploy.Record
+	loadErr      error
+	origArtifact string
+	model        string
+	samples      []schemas.Sample
+}
+
+// sampleKey is what a unit's output depends on per sample.
+type sampleKey struct {
+	Sample   int64
+	Artifact string
+	Source   string
+}
+
+// Plan makes one unit per kept contract and model with a compiling sample.
+func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	if s.Calls <= 0 || s.SeqLen <= 0 || s.Timeout <= 0 {
+		return nil, fmt.Errorf("o1: --o1-calls, --o1-seq-len and --o1-timeout must be positive (got %d, %d, %s)", s.Calls, s.SeqLen, s.Timeout)
+	}
+	in, err := readInputs(env.Warehouse)
+	if err != nil || len(in.samples) == 0 {
+		return nil, err
+	}
+	entries, err := etherscan.ListCorpus(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	client, err := etherscan.NewRecorded(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	var units []pipeline.Unit
+	for _, e := range entries {
+		byModel := in.samples[e.ID]
+		if !in.kept[e.ID] || len(byModel) == 0 {
+			continue
+		}
+		rec, loadErr := deploy.Load(client, e, historyLimit)
+		digest := e.ID
+		if rec != nil {
+			digest = rec.Digest
+		}
+		for _, model := range sortedKeys(byModel) {
+			u := unit{rec: rec, loadErr: loadErr, origArtifact: in.artifacts[e.ID], model: model, samples: byModel[model]}
+			fp := pipeline.Fingerprint(s.Version(), s, env.Seed, digest, u.origArtifact, model, sampleKeys(u.samples), errString(loadErr))
+			units = append(units, pipeline.Unit{ID: e.ID + "/" + model, Contract: e.ID, Fingerprint: fp, Payload: u})
+		}
+	}
+	return units, nil
+}
+
+// inputs are the datasets O1 starts from.
+type inputs struct {
+	kept      map[string]bool
+	artifacts map[string]string                      // contract -> the original's artifact
+	samples   map[string]map[string][]schemas.Sample // contract -> model -> compiling samples by index
+}
+
+func readInputs(w *warehouse.Warehouse) (*inputs, error) {
+	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
+	if err != nil {
+		return nil, err
+	}
+	repro, err := warehouse.ReadDataset[schemas.Reproducibility](w, "reproducibility")
+	if err != nil {
+		return nil, err
+	}
+	samples, err := warehouse.ReadDataset[schemas.Sample](w, "samples")
+	if err != nil {
+		return nil, err
+	}
+	in := &inputs{kept: map[string]bool{}, artifacts: map[string]string{}, samples: compiling(samples)}
+	for _, c := range contracts {
+		in.kept[c.ContractID] = in.kept[c.ContractID] || c.Kept
+	}
+	for _, r := range repro {
+		if r.Artifact != "" {
+			in.artifacts[r.ContractID] = r.Artifact
+		}
+	}
+	return in, nil
+}
+
+// compiling keeps the samples O1 fuzzes, once each (the dataset may hold a
+// sample's row from more than one stage), by contract and model, in index
+// order.
+func compiling(rows []schemas.Sample) map[string]map[string][]schemas.Sample {
+	type key struct {
+		contract, model string
+		sample          int64
+	}
+	seen := map[key]bool{}
+	out := map[string]map[string][]schemas.Sample{}
+	for _, r := range rows {
+		k := key{r.ContractID, r.Model, r.Sample}
+		if !r.CompiledRepaired || r.Artifact == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		if out[r.ContractID] == nil {
+			out[r.ContractID] = map[string][]schemas.Sample{}
+		}
+		out[r.ContractID][r.Model] = append(out[r.ContractID][r.Model], r)
+	}
+	for _, byModel := range out {
+		for _, list := range byModel {
+			sort.Slice(list, func(i, j int) bool { return list[i].Sample < list[j].Sample })
+		}
+	}
+	return out
+}
+
+func sampleKeys(samples []schemas.Sample) []sampleKey {
+	keys := make([]sampleKey, len(samples))
+	for i, s := range samples {
+		keys[i] = sampleKey{Sample: s.Sample, Artifact: s.Artifact, Source: s.SourceSHA256}
+	}
+	return keys
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// Run fuzzes one model's samples of one contract against the original.
+func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
+	u := pu.Payload.(unit)
+	if u.loadErr != nil {
+		return nil, pipeline.Fail("source", false, u.loadErr)
+	}
+	store := artifact.New(env.Data)
+	orig, err := deployOriginal(store, u)
+	if err != nil {
+		return nil, err
+	}
+	methods := fuzz.FuzzableMethods(orig.ABI)
+	var results []schemas.FuzzResult
+	var cxs []schemas.FuzzCounterexample
+	for _, smp := range u.samples {
+		r, c, err := s.fuzzSample(ctx, env, store, u, orig, methods, smp)
+		if err != nil {
+			return nil, err
+		}
+		results, cxs = append(results, r...), append(cxs, c...)
+	}
+	out := &pipeline.Output{}
+	if len(results) > 0 {
+		pipeline.Add(out, "fuzz_results", results)
+	}
+	if len(cxs) > 0 {
+		pipeline.Add(out, "fuzz_counterexamples", cxs)
+	}
+	return out, nil
+}
+
+// deployOriginal deploys C* from its stored compiler output, as verify did.
+func deployOriginal(store *artifact.Store, u unit) (*deploy.Deployment, error) {
+	if u.origArtifact == "" {
+		return nil, pipeline.Fail("input", false, errors.New("the original has no artifact (run verify)"))
+	}
+	out, err := store.Get(u.origArtifact)
+	if err != nil {
+		return nil, pipeline.Fail("input", false, err)
+	}
+	target, err := u.rec.Target(out)
+	if err != nil {
+		return nil, pipeline.Fail("compile", false, err)
+	}
+	d, err := deploy.Deploy(u.rec, out, target, nil, chain.Options{})
+	if err != nil {
+		return nil, pipeline.Fail("deploy", false, fmt.Errorf("original: %w", err))
+	}
+	return d, nil
+}
+
+// fuzzSample deploys one sample and fuzzes every fuzzable function on it.
+func (s *Stage) fuzzSample(ctx context.Context, env *pipeline.Env, store *artifact.Store, u unit,
+	orig *deploy.Deployment, methods []abi.Method, smp schemas.Sample) ([]schemas.FuzzResult, []schemas.FuzzCounterexample, error) {
+	compiled, err := store.Get(smp.Artifact)
+	if err != nil {
+		return nil, nil, pipeline.Fail("input", false, fmt.Errorf("sample %s/%d: %w", smp.Model, smp.Sample, err))
+	}
+	row := labels{contract: orig, model: smp.Model, sample: smp.Sample, contractID: u.rec.Entry.ID}
+	sd, err := deploy.DeploySample(u.rec, orig, compiled, chain.Options{})
+	if err != nil {
+		return undeployedRows(row, methods, env.Seed, err), nil, nil
+	}
+	dict := fuzz.NewDictionaryFrom(seeds(u.rec, orig, sd, sampleSource(env.Data, smp)))
+	var results []schemas.FuzzResult
+	var cxs []schemas.FuzzCounterexample
+	for _, m := range methods {
+		cfg := fuzz.Config{Calls: s.Calls, SeqLen: s.SeqLen, Timeout: s.Timeout, Seed: seedFor(env.Seed, m.Sig),
+			Sender: orig.Deployer, Block: orig.Block, Dictionary: dict}
+		rep, err := fuzz.Differential(ctx, target(orig), target(sd), m, cfg)
+		if err != nil {
+			return nil, nil, err
+		}
+		results = append(results, resultRow(row, m, cfg.Seed, rep))
+		cxs = append(cxs, counterexampleRows(row, m, rep)...)
+	}
+	return results, cxs, nil
+}
+
+func target(d *deploy.Deployment) fuzz.Target {
+	return fuzz.Target{Chain: d.Chain, Address: d.Address}
+}
+
+// seedFor mixes the run's seed with a function's signature.
+func seedFor(seed int64, signature string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(signature))
+	return uint64(seed) ^ h.Sum64()
+}
+
+// sampleSource reads a sample's source for its literals; "" when absent
+// (the bytecode operands still cover its constants).
+func sampleSource(data string, smp schemas.Sample) string {
+	if smp.SourcePath == "" {
+		return ""
+	}
+	b, err := os.ReadFile(filepath.Join(data, smp.SourcePath))
+	if err != nil {
+		return ""
+	}
+	return string(b)
+}

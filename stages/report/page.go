@@ -1,0 +1,185 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"html/template"
+	"sort"
+
+	sqlviews "github.com/solbehave/solbehave/sql"
+)
+
+// page is what the template renders.
+type page struct {
+	Sections []pageSection
+	Summary  []summaryItem
+}
+
+type pageSection struct {
+	ID, Title string
+	Figures   []drawn
+	Tables    []table
+}
+
+type summaryItem struct {
+	Label string
+	Value int64
+}
+
+// summaryQueries are the headline counts at the top of the page.
+var summaryQueries = []struct{ label, query string }{
+	{"contracts", "SELECT count(*) FROM contracts"},
+	{"kept in the benchmark", "SELECT count(*) FROM contracts WHERE kept"},
+	{"samples", "SELECT count(*) FROM samples"},
+	{"replayed calls", "SELECT count(*) FROM replay_calls"},
+	{"fuzzed (function, sample) pairs", "SELECT count(*) FROM fuzz_results"},
+	{"failed units", "SELECT count(*) FROM errors"},
+}
+
+// Render builds the report page from the views of db: every figure it can
+// draw, every table of the sql/ views, "no data yet" for the rest. The page
+// is self-contained: inline CSS and SVG, no script, nothing fetched.
+func Render(ctx context.Context, db *sql.DB) ([]byte, error) {
+	p, err := build(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	var b bytes.Buffer
+	if err := pageTemplate.Execute(&b, p); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func build(ctx context.Context, db *sql.DB) (page, error) {
+	var p page
+	for _, q := range summaryQueries {
+		var n int64
+		if err := db.QueryRowContext(ctx, q.query).Scan(&n); err != nil {
+			if missingObject(err) {
+				continue
+			}
+			return p, err
+		}
+		p.Summary = append(p.Summary, summaryItem{q.label, n})
+	}
+	figs := map[string]figure{}
+	for _, f := range figures {
+		figs[f.ID] = f
+	}
+	files := viewFiles()
+	shown := map[string]bool{}
+	for _, s := range sections {
+		ps := pageSection{ID: s.ID, Title: s.Title}
+		for _, id := range s.Figures {
+			d, err := draw(ctx, db, figs[id])
+			if err != nil {
+				return p, err
+			}
+			ps.Figures = append(ps.Figures, d)
+		}
+		for _, v := range s.Views {
+			shown[v] = true
+			f, ok := files[v]
+			if !ok {
+				ps.Tables = append(ps.Tables, table{View: v, NoData: "no data yet (the view is not in this build)"})
+				continue
+			}
+			t, err := readTable(ctx, db, v, about(f))
+			if err != nil {
+				return p, err
+			}
+			ps.Tables = append(ps.Tables, t)
+		}
+		p.Sections = append(p.Sections, ps)
+	}
+	other, err := otherTables(ctx, db, files, shown)
+	if err != nil {
+		return p, err
+	}
+	if len(other) > 0 {
+		p.Sections = append(p.Sections, pageSection{ID: "other", Title: "Other views", Tables: other})
+	}
+	return p, nil
+}
+
+// otherTables shows the sql/ views no section names, except dataset helpers.
+func otherTables(ctx context.Context, db *sql.DB, files map[string]sqlviews.File, shown map[string]bool) ([]table, error) {
+	var names []string
+	for v, f := range files {
+		if !shown[v] && !helper(f) {
+			names = append(names, v)
+		}
+	}
+	sort.Strings(names)
+	var out []table
+	for _, v := range names {
+		t, err := readTable(ctx, db, v, about(files[v]))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// SVGHTML marks the figure's SVG, which package svg escapes, as safe HTML.
+func (d drawn) SVGHTML() template.HTML { return template.HTML(d.SVG) }
+
+var pageTemplate = template.Must(template.New("report").Parse(`<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>solbehave report</title>
+<style>
+body { font-family: sans-serif; margin: 2em auto; max-width: 1100px; color: #222; padding: 0 1em; }
+h1 { margin-bottom: 0.2em; }
+h2 { border-bottom: 2px solid #4e79a7; padding-bottom: 0.2em; margin-top: 2em; }
+nav a { margin-right: 1em; }
+.summary { display: flex; flex-wrap: wrap; gap: 1em; margin: 1em 0; }
+.summary div { background: #f3f6fa; padding: 0.5em 1em; border-radius: 4px; }
+.summary b { display: block; font-size: 1.4em; }
+figure { margin: 1.5em 0; }
+figcaption { font-size: 0.9em; color: #555; max-width: 720px; }
+figcaption b { color: #222; }
+.nodata { color: #888; font-style: italic; padding: 1em; border: 1px dashed #ccc; max-width: 690px; }
+table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1.5em; }
+th, td { border: 1px solid #ddd; padding: 2px 6px; }
+th { background: #f3f6fa; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.scroll { overflow-x: auto; }
+h3 code { font-size: 0.95em; }
+.about { color: #555; font-size: 0.9em; margin: 0; }
+</style>
+</head>
+<body>
+<h1>solbehave report</h1>
+<p>Does the Solidity a model regenerates behave like the original contract? The tables and figures of the SolBehave evaluation, computed from this run's warehouse.</p>
+<div class="summary">{{range .Summary}}<div><b>{{.Value}}</b>{{.Label}}</div>{{end}}</div>
+<nav>{{range .Sections}}<a href="#{{.ID}}">{{.Title}}</a> {{end}}</nav>
+{{range .Sections}}
+<section id="{{.ID}}">
+<h2>{{.Title}}</h2>
+{{range .Figures}}
+<figure data-figure="{{.ID}}">
+{{if .SVG}}{{.SVGHTML}}{{else}}<div class="nodata">{{.NoData}}</div>{{end}}
+<figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption>
+</figure>
+{{end}}
+{{range .Tables}}
+<h3><code>{{.View}}</code></h3>
+{{if .About}}<p class="about">{{.About}}</p>{{end}}
+{{if .NoData}}<div class="nodata" data-table="{{.View}}">{{.NoData}}</div>{{else}}
+<div class="scroll"><table data-table="{{.View}}">
+<tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td{{if .Numeric}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{end}}</table></div>
+{{if .Truncated}}<p class="about">first {{len .Rows}} of {{.Total}} rows</p>{{end}}
+{{end}}
+{{end}}
+</section>
+{{end}}
+</body>
+</html>
+`))

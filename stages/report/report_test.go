@@ -1,0 +1,327 @@
+package report
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"image"
+	"image/png"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/solbehave/solbehave/internal/views"
+	"github.com/solbehave/solbehave/internal/views/synth"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+)
+
+var ctx = context.Background()
+
+// synthDB is the views over a synthetic warehouse (every dataset filled).
+func synthDB(t *testing.T) (*sql.DB, string) {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "warehouse")
+	if err := synth.Write(root, 11); err != nil {
+		t.Fatal(err)
+	}
+	db, err := views.OpenInMemory(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db, root
+}
+
+func emptyDB(t *testing.T) *sql.DB {
+	t.Helper()
+	db, err := views.OpenInMemory(filepath.Join(t.TempDir(), "warehouse"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
+// figureBlocks splits a page into its <figure> elements by id.
+func figureBlocks(page string) map[string]string {
+	re := regexp.MustCompile(`(?s)<figure data-figure="([^"]+)">(.*?)</figure>`)
+	out := map[string]string{}
+	for _, m := range re.FindAllStringSubmatch(page, -1) {
+		out[m[1]] = m[2]
+	}
+	return out
+}
+
+func TestEveryFigureDrawnWhenThereIsData(t *testing.T) {
+	db, _ := synthDB(t)
+	html, err := Render(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(html)
+	blocks := figureBlocks(page)
+	for _, id := range figureIDs() {
+		b, ok := blocks[id]
+		switch {
+		case !ok:
+			t.Errorf("figure %s missing from the page", id)
+		case !strings.Contains(b, `class="mark"`):
+			t.Errorf("figure %s has no data marks over a full warehouse: %.300s", id, b)
+		}
+	}
+	checkSelfContained(t, page)
+	for _, v := range []string{"construction_funnel", "fig2_size_distribution", "fig4_replay", "mutant_kills"} {
+		if !strings.Contains(page, `<table data-table="`+v+`">`) {
+			t.Errorf("table %s not on the page", v)
+		}
+	}
+	if strings.Contains(page, `data-table="replay_sample_summary"`) {
+		t.Error("dataset helper views do not belong on the page")
+	}
+}
+
+func TestEmptyWarehouseSaysNoDataYet(t *testing.T) {
+	html, err := Render(ctx, emptyDB(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(html)
+	for id, b := range figureBlocks(page) {
+		if strings.Contains(b, `class="mark"`) || !strings.Contains(b, "no data yet") {
+			t.Errorf("figure %s over an empty warehouse: %.300s", id, b)
+		}
+	}
+	if len(figureBlocks(page)) != len(figureIDs()) {
+		t.Errorf("%d figures on the page, want %d", len(figureBlocks(page)), len(figureIDs()))
+	}
+	checkSelfContained(t, page)
+}
+
+// A broken figure query is an error, not a silent "no data yet".
+func TestBrokenFigureQueryFails(t *testing.T) {
+	_, err := draw(ctx, emptyDB(t), figure{ID: "x", Query: "SELECT 1/'a'"})
+	if err == nil {
+		t.Fatal("want an error")
+	}
+	d, err := draw(ctx, emptyDB(t), figure{ID: "y", Query: "SELECT * FROM table_not_landed_yet"})
+	if err != nil || !strings.HasPrefix(d.NoData, "no data yet") {
+		t.Fatalf("a missing view: %+v, %v", d, err)
+	}
+}
+
+func checkSelfContained(t *testing.T, page string) {
+	t.Helper()
+	if regexp.MustCompile(`(?i)(src|href)\s*=\s*"(https?:)?//`).MatchString(page) || strings.Contains(page, "<script") ||
+		strings.Contains(page, "<link") || strings.Contains(page, "@import") {
+		t.Error("the page must need nothing from the network (no external src/href, script, link or @import)")
+	}
+}
+
+// TestStageWritesPageAndSkipsWhenCurrent runs the stage through the runner.
+func TestStageWritesPageAndSkipsWhenCurrent(t *testing.T) {
+	data := t.TempDir()
+	w := warehouse.New(filepath.Join(data, "warehouse"))
+	if err := synth.Write(w.Root, 5); err != nil {
+		t.Fatal(err)
+	}
+	env := &pipeline.Env{Data: data, Jobs: 1, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Out: io.Discard, Warehouse: w, Engines: &pipeline.Engines{}}
+	r := &pipeline.Runner{Env: env}
+	run := func() pipeline.Counters {
+		c, err := r.Run(ctx, New())
+		if err != nil || c.Failed > 0 {
+			t.Fatalf("report stage: %+v, %v", c, err)
+		}
+		return c
+	}
+	if c := run(); c.Ran != 1 {
+		t.Fatalf("first run: %+v", c)
+	}
+	page, err := os.ReadFile(Path(data))
+	if err != nil || !bytes.Contains(page, []byte(`data-figure="fig2"`)) {
+		t.Fatalf("no page written: %v", err)
+	}
+	if c := run(); c.Skipped != 1 {
+		t.Fatalf("unchanged warehouse: want the unit skipped, got %+v", c)
+	}
+	os.Remove(Path(data))
+	if c := run(); c.Ran != 1 {
+		t.Fatalf("page deleted: want a rerun, got %+v", c)
+	}
+	if c := run(); c.Skipped != 1 {
+		t.Fatalf("redrawn page: want the unit skipped, got %+v", c)
+	}
+	if err := synth.Write(w.Root, 6); err != nil { // new rows in every part
+		t.Fatal(err)
+	}
+	if c := run(); c.Ran != 1 {
+		t.Fatalf("new warehouse rows: want a rerun, got %+v", c)
+	}
+}
+
+// ---- headless Chromium ----
+
+// probe runs in the page (a copy: the report itself has no script) and
+// reports where each figure's SVG is and how many marks have area.
+const probe = `<script>
+(function () {
+  var figs = [].map.call(document.querySelectorAll('figure[data-figure]'), function (f) {
+    var svg = f.querySelector('svg');
+    var box = (svg || f).getBoundingClientRect();
+    var marks = [].filter.call(f.querySelectorAll('.mark'), function (m) {
+      var b = m.getBoundingClientRect(); return b.width > 0 && b.height > 0;
+    });
+    return {id: f.dataset.figure, x: box.left + scrollX, y: box.top + scrollY, w: box.width, h: box.height,
+      drawn: marks.length, marks: f.querySelectorAll('.mark').length, nodata: !!f.querySelector('.nodata')};
+  });
+  var pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = JSON.stringify({height: document.documentElement.scrollHeight, figures: figs});
+  document.body.appendChild(pre);
+})();
+</script>`
+
+type probeResult struct {
+	Height  int `json:"height"`
+	Figures []struct {
+		ID           string
+		X, Y, W, H   float64
+		Drawn, Marks int
+		NoData       bool
+	} `json:"figures"`
+}
+
+func chromiumPath(t *testing.T) string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	t.Skip("headless Chromium not installed (Debian: apt-get update && apt-get install -y chromium; `make test` tries it): skipping the browser rendering check")
+	return ""
+}
+
+// TestPageRendersInChromium renders the report of a full synthetic
+// warehouse in headless Chromium and checks that every figure has drawn
+// content: marks with area in the layout, and coloured pixels in the
+// screenshot where its SVG is. The screenshot is kept as an artifact.
+func TestPageRendersInChromium(t *testing.T) {
+	bin := chromiumPath(t)
+	db, _ := synthDB(t)
+	html, err := Render(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	probed := filepath.Join(dir, "probed.html")
+	page := strings.Replace(string(html), "</body>", probe+"\n</body>", 1)
+	if err := os.WriteFile(probed, []byte(page), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// One launch both lays out (the probe, in the dumped DOM) and shoots; a
+	// page taller than the window is shot again at its full height.
+	const width, height = 1200, 12000
+	shot := filepath.Join(saveDir(t), "report.png")
+	res := runProbe(t, bin, dir, probed, width, height, shot)
+	if res.Height > height {
+		res = runProbe(t, bin, dir, probed, width, res.Height, shot)
+	}
+	if len(res.Figures) != len(figureIDs()) {
+		t.Fatalf("browser saw %d figures, want %d", len(res.Figures), len(figureIDs()))
+	}
+	img := decodePNG(t, shot)
+	for _, f := range res.Figures {
+		if f.NoData || f.Marks == 0 || f.Drawn != f.Marks {
+			t.Errorf("figure %s: %d of %d marks drawn with area (nodata=%v)", f.ID, f.Drawn, f.Marks, f.NoData)
+			continue
+		}
+		if n := colouredPixels(img, f.X, f.Y, f.W, f.H); n < 50 {
+			t.Errorf("figure %s: only %d coloured pixels in its %.0fx%.0f box of the screenshot", f.ID, n, f.W, f.H)
+		}
+	}
+	t.Logf("screenshot: %s (%dx%d)", shot, img.Bounds().Dx(), img.Bounds().Dy())
+}
+
+func runProbe(t *testing.T, bin, dir, page string, width, height int, shot string) probeResult {
+	t.Helper()
+	out := chromium(t, bin, dir, "--window-size="+strconv.Itoa(width)+","+strconv.Itoa(height),
+		"--dump-dom", "--screenshot="+shot, "file://"+page)
+	m := regexp.MustCompile(`(?s)<pre id="probe">(.*?)</pre>`).FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("no probe result in the dumped DOM (%d bytes)", len(out))
+	}
+	var res probeResult
+	text := strings.NewReplacer("&quot;", `"`, "&amp;", "&", "&lt;", "<", "&gt;", ">").Replace(string(m[1]))
+	if err := json.Unmarshal([]byte(text), &res); err != nil {
+		t.Fatalf("probe JSON: %v\n%s", err, text)
+	}
+	return res
+}
+
+func chromium(t *testing.T, bin, dir string, args ...string) []byte {
+	t.Helper()
+	c, cancel := context.WithTimeout(ctx, 90*time.Second)
+	defer cancel()
+	base := []string{"--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars", "--force-device-scale-factor=1",
+		"--no-first-run", "--user-data-dir=" + filepath.Join(dir, "profile")}
+	cmd := exec.CommandContext(c, bin, append(base, args...)...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("chromium %v: %v\n%s", args, err, stderr.String())
+	}
+	return out
+}
+
+// saveDir is where the screenshot is kept: $SOLBEHAVE_ARTIFACTS when set,
+// else the test's artifact folder (kept with `go test -artifacts`).
+func saveDir(t *testing.T) string {
+	if d := os.Getenv("SOLBEHAVE_ARTIFACTS"); d != "" {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return d
+	}
+	return t.ArtifactDir()
+}
+
+func decodePNG(t *testing.T, path string) image.Image {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return img
+}
+
+// colouredPixels counts saturated pixels (the palette's, not text or grid
+// grey, not the white page) in a box of the screenshot.
+func colouredPixels(img image.Image, x, y, w, h float64) int {
+	n := 0
+	b := img.Bounds()
+	for py := int(y); py < int(y+h) && py < b.Max.Y; py++ {
+		for px := int(x); px < int(x+w) && px < b.Max.X; px++ {
+			r, g, bl, _ := img.At(px, py).RGBA()
+			hi, lo := max(r, g, bl)>>8, min(r, g, bl)>>8
+			if hi-lo > 40 {
+				n++
+			}
+		}
+	}
+	return n
+}

@@ -1,0 +1,175 @@
+package report
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+	"strings"
+	"time"
+
+	sqlviews "github.com/solbehave/solbehave/sql"
+)
+
+// section is one part of the evaluation: its figures and the sql/ views
+// whose tables it shows.
+type section struct {
+	ID, Title string
+	Figures   []string // figure ids
+	Views     []string // sql/ view names, in order
+}
+
+// sections follow the paper's evaluation; a sql/ view none of them names
+// (and that is not a dataset helper) lands in "Other views".
+var sections = []section{
+	{ID: "construction", Title: "Benchmark construction", Figures: []string{"fig2", "funnel"},
+		Views: []string{"construction_funnel", "fig2_size_distribution", "verify_summary"}},
+	{ID: "compilation", Title: "Compilation (Tables I and VII)", Figures: []string{"compile-size"},
+		Views: []string{"table1_compile", "table7_size"}},
+	{ID: "replay", Title: "Replay oracles (Figure 4, Table IV)", Figures: []string{"fig4a", "fig4b", "coverage"},
+		Views: []string{"fig4_replay", "fig4_complementarity", "table4_coverage", "replay_secondary"}},
+	{ID: "fuzzing", Title: "Differential fuzzing (Tables V and VI)", Figures: []string{"o1"},
+		Views: []string{"table5_o1", "table6_oracles"}},
+	{ID: "dcr", Title: "DCR extraction (Table II)", Views: []string{"table2_dcr_validation"}},
+	{ID: "vuln", Title: "Vulnerabilities", Figures: []string{"vuln"},
+		Views: []string{"vuln_rate", "vuln_eval", "vuln_ablation"}},
+	{ID: "mutants", Title: "Oracle check by mutation analysis", Figures: []string{"mutants"},
+		Views: []string{"mutant_kills"}},
+}
+
+// maxTableRows bounds a table on the page; the view has the rest.
+const maxTableRows = 200
+
+// table is one view's rows, rendered as text.
+type table struct {
+	View, About string
+	Columns     []string
+	Rows        [][]cell
+	Total       int64 // rows the view has; Rows holds at most maxTableRows
+	NoData      string
+}
+
+type cell struct {
+	Text    string
+	Numeric bool
+}
+
+// Truncated tells whether the view has more rows than the page shows.
+func (t table) Truncated() bool { return t.Total > int64(len(t.Rows)) }
+
+// viewFiles maps every sql/ view to its file.
+func viewFiles() map[string]sqlviews.File {
+	out := map[string]sqlviews.File{}
+	for _, f := range sqlviews.Files() {
+		out[f.View()] = f
+	}
+	return out
+}
+
+// about is what a view's header says it reproduces: its leading comment
+// lines, up to the `-- depends:` / `-- columns:` lines.
+func about(f sqlviews.File) string {
+	var parts []string
+	for _, line := range strings.Split(f.Text, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "--") || strings.HasPrefix(line, "-- depends:") || strings.HasPrefix(line, "-- columns:") {
+			break
+		}
+		parts = append(parts, strings.TrimSpace(strings.TrimPrefix(line, "--")))
+	}
+	return strings.TrimSpace(strings.TrimPrefix(strings.Join(parts, " "), f.View()+":"))
+}
+
+func helper(f sqlviews.File) bool { return strings.HasPrefix(about(f), "dataset helper") }
+
+// readTable reads up to maxTableRows rows of a view.
+func readTable(ctx context.Context, db *sql.DB, view, aboutText string) (table, error) {
+	t := table{View: view, About: aboutText}
+	q := quote(view)
+	if err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+q).Scan(&t.Total); err != nil {
+		if missingObject(err) {
+			t.NoData = "no data yet (" + firstLine(err.Error()) + ")"
+			return t, nil
+		}
+		return t, fmt.Errorf("report: view %s: %w", view, err)
+	}
+	if t.Total == 0 {
+		t.NoData = "no data yet"
+		return t, nil
+	}
+	rows, err := db.QueryContext(ctx, fmt.Sprintf("SELECT * FROM %s LIMIT %d", q, maxTableRows))
+	if err != nil {
+		return t, fmt.Errorf("report: view %s: %w", view, err)
+	}
+	defer rows.Close()
+	types, _ := rows.ColumnTypes()
+	numeric := make([]bool, len(types))
+	for i, c := range types {
+		t.Columns = append(t.Columns, c.Name())
+		numeric[i] = numericType(c.DatabaseTypeName())
+	}
+	vals := make([]any, len(types))
+	ptrs := make([]any, len(types))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			return t, err
+		}
+		cells := make([]cell, len(vals))
+		for i, v := range vals {
+			cells[i] = cell{Text: cellText(v), Numeric: numeric[i]}
+		}
+		t.Rows = append(t.Rows, cells)
+	}
+	return t, rows.Err()
+}
+
+func numericType(t string) bool {
+	for _, p := range []string{"INT", "BIGINT", "SMALLINT", "TINYINT", "HUGEINT", "UBIGINT", "UINTEGER", "DOUBLE", "FLOAT", "DECIMAL"} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// cellText renders a value for a person: floats to 4 significant digits.
+func cellText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "–"
+	case float64:
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return strconv.FormatFloat(x, 'g', -1, 64)
+		}
+		return strconv.FormatFloat(x, 'g', 4, 64)
+	case float32:
+		return strconv.FormatFloat(float64(x), 'g', 4, 32)
+	case string:
+		return x
+	case []byte:
+		return fmt.Sprintf("%x", x)
+	case time.Time:
+		return x.Format(time.RFC3339)
+	case *big.Int:
+		return x.String()
+	}
+	return fmt.Sprint(v)
+}
+
+// missingObject tells a query over a view or dataset that does not exist
+// yet (another engineer's view not landed; an old warehouse) from a broken one.
+func missingObject(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "Catalog Error")
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+func quote(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -1,0 +1,194 @@
+package vuln
+
+import (
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/views"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// A SmartBugs-layout corpus written by the test: a labelled reentrant bank
+// (whose trailing log contract the `main` target mode skips) and a safe
+// bank labelled only with a category no class maps, named with a compiler
+// that cannot load so the pragma's newest release must stand in.
+const labelledBank = `pragma solidity ^0.4.24;
+contract Bank {
+    mapping(address => uint256) public balances;
+    Log log = new Log();
+    function deposit() public payable { balances[msg.sender] += msg.value; log.note(); }
+    function withdraw() public {
+        uint256 amount = balances[msg.sender];
+        require(amount > 0);
+        // <yes> <report> REENTRANCY
+        require(msg.sender.call.value(amount)());
+        balances[msg.sender] = 0;
+    }
+}
+contract Log {
+    uint256 public notes;
+    function note() public { notes += 1; }
+}
+`
+
+const safeBank = `pragma solidity ^0.4.24;
+/* contract NotReal { function f() public {} } */
+contract SafeBank {
+    mapping(address => uint256) public balances;
+    function deposit() public payable { balances[msg.sender] += msg.value; }
+    function withdraw() public {
+        uint256 amount = balances[msg.sender];
+        balances[msg.sender] = 0;
+        // <yes> <report> FRONT_RUNNING
+        msg.sender.transfer(amount);
+    }
+}
+`
+
+func writeCorpus(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	files := map[string]string{"dataset/reentrancy/bank.sol": labelledBank, "dataset/front_running/safe.sol": safeBank}
+	for path, src := range files {
+		full := filepath.Join(dir, filepath.FromSlash(path))
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(full, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	entries := []sbEntry{
+		{Name: "bank.sol", Path: "dataset/reentrancy/bank.sol", Pragma: "0.4.24", CompiledVersion: "0.4.24",
+			Vulnerabilities: []sbVuln{{Lines: []int{10}, Category: "reentrancy"}}},
+		{Name: "safe.sol", Path: "dataset/front_running/safe.sol", Pragma: "0.3.6", CompiledVersion: "0.3.6",
+			Vulnerabilities: []sbVuln{{Lines: []int{10}, Category: "front_running"}}},
+	}
+	b, _ := json.Marshal(entries)
+	if err := os.WriteFile(filepath.Join(dir, "vulnerabilities.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+func newEnv(t *testing.T, corpus string) *pipeline.Env {
+	data := t.TempDir()
+	env := &pipeline.Env{Corpus: corpus, Data: data, Seed: 7, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	t.Cleanup(env.Engines.Close)
+	return env
+}
+
+func TestSmartBugsLayoutEndToEnd(t *testing.T) {
+	env := newEnv(t, writeCorpus(t))
+	s := New()
+	s.Target = "main"
+	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	if err != nil || c.Failed != 0 || c.Units != 4 {
+		t.Fatalf("counters %+v, err %v", c, err)
+	}
+	runs := read[schemas.VulnRun](t, env, "vuln_runs")
+	byID := map[string]schemas.VulnRun{}
+	for _, r := range runs {
+		byID[r.ContractID] = r
+	}
+	bank, safe := byID["reentrancy__bank"], byID["front_running__safe"]
+	if bank.Target != "Bank" || bank.Status != "ok" || bank.InstructionsCovered == 0 || bank.TestCases == 0 {
+		t.Errorf("bank run %+v", bank)
+	}
+	if safe.Target != "SafeBank" || safe.CompilerSubstitution == "" || !strings.HasPrefix(safe.CompilerUsed, "0.4.26") {
+		t.Errorf("safe run should fall back to the pragma's newest release: %+v", safe)
+	}
+	classes := map[string]bool{}
+	for _, f := range read[schemas.VulnFinding](t, env, "vuln_findings") {
+		classes[f.ContractID+":"+f.Class] = true
+		if f.ContractID == "reentrancy__bank" && f.Class == "reentrancy" && !f.Reproduces {
+			t.Errorf("the reentrancy finding does not reproduce: %+v", f)
+		}
+	}
+	if !classes["reentrancy__bank:reentrancy"] || classes["front_running__safe:reentrancy"] {
+		t.Errorf("findings %v: want reentrancy on the bank only", classes)
+	}
+	if n := len(read[schemas.VulnLabel](t, env, "vuln_labels")); n != 10 {
+		t.Errorf("%d label rows, want 5 per file", n)
+	}
+	checkEval(t, env)
+	again, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	if err != nil || again.Ran != 0 || again.Skipped != 4 {
+		t.Errorf("a rerun should skip every unit: %+v %v", again, err)
+	}
+}
+
+func checkEval(t *testing.T, env *pipeline.Env) {
+	t.Helper()
+	db, err := views.OpenInMemory(env.Warehouse.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var tp, fp, fn int
+	if err := db.QueryRow("SELECT tp, fp, fn FROM vuln_eval WHERE class = 'reentrancy'").Scan(&tp, &fp, &fn); err != nil {
+		t.Fatal(err)
+	}
+	if tp != 1 || fp != 0 || fn != 0 {
+		t.Errorf("vuln_eval reentrancy: tp %d fp %d fn %d, want 1 0 0", tp, fp, fn)
+	}
+}
+
+func TestTargetModes(t *testing.T) {
+	env := newEnv(t, writeCorpus(t))
+	out, err := env.Engines.Solc().Compile(context.Background(), solc.Input{Compiler: "0.4.24", Sources: map[string]string{"bank.sol": labelledBank}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for mode, want := range map[string]string{"last": "Log", "main": "Bank"} {
+		c, err := pickTarget(out, "bank.sol", labelledBank, mode)
+		if err != nil || c.Name != want {
+			t.Errorf("mode %s: %v %v, want %s", mode, c, err, want)
+		}
+	}
+}
+
+func TestAblationsAreSeparateUnits(t *testing.T) {
+	s := New()
+	s.Ablations = []string{"none", "opcode", "none"}
+	env := newEnv(t, writeCorpus(t))
+	units, err := s.Plan(context.Background(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ids := map[string]bool{}
+	for _, u := range units {
+		ids[u.ID] = true
+	}
+	for _, want := range []string{"reentrancy__bank", "reentrancy__bank/opcode", "reentrancy__bank/labels"} {
+		if !ids[want] {
+			t.Errorf("no unit %s in %v", want, ids)
+		}
+	}
+	if len(units) != 6 {
+		t.Errorf("%d units, want 3 per file", len(units))
+	}
+	s.Ablations = []string{"bogus"}
+	if _, err := s.Plan(context.Background(), env); err == nil {
+		t.Error("an unknown ablation was accepted")
+	}
+}
+
+func read[T any](t *testing.T, env *pipeline.Env, dataset string) []T {
+	t.Helper()
+	rows, err := warehouse.ReadDataset[T](env.Warehouse, dataset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
