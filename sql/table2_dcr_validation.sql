@@ -1,5 +1,6 @@
 -- table2_dcr_validation: solbehave paper Table II (§V-C), human validation of the extracted DCR relations, per extractor and relation type
 -- depends: dcr_relations, dcr_annotations, dcr_graphs
+-- columns: extractor, relation, tp, fp, fn, precision, recall, f1, unjudged
 CREATE OR REPLACE VIEW table2_dcr_validation AS
 WITH judgements AS (
     -- one verdict per annotated relation; a relation judged both ways counts as correct

@@ -1,5 +1,7 @@
 -- vuln_ablation: SAEFUZZ Table 5 (ablations) on SmartBugs Curated: per detector variant and class, detections and false positives
 -- depends: vuln_runs, vuln_findings, vuln_labels
+-- columns: ablation, class, tp, fp, fn, tn, precision, recall, accuracy, contracts, labelled
+-- columns: analysed, mean_instruction_coverage, valid_test_case_ratio
 -- A file is a positive of a class when vuln_labels says so; it is detected when the variant reported the class for it.
 -- Files that did not compile or deploy count as not detected. The `any` rows judge contracts: positive with a label of
 -- any of the five classes, detected with a finding of any class (SAEFUZZ's "9 of 11 found, 1 FP among 189 clean").

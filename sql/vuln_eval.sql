@@ -1,5 +1,7 @@
 -- vuln_eval: SAEFUZZ Table 4 (TP/FP/FN, precision, recall, accuracy) and the coverage and valid-test-case figures, on SmartBugs Curated with the full detector
 -- depends: vuln_ablation
+-- columns: class, tp, fp, fn, precision, recall, accuracy, tn, contracts, labelled, analysed
+-- columns: mean_instruction_coverage, valid_test_case_ratio
 -- One row per class, plus `any` (contracts: positive with a label of any of the five classes, detected with any finding).
 -- accuracy = (tp + tn) / files; mean_instruction_coverage and valid_test_case_ratio are over the whole run (same on every row).
 CREATE OR REPLACE VIEW vuln_eval AS

@@ -1,5 +1,6 @@
 -- vuln_rate: the vulnerability rate of regenerated code (SolEval's measure, dynamically with evidence): per model and class, the share of compiling samples with a finding their original does not have
 -- depends: vuln_runs, vuln_findings
+-- columns: model, class, compiling, analysed, with_new_finding, rate
 -- Denominator: every compiling sample the vuln stage ran on (deploy failures included); numerator: those with a finding of
 -- the class (full detector) that the original's run does not report. The `any` row counts samples with at least one such class.
 CREATE OR REPLACE VIEW vuln_rate AS

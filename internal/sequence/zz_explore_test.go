@@ -27,8 +27,8 @@ func TestExplore(t *testing.T) {
 		fmt.Printf("== %s: %s attempts=%d kept=%d seqs=%d stop=%s owners=%v users=%d src=%v\n", name, el, len(res.Attempts), res.Kept, res.Sequences, res.Stop, res.Ownership, len(res.Users), src)
 		fmt.Printf("   %v\n", by)
 		if name == "TimedCrowdsale" {
-			for _, a := range res.Attempts[:60] {
-				fmt.Printf("   %d/%d/%d %s %s %s %s kept=%v %s %s\n", a.Seq, a.Step, a.Try, a.Event, a.Priority, a.ArgsSource, a.Args, a.Kept, a.Reason, a.After)
+			for _, a := range res.Attempts[:3000] { if a.Event != "buyTokensSuccess" && a.Event != "receiveSuccess" && a.Event != "extendClosingTimeSuccess" { continue }
+				fmt.Printf("   %d/%d/%d t=%d %s %s %s %s kept=%v %s %s\n", a.Seq, a.Step, a.Try, a.Call.Block.Time, a.Event, a.Priority, a.ArgsSource, a.Args, a.Kept, a.Reason, a.After)
 			}
 		}
 	}
