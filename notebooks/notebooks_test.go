@@ -174,14 +174,12 @@ for name in sys.argv[1:]:
 }
 
 // TestNotebooksExecuteHeadless runs each notebook end to end where Jupyter
-// and the Python packages are installed.
+// and the Python packages are installed: `jupyter nbconvert`, or
+// `python3 -m nbconvert` with a Python that has them.
 func TestNotebooksExecuteHeadless(t *testing.T) {
-	jupyter, err := exec.LookPath("jupyter")
-	if err != nil {
-		t.Skip("jupyter not installed: notebooks not executed (their SQL still ran in TestEveryNotebookStatementRuns)")
-	}
-	if out, err := exec.Command("python3", "-c", "import duckdb, pandas, matplotlib, nbconvert").CombinedOutput(); err != nil {
-		t.Skipf("python packages missing (%s): notebooks not executed", firstLine(string(out)))
+	runner, why := nbconvert()
+	if runner == nil {
+		t.Skipf("notebooks not executed (their SQL still ran in TestEveryNotebookStatementRuns): %s", why)
 	}
 	dbPath := demoDB(t)
 	outDir := t.TempDir()
@@ -189,14 +187,42 @@ func TestNotebooksExecuteHeadless(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 			defer cancel()
-			cmd := exec.CommandContext(ctx, jupyter, "nbconvert", "--to", "notebook", "--execute",
-				"--output-dir", outDir, name)
-			cmd.Env = append(os.Environ(), "SOLBEHAVE_DB="+dbPath, "MPLBACKEND=Agg")
+			args := append(runner[1:], "--to", "notebook", "--execute", "--output-dir", outDir, name)
+			cmd := exec.CommandContext(ctx, runner[0], args...)
+			cmd.Env = append(os.Environ(), "SOLBEHAVE_DB="+dbPath)
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
 		})
 	}
+}
+
+// nbconvert finds a way to run nbconvert with duckdb, pandas and matplotlib
+// importable, or says what is missing.
+func nbconvert() ([]string, string) {
+	const imports = "import duckdb, pandas, matplotlib, nbconvert, ipykernel"
+	why := "no python3"
+	for _, py := range []string{"python3", "/usr/bin/python3"} {
+		path, err := exec.LookPath(py)
+		if err != nil {
+			continue
+		}
+		out, err := exec.Command(path, "-c", imports).CombinedOutput()
+		if err != nil {
+			why = path + ": " + lastLine(string(out))
+			continue
+		}
+		if jupyter, err := exec.LookPath("jupyter"); err == nil {
+			return []string{jupyter, "nbconvert"}, ""
+		}
+		return []string{path, "-m", "nbconvert"}, ""
+	}
+	return nil, why
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	return lines[len(lines)-1]
 }
 
 func firstLine(s string) string {

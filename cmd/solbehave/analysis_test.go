@@ -176,7 +176,8 @@ func documented(doc string) []string {
 func TestPublishedReleaseOpensAnywhere(t *testing.T) {
 	data := demoData(t)
 	rel := filepath.Join(t.TempDir(), "release")
-	out, err := solbehave(t, "publish", "--data", data, "--out", rel, "--seed", "7")
+	out, err := solbehave(t, "publish", "--data", data, "--out", rel, "--seed", "7",
+		"--llm-url", "https://user:sk-secret@llm.example/v1?key=sk-other")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,10 +188,14 @@ func TestPublishedReleaseOpensAnywhere(t *testing.T) {
 	checkChecksums(t, rel)
 	readme, _ := os.ReadFile(filepath.Join(rel, "README.md"))
 	for _, want := range []string{"## Corpus", "## Models", "- seed: 7", "## Compilers", "## Versions", "DuckDB: v",
-		"| `replay_calls` |", "file_search_path", "`--verify-budget`"} {
+		"| `replay_calls` |", "file_search_path", "`--verify-budget` | `200` | verify",
+		"https://llm.example/v1 (credentials removed)"} {
 		if !bytes.Contains(readme, []byte(want)) {
 			t.Errorf("datasheet lacks %q", want)
 		}
+	}
+	if bytes.Contains(readme, []byte("sk-")) {
+		t.Error("the datasheet leaks a credential from a URL flag")
 	}
 
 	moved := filepath.Join(t.TempDir(), "downloaded")

@@ -77,6 +77,10 @@ func writeResult(cmd *cobra.Command, db *sql.DB, query, format, out string) erro
 		tmp.Close()
 		return err
 	}
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private
+		tmp.Close()
+		return err
+	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -305,7 +306,8 @@ const releaseUsage = "## Layout and use\n\n" +
 
 func (p *publisher) corpusSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Corpus\n\n")
-	fmt.Fprintf(b, "- corpus folder: `%s`", p.g.corpus)
+	corpus, _ := filepath.Abs(p.g.corpus)
+	fmt.Fprintf(b, "- corpus folder: `%s`", corpus)
 	if entries, err := etherscan.ListCorpus(p.g.corpus); err == nil {
 		fmt.Fprintf(b, " (%d contracts)", len(entries))
 	}
@@ -324,14 +326,40 @@ func modelsSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
 func (p *publisher) parametersSection(_ context.Context, _ *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Parameters\n\n")
 	fmt.Fprintf(b, "- seed: %d\n", p.g.seed)
-	b.WriteString("\nStage parameters as given to `solbehave publish` (the paper's defaults unless set):\n\n")
-	b.WriteString("| stage | parameter | value |\n|---|---|---|\n")
+	b.WriteString("\nStage parameters as given to `solbehave publish` (the paper's defaults unless set; " +
+		"pass the flags the run used). Credentials in URLs are left out.\n\n")
+	b.WriteString("| parameter | value | stages |\n|---|---|---|\n")
+	// Stages share some flags (--llm-url, ...): one row each, with its stages.
+	var names []string
+	users := map[string][]string{}
+	values := map[string]string{}
 	for _, s := range p.stages {
 		p.params[s.Name()].VisitAll(func(f *pflag.Flag) {
-			fmt.Fprintf(b, "| %s | `--%s` | `%s` |\n", s.Name(), f.Name, f.Value.String())
+			if _, seen := users[f.Name]; !seen {
+				names = append(names, f.Name)
+				values[f.Name] = redactURL(f.Value.String())
+			}
+			users[f.Name] = append(users[f.Name], s.Name())
 		})
 	}
+	for _, n := range names {
+		fmt.Fprintf(b, "| `--%s` | `%s` | %s |\n", n, values[n], strings.Join(users[n], ", "))
+	}
 	return nil
+}
+
+// redactURL drops the user info and query of a URL value (where API keys
+// hide); other values pass unchanged.
+func redactURL(v string) string {
+	u, err := url.Parse(v)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return v
+	}
+	if u.User != nil || u.RawQuery != "" {
+		u.User, u.RawQuery = nil, ""
+		return u.String() + " (credentials removed)"
+	}
+	return v
 }
 
 func compilersSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
@@ -457,11 +485,24 @@ func (p *publisher) countsSection(ctx context.Context, db *sql.DB, b *strings.Bu
 func viewsSection(_ context.Context, _ *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Views\n\n| view | reproduces |\n|---|---|\n")
 	for _, f := range sqlviews.Files() {
-		first, _, _ := strings.Cut(f.Text, "\n")
-		what := strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(first, "-- "+f.View()+":"), "--"))
+		what := viewAbout(f)
 		fmt.Fprintf(b, "| [`%s`](sql/%s) | %s |\n", f.View(), f.Name, strings.ReplaceAll(what, "|", "\\|"))
 	}
 	return nil
+}
+
+// viewAbout is what a sql/ file's header says the view reproduces: its
+// leading comment lines up to `-- depends:` / `-- columns:`.
+func viewAbout(f sqlviews.File) string {
+	var parts []string
+	for _, line := range strings.Split(f.Text, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "--") || strings.HasPrefix(line, "-- depends:") || strings.HasPrefix(line, "-- columns:") {
+			break
+		}
+		parts = append(parts, strings.TrimSpace(strings.TrimPrefix(line, "--")))
+	}
+	return strings.TrimSpace(strings.TrimPrefix(strings.Join(parts, " "), f.View()+":"))
 }
 
 // tableSection appends the result of query as a Markdown table, or empty

@@ -30,6 +30,24 @@ var pipelineArgs = []string{"run", "--quiet", "--samples", "2", "--o2-budget", "
 
 const demoCorpus = "../../data/corpus/demo"
 
+// smallCorpus copies three demo contracts (both compilers, a Vault, a token
+// and a staking pool) into a temporary corpus: the robustness tests run the
+// whole pipeline many times, so they run it on fewer contracts.
+func smallCorpus(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, id := range smallCorpusIDs {
+		copyDir(t, filepath.Join(demoCorpus, id), filepath.Join(dir, id))
+	}
+	return dir
+}
+
+var smallCorpusIDs = []string{
+	"Vault_0x4c9fd16cf84c1405a1a54a415446860e67a41b37",
+	"GiftToken_0xb9554c2ee261c84d70d3c0d5543b0c35417b4ccf",
+	"StakingPool_0x1416fcf7370593790bc72114987b9f59ba74785f",
+}
+
 // runIn runs the CLI in-process and returns the runner's counters per stage.
 func runIn(t *testing.T, args ...string) map[string]pipeline.Counters {
 	t.Helper()
@@ -84,8 +102,7 @@ func copyDir(t *testing.T, src, dst string) {
 // units in every stage and no other, and the warehouse then equals a
 // from-scratch run on the changed corpus.
 func TestIncrementalRerunRecomputesOnlyTheChangedContract(t *testing.T) {
-	corpus := t.TempDir()
-	copyDir(t, demoCorpus, corpus)
+	corpus := smallCorpus(t)
 	data := t.TempDir()
 	first := runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", data)...)
 
@@ -99,7 +116,7 @@ func TestIncrementalRerunRecomputesOnlyTheChangedContract(t *testing.T) {
 
 	second := runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", data)...)
 	for stage, c := range second {
-		perContract := first[stage].Units / 8
+		perContract := first[stage].Units / len(smallCorpusIDs)
 		if c.Ran != perContract {
 			t.Errorf("%s: rerun ran %d units, want %d (the Vault's only); counters %+v", stage, c.Ran, perContract, c)
 		}
@@ -114,15 +131,16 @@ func TestIncrementalRerunRecomputesOnlyTheChangedContract(t *testing.T) {
 // TestDeterminismAndShards: two runs with the same seed give identical rows in
 // every dataset, and so does running the corpus as 3 shards one after another.
 func TestDeterminismAndShards(t *testing.T) {
+	corpus := smallCorpus(t)
 	a, b, sharded := t.TempDir(), t.TempDir(), t.TempDir()
-	runIn(t, append(pipelineArgs, "--corpus", demoCorpus, "--data", a)...)
-	runIn(t, append(pipelineArgs, "--corpus", demoCorpus, "--data", b, "--jobs", "1")...)
+	runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", a)...)
+	runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", b, "--jobs", "1")...)
 	da, db := digest(t, a), digest(t, b)
 	if da != db {
 		t.Fatalf("two runs differ:\n%s\nvs\n%s", da, db)
 	}
 	for i := 0; i < 3; i++ {
-		runIn(t, append(pipelineArgs, "--corpus", demoCorpus, "--data", sharded, "--shard", fmt.Sprintf("%d/3", i))...)
+		runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", sharded, "--shard", fmt.Sprintf("%d/3", i))...)
 	}
 	if ds := digest(t, sharded); ds != da {
 		t.Fatalf("3 shards differ from one run:\n%s\nvs\n%s", ds, da)
@@ -142,17 +160,18 @@ func TestKilledRunResumes(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	corpus := smallCorpus(t)
 	reference := t.TempDir()
 	start := time.Now()
-	runBin(t, bin, reference, 0)
+	runBin(t, bin, corpus, reference, 0)
 	full := time.Since(start)
 	want := digest(t, reference)
 	rng := rand.New(rand.NewPCG(42, 0))
 	for trial := 0; trial < 3; trial++ {
 		data := t.TempDir()
 		kill := time.Duration(float64(full) * (0.1 + 0.8*rng.Float64()))
-		runBin(t, bin, data, kill)
-		runBin(t, bin, data, 0)
+		runBin(t, bin, corpus, data, kill)
+		runBin(t, bin, corpus, data, 0)
 		if got := digest(t, data); got != want {
 			t.Fatalf("trial %d (killed after %s): resumed warehouse differs:\n%s\nvs\n%s", trial, kill, got, want)
 		}
@@ -161,9 +180,9 @@ func TestKilledRunResumes(t *testing.T) {
 }
 
 // runBin runs the binary to completion, or SIGKILLs it after killAfter.
-func runBin(t *testing.T, bin, data string, killAfter time.Duration) {
+func runBin(t *testing.T, bin, corpus, data string, killAfter time.Duration) {
 	t.Helper()
-	cmd := exec.Command(bin, append(pipelineArgs, "--corpus", demoCorpus, "--data", data)...)
+	cmd := exec.Command(bin, append(pipelineArgs, "--corpus", corpus, "--data", data)...)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Start(); err != nil {

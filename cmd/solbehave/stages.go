@@ -8,7 +8,9 @@ import (
 	"github.com/solbehave/solbehave/stages/generate"
 	"github.com/solbehave/solbehave/stages/o1"
 	"github.com/solbehave/solbehave/stages/o2"
+	"github.com/solbehave/solbehave/stages/o3"
 	"github.com/solbehave/solbehave/stages/report"
+	"github.com/solbehave/solbehave/stages/sequences"
 	"github.com/solbehave/solbehave/stages/skeleton"
 	"github.com/solbehave/solbehave/stages/verify"
 	"github.com/solbehave/solbehave/stages/vuln"
@@ -27,6 +29,8 @@ func allStages() []pipeline.Stage {
 		compile.New(),
 		o2.New(),
 		dcr.New(),
+		sequences.New(),
+		o3.New(),
 		o1.New(),
 		vuln.New(),
 		report.New(),

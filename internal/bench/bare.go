@@ -108,6 +108,9 @@ func (b *bare) run(st *state.StateDB, msgs []message) ([]string, error) {
 	for i, m := range msgs {
 		limit := max(chain.BlockGasLimit, m.gas)
 		if evm == nil || key != m.block || gasOf != limit {
+			if evm != nil {
+				evm.Release() // hands its stack arena to the next EVM, as go-ethereum asks
+			}
 			ctx := bareBlockContext(b.config, m.block, limit)
 			evm = vm.NewEVM(ctx, st, b.config, vm.Config{NoBaseFee: true})
 			evm.SetJumpDestCache(b.jumpDests)
@@ -128,6 +131,9 @@ func (b *bare) run(st *state.StateDB, msgs []message) ([]string, error) {
 		res, err := core.ApplyMessage(evm, msg, core.NewGasPool(limit))
 		st.Finalise(rules)
 		statuses[i] = statusOf(res, err)
+	}
+	if evm != nil {
+		evm.Release()
 	}
 	return statuses, nil
 }

@@ -318,7 +318,7 @@ func (b *bencher) replayHardhat(ctx context.Context, cr *contractRun, rec *deplo
 		cr.HardhatErr = err.Error()
 		return
 	}
-	res, err := b.hardhat.Replay(ctx, job, cr.Hardfork, b.cfg.HardhatTimeout)
+	res, err := b.hardhat.replay(ctx, job, cr.Hardfork, b.cfg.HardhatTimeout)
 	if res != nil {
 		cr.HardhatStartup = time.Duration(res.StartupNS)
 		cr.HardhatRSS = res.MaxRSS

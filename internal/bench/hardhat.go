@@ -201,9 +201,9 @@ func newHardhatJob(rec *deploy.Record, d *deploy.Deployment, msgs []message, run
 	return job, nil
 }
 
-// Replay runs one job in a fresh Node process under the hardfork named, so
+// replay runs one job in a fresh Node process under the hardfork named, so
 // every contract starts from Hardhat's own genesis and no state is shared.
-func (hh *Hardhat) Replay(ctx context.Context, job *hardhatJob, hardfork string, timeout time.Duration) (*hardhatResult, error) {
+func (hh *Hardhat) replay(ctx context.Context, job *hardhatJob, hardfork string, timeout time.Duration) (*hardhatResult, error) {
 	f, err := os.CreateTemp("", "solbench-job-*.json")
 	if err != nil {
 		return nil, err

@@ -74,7 +74,8 @@ type clause struct {
 // gate is a boolean flag a function requires: key must equal want.
 type gate struct {
 	key         varKey
-	want        bool
+	want        bool // numeric gates: whether the value must be non-zero
+	numeric     bool // `x == 0` on a number or address: a flag "x is set"
 	mapping     bool // the flag is per key (a mapping or struct entry)
 	senderKeyed bool // indexed by msg.sender
 }
@@ -91,6 +92,7 @@ type summary struct {
 	clauses      []clause
 	writes       []write
 	sendsBalance bool // sends address(this).balance out
+	sendsEther   bool // sends ether out (any amount)
 	failBranch   bool // can revert or return a refusal
 }
 
@@ -115,12 +117,15 @@ func (s *scope) lookup(id int) (binding, bool) {
 
 // analyzer walks one entry point, inlining modifiers and internal calls.
 type analyzer struct {
-	m     *model
-	sum   *summary
-	seq   int
-	inIf  int          // depth of if branches: writes there happen on some paths only
-	stack map[int]bool // functions being inlined (recursion guard)
-	depth int
+	m    *model
+	sum  *summary
+	seq  int
+	inIf int // depth of if branches: writes there happen on some paths only
+	// idempotent holds, per enclosing if, the flag its condition says is
+	// not yet set (`if (!done[x]) { done[x] = true; }` sets it on every path).
+	idempotent []*gate
+	stack      map[int]bool // functions being inlined (recursion guard)
+	depth      int
 }
 
 const maxInlineDepth = 8
@@ -242,10 +247,17 @@ func (a *analyzer) statement(s *solast.Node, sc *scope, cond bool, placeholder f
 	case "VariableDeclarationStatement":
 		a.declaration(s, sc, cond)
 	case "IfStatement":
-		a.expression(operand(s, "condition", 0), sc, cond)
+		condition := operand(s, "condition", 0)
+		a.expression(condition, sc, cond)
 		a.inIf++
-		for _, body := range s.Children[1:] {
+		for i, body := range s.Children[1:] {
+			if i == 0 {
+				a.idempotent = append(a.idempotent, a.unsetGate(condition, sc))
+			}
 			a.statements(body, sc, true, placeholder)
+			if i == 0 {
+				a.idempotent = a.idempotent[:len(a.idempotent)-1]
+			}
 		}
 		a.inIf--
 	case "ForStatement", "WhileStatement", "DoWhileStatement":
@@ -407,6 +419,9 @@ func (a *analyzer) indexReads(n *solast.Node, sc *scope, cond bool) {
 
 func (a *analyzer) assignment(n *solast.Node, sc *scope) {
 	lhs, rhs := operand(n, "leftHandSide", 0), operand(n, "rightHandSide", 1)
+	if operator(n) == "=" {
+		a.bindLocal(lhs, rhs, sc)
+	}
 	key, whole, ok := a.stateKey(lhs, sc)
 	if !ok {
 		return
@@ -420,7 +435,84 @@ func (a *analyzer) assignment(n *solast.Node, sc *scope) {
 	case "=":
 		kind = a.assignedKind(key, lhs, rhs, sc)
 	}
-	a.sum.writes = append(a.sum.writes, write{key: key, kind: kind, whole: whole, cond: a.inIf > 0, seq: a.next()})
+	if a.fieldWrites(key, lhs, rhs, sc) {
+		return
+	}
+	a.sum.writes = append(a.sum.writes, write{key: key, kind: kind, whole: whole, cond: a.conditional(key, kind), seq: a.next()})
+}
+
+// conditional: a write inside an if, unless the if only skips it when the
+// flag already has the value written.
+func (a *analyzer) conditional(key varKey, kind writeKind) bool {
+	if a.inIf == 0 {
+		return false
+	}
+	if a.inIf == len(a.idempotent) {
+		if g := a.idempotent[len(a.idempotent)-1]; g != nil && g.key == key &&
+			((kind == wTrue && !g.want) || (kind == wFalse && g.want)) {
+			return false
+		}
+	}
+	return true
+}
+
+// unsetGate reads an if condition as "flag == want" (nil when it is not).
+func (a *analyzer) unsetGate(condition *solast.Node, sc *scope) *gate {
+	if condition == nil {
+		return nil
+	}
+	c := a.m.classify(unparen(condition), sc, false, 0)
+	if c.kind != cGate {
+		return nil
+	}
+	g := c.gate
+	return &g
+}
+
+// bindLocal follows `x = expr` for locals and return variables, so a later
+// use of x stands for expr (lockId = lockCount).
+func (a *analyzer) bindLocal(lhs, rhs *solast.Node, sc *scope) {
+	if lhs == nil || rhs == nil || lhs.Type != "Identifier" || a.m.vars[refDecl(lhs)] != nil || sc == nil {
+		return
+	}
+	if _, isParam := sc.params[refDecl(lhs)]; !isParam {
+		sc.binds[refDecl(lhs)] = binding{expr: rhs, sc: sc}
+	}
+}
+
+// fieldWrites splits `m[k] = S({f: v, ...})` into one write per field when
+// k is not a fresh key drawn from a state counter (a new record's fields
+// say nothing about existing ones); it reports whether it did.
+func (a *analyzer) fieldWrites(key varKey, lhs, rhs *solast.Node, sc *scope) bool {
+	if key.field != "" || rhs == nil || rhs.Type != "FunctionCall" || !strings.HasPrefix(typeString(rhs), "struct ") {
+		return false
+	}
+	for _, ix := range a.m.indexes(lhs, sc) {
+		if ix != nil && ix.Type == "Identifier" && a.m.vars[refDecl(ix)] != nil {
+			return false // keyed by a counter: a new entry
+		}
+	}
+	names, values := a.m.structFields(rhs)
+	if len(names) == 0 {
+		return false
+	}
+	for i, name := range names {
+		kind := wSet
+		v := unparen(values[i])
+		switch {
+		case v.Type == "Literal" && literalValue(v) == "true":
+			kind = wTrue
+		case v.Type == "Literal" && literalValue(v) == "false":
+			kind = wFalse
+		case isZero(v):
+			kind = wClear
+		case typeString(v) == "bool":
+			kind = wBoolArg
+		}
+		fk := varKey{v: key.v, field: name}
+		a.sum.writes = append(a.sum.writes, write{key: fk, kind: kind, cond: a.conditional(fk, kind), seq: a.next()})
+	}
+	return true
 }
 
 // assignedKind classifies `x = rhs`.
@@ -433,6 +525,10 @@ func (a *analyzer) assignedKind(key varKey, lhs, rhs *solast.Node, sc *scope) wr
 			return wFalse
 		}
 		return wBoolArg
+	}
+	rhs, rsc := resolveLocal(rhs, sc) // tokenId = totalSupply + 1; totalSupply = tokenId
+	if rsc != nil {
+		sc = rsc
 	}
 	switch {
 	case rhs == nil:
@@ -569,10 +665,14 @@ func (m *model) callTarget(callee *solast.Node) *solast.Node {
 			}
 			return nil
 		}
-		if base.Name == "this" {
-			return nil // an external call to itself: not inlined
-		}
 		id = refDecl(callee)
+		switch {
+		case m.libraryFuncs[id]:
+			return m.funcs[id] // SafeMath.add(a, b), or a.add(b) through `using for`
+		case base.Name == "super":
+			return m.funcs[id] // the base's own definition, not the override
+		}
+		return nil // this.f(), token.f(): external calls, not inlined
 	default:
 		return nil
 	}
@@ -623,6 +723,7 @@ func (a *analyzer) send(n, callee *solast.Node, args []*solast.Node, sc *scope) 
 		return false
 	}
 	a.sum.writes = append(a.sum.writes, write{key: varKey{v: balanceVar}, kind: wDec, seq: a.next()})
+	a.sum.sendsEther = true
 	if a.isBalance(amount, sc) {
 		a.sum.sendsBalance = true
 	}

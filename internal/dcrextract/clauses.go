@@ -84,6 +84,7 @@ func (m *model) classify(n *solast.Node, sc *scope, negated bool, seq int) claus
 		c.kind = cOr
 	case m.roleCheck(n, sc, negated, &c):
 	case m.gateCheck(n, sc, negated, &c):
+	case m.zeroCheck(n, sc, negated, &c):
 	default:
 		pol := 1
 		if negated {
@@ -164,9 +165,15 @@ func (m *model) roleCheck(n *solast.Node, sc *scope, negated bool, c *clause) bo
 	switch {
 	case r != nil && r.Type == "Identifier" && m.vars[refDecl(r)] != nil && !m.vars[refDecl(r)].mapping:
 		v := m.vars[refDecl(r)]
-		if equal && (v.ctorLiteral == "msg.sender" || v.initText == "msg.sender") {
+		switch {
+		case equal && (v.ctorLiteral == "msg.sender" || v.initText == "msg.sender"):
 			c.role = "owner"
-		} else {
+		case equal && !v.initialized():
+			// msg.sender == pendingOwner, unset at deployment: someone must
+			// name that caller first, an ordinary precondition.
+			c.kind = cValue
+			return false
+		default:
 			c.role = "other"
 		}
 		return true
@@ -370,4 +377,37 @@ func dropTautologies(reads []polarRead) []polarRead {
 		out = append(out, r)
 	}
 	return out
+}
+
+// zeroCheck: `x == 0` on a number or address in state (voteStartTime == 0,
+// pendingOwner == address(0)) reads as a flag "x is set" wanted false, so the
+// flag rules apply: whoever sets x disables the event for good when nothing
+// clears it.
+func (m *model) zeroCheck(n *solast.Node, sc *scope, negated bool, c *clause) bool {
+	if n.Type != "BinaryOperation" || (operator(n) != "==" && operator(n) != "!=") {
+		return false
+	}
+	if (operator(n) == "==") == negated {
+		return false // x != 0: an ordinary comparison
+	}
+	l, r := unparen(operand(n, "leftExpression", 0)), unparen(operand(n, "rightExpression", 1))
+	if isZero(l) {
+		l, r = r, l
+	}
+	if !isZero(r) || typeString(l) == "bool" {
+		return false
+	}
+	key, whole, ok := m.stateKey(l, sc)
+	if !ok || whole || key.v == balanceVar {
+		return false
+	}
+	v := m.varByName[key.v]
+	g := gate{key: key, want: false, numeric: true, mapping: v.mapping || key.field != ""}
+	for _, ix := range m.indexes(l, sc) {
+		if m.isSenderLike(ix) {
+			g.senderKeyed = true
+		}
+	}
+	c.kind, c.gate = cGate, g
+	return true
 }

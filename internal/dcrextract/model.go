@@ -51,7 +51,19 @@ type stateVar struct {
 
 // initialized says whether the variable holds something other than zero
 // after deployment: a declaration initializer or a constructor assignment.
-func (v *stateVar) initialized() bool { return v.initText != "" || v.ctorLiteral != "" }
+func (v *stateVar) initialized() bool {
+	return (v.initText != "" && !isZeroText(v.initText)) || (v.ctorLiteral != "" && !isZeroText(v.ctorLiteral))
+}
+
+// isZeroText: an initial value that leaves the variable as it would be
+// without one (`uint x = 0;`, `bool b = false;`).
+func isZeroText(s string) bool {
+	switch strings.ReplaceAll(s, " ", "") {
+	case "0", "false", "0x0", "address(0)", "address(0x0)":
+		return true
+	}
+	return false
+}
 
 // constant is a compile-time constant: its name and value expression.
 type constant struct {
@@ -429,6 +441,50 @@ func intList(v any) []int {
 	for _, x := range list {
 		if f, ok := x.(float64); ok {
 			out = append(out, int(f))
+		}
+	}
+	return out
+}
+
+// structFields lists the fields a struct constructor call sets and their
+// values: named (S({a: x})) or positional (S(x)) in declaration order.
+func (m *model) structFields(call *solast.Node) ([]string, []*solast.Node) {
+	args := operands(call, "arguments", 1)
+	if names := stringsOf(call.Attrs["names"]); len(names) == len(args) && len(names) > 0 {
+		return names, args
+	}
+	name := strings.Fields(typeString(call) + " x")[1]
+	if i := strings.LastIndex(name, "."); i >= 0 {
+		name = name[i+1:]
+	}
+	ids := make([]int, 0, len(m.nodes))
+	for id, n := range m.nodes {
+		if n.Type == "StructDefinition" && n.Name == name {
+			ids = append(ids, id)
+		}
+	}
+	sort.Ints(ids)
+	for _, id := range ids {
+		n := m.nodes[id]
+		var fields []string
+		for _, c := range n.Children {
+			if c.Type == "VariableDeclaration" {
+				fields = append(fields, c.Name)
+			}
+		}
+		if len(fields) == len(args) {
+			return fields, args
+		}
+	}
+	return nil, nil
+}
+
+func stringsOf(v any) []string {
+	list, _ := v.([]any)
+	var out []string
+	for _, x := range list {
+		if s, ok := x.(string); ok {
+			out = append(out, s)
 		}
 	}
 	return out

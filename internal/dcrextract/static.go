@@ -235,11 +235,13 @@ func (x *extraction) dependsOn(a int, k varKey, seq int) bool {
 		if c.seq >= seq {
 			continue
 		}
-		if c.kind == cGate && c.gate.key.overlaps(k) {
+		// Only checks that want k established count: a function that
+		// requires k unset (voteStartTime == 0) is what sets it up.
+		if c.kind == cGate && c.gate.want && c.gate.key.overlaps(k) {
 			return true
 		}
 		for _, r := range c.reads {
-			if r.key.overlaps(k) {
+			if r.pol >= 0 && r.key.overlaps(k) {
 				return true
 			}
 		}
@@ -250,13 +252,18 @@ func (x *extraction) dependsOn(a int, k varKey, seq int) bool {
 // flagWrite is entry a's first direct write to a boolean flag on every
 // success path (whole-struct writes create new entries, and a flag flipped
 // only on some paths is no reliable switch).
-func (x *extraction) flagWrite(a int, k varKey) (writeKind, bool) {
+func (x *extraction) flagWrite(a int, g gate) (writeKind, bool) {
 	for _, w := range x.sums[a].writes {
-		if !w.whole && !w.cond && w.key.overlaps(k) && (w.kind == wTrue || w.kind == wFalse || w.kind == wBoolArg || w.kind == wClear) {
-			if w.kind == wClear {
-				return wFalse, true
-			}
+		if w.whole || w.cond || !w.key.overlaps(g.key) {
+			continue
+		}
+		switch {
+		case w.kind == wClear:
+			return wFalse, true
+		case w.kind == wTrue || w.kind == wFalse || w.kind == wBoolArg:
 			return w.kind, true
+		case g.numeric && (w.kind == wSet || w.kind == wInc):
+			return wTrue, true // a number set to something: the flag "is set"
 		}
 	}
 	return 0, false
@@ -270,7 +277,7 @@ func (x *extraction) gateRelations(b int, c clause) {
 		if a == b {
 			continue
 		}
-		kind, ok := x.flagWrite(a, g.key)
+		kind, ok := x.flagWrite(a, g)
 		if !ok {
 			continue
 		}
@@ -282,8 +289,12 @@ func (x *extraction) gateRelations(b int, c clause) {
 		}
 	}
 	initOK := x.initiallyHolds(g)
+	selfDisables := false // B flips its own gate (pause requires !paused, sets it)
+	if kind, ok := x.flagWrite(b, g); ok && kind != wBoolArg && (kind == wTrue) != g.want {
+		selfDisables = true
+	}
 	switch {
-	case !g.mapping && len(enable) > 0 && len(disable) > 0: // a switch
+	case !g.mapping && len(enable) > 0 && (len(disable) > 0 || selfDisables): // a switch
 		for _, a := range enable {
 			x.addRelation(dcr.Relation{Type: dcr.Include, Source: x.ids[a], Target: x.ids[b]}, RuleSwitchOn)
 		}
@@ -323,6 +334,14 @@ func (x *extraction) initiallyHolds(g gate) bool {
 	default:
 		return true // the constructor filled entries we cannot tell apart
 	}
+	if g.numeric { // "is set": a non-zero literal or anything else counts as set
+		switch {
+		case lit == "" || isZeroText(lit):
+			lit = "false"
+		case lit != "?":
+			lit = "true"
+		}
+	}
 	switch lit {
 	case "true":
 		return g.want
@@ -344,7 +363,7 @@ func (x *extraction) once(b int) bool {
 		if c.kind != cGate || c.seq > first {
 			continue
 		}
-		if kind, ok := x.flagWrite(b, c.gate.key); ok && kind != wBoolArg && (kind == wTrue) != c.gate.want {
+		if kind, ok := x.flagWrite(b, c.gate); ok && kind != wBoolArg && (kind == wTrue) != c.gate.want {
 			return true
 		}
 	}
@@ -380,15 +399,26 @@ func (x *extraction) addConditions() {
 	}
 }
 
-// responses: a payable function makes a function that sends the whole
-// balance out pending, while there is a balance.
+// ownerOnly: the entry checks that the owner calls it.
+func (x *extraction) ownerOnly(b int) bool {
+	for _, c := range x.sums[b].clauses {
+		if c.kind == cRole && c.role == "owner" {
+			return true
+		}
+	}
+	return false
+}
+
+// responses: a payable function makes pending, while there is a balance, a
+// function that sends the whole balance out, or an owner-only function that
+// sends ether out (withdraw(to, amount)).
 func (x *extraction) responses() {
 	for a, e := range x.m.entries {
 		if !e.payable {
 			continue
 		}
 		for b := range x.m.entries {
-			if b != a && x.sums[b].sendsBalance {
+			if b != a && (x.sums[b].sendsBalance || (x.sums[b].sendsEther && x.ownerOnly(b))) {
 				x.addRelation(dcr.Relation{Type: dcr.Response, Source: x.ids[a], Target: x.ids[b],
 					Guard: "address(this).balance > 0"}, RuleResponse)
 			}

@@ -20,7 +20,7 @@ const timeCheckEvery = 64
 type side struct {
 	target Target
 	cov    *tracker
-	base   *chain.Harness // target's state with coverage on; forked per sequence
+	base   *chain.Harness // target's state with the coverage hook; forked per sequence
 	cur    *chain.Harness
 }
 

@@ -9,7 +9,7 @@ import (
 // Config tunes one run of Algorithm 1.
 type Config struct {
 	Budget      int     // T: successful calls to collect (the paper: 1,000)
-	MaxAttempts int     // bound on tries per contract, fallbacks included; 0: 10 × Budget
+	MaxAttempts int     // bound on tries per contract, fallbacks included; 0: 2 × Budget (the paper tried 1.2 calls per kept one overall)
 	Alpha       float64 // probability of taking a prerequisite (the paper: 0.8)
 	Beta        float64 // probability of taking an obligation (the paper: 0.7)
 	Bonus       float64 // UCB exploration weight c in rate + c·sqrt(ln N / n)
@@ -39,7 +39,7 @@ func (c Config) maxAttempts() int {
 	if c.MaxAttempts > 0 {
 		return c.MaxAttempts
 	}
-	return 10 * c.Budget
+	return 2 * c.Budget
 }
 
 // Validate reports settings the algorithm cannot run with.
@@ -67,3 +67,7 @@ func (c Config) Validate() error {
 	}
 	return errors.Join(errs...)
 }
+
+// Version identifies the algorithm's behaviour: bump it when the sequences
+// generated for the same input change, so stages recompute them.
+const Version = "sequence-1"

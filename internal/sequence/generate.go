@@ -257,18 +257,19 @@ func (g *generator) advance(r *run) {
 type candidate struct {
 	id     string
 	sender common.Address
-	view   *guardstate.State
+	view   dcr.State
 }
 
 // candidates lists the events the marking allows (guards read for the
 // sender of each event's role) that do not transfer ownership, and the
 // events some included event is waiting on.
 func (g *generator) candidates(r *run, user common.Address) ([]candidate, map[string]bool, int) {
-	owner, any := r.gs.At(g.d.Deployer, r.block), r.gs.At(user, r.block)
+	memo := newStepMemo()
+	owner, any := memoView{r.gs.At(g.d.Deployer, r.block), memo}, memoView{r.gs.At(user, r.block), memo}
 	enOwner, errsOwner := g.eng.Enabled(r.m, owner)
 	enAny, errsAny := g.eng.Enabled(r.m, any)
 	awaited := map[string]bool{}
-	for _, view := range []*guardstate.State{owner, any} {
+	for _, view := range []dcr.State{owner, any} {
 		ids, _ := g.eng.Awaited(r.m, view)
 		for _, id := range ids {
 			awaited[id] = true
@@ -321,7 +322,7 @@ func (g *generator) finish(r *run) {
 		if ev.Role != dcr.RoleOwner {
 			sender = g.users[g.rng.IntN(len(g.users))]
 		}
-		view := r.gs.At(sender, r.block)
+		view := memoView{r.gs.At(sender, r.block), newStepMemo()}
 		if enabled, _ := g.eng.Enabled(r.m, view); !setOf(enabled)[id] {
 			continue
 		}

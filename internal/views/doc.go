@@ -12,7 +12,16 @@
 // empty view is a placeholder), when a schema gains columns, or when sql/
 // changes. [OpenInMemory] creates the same views in an in-memory database,
 // for `solbehave sql` without a built file. [Query] runs SQL and prints the
-// result as an aligned table, CSV or JSON.
+// result as an aligned table, CSV, JSON or an Arrow IPC file (arrow.go).
+//
+// Paths (paths.go, location.go): a built file's views name the Parquet files
+// by absolute path ([Absolute], the default: works from any folder in any
+// client) or relative to the file's folder ([Relative], for a release that
+// moves); the warehouse_location view says which. [Rebase] rewrites a file
+// whose warehouse moved; [Open] sets file_search_path so both resolve.
+// [Check] runs every view and holds it to its documented columns (sql/
+// files' `-- columns:` lines, schemas/<dataset>.md); package synth writes a
+// synthetic warehouse for the analysis side's tests.
 //
 // This is the only package that imports DuckDB (cgo, a large static library,
 // about a minute to link a binary): keep stages and their tests on

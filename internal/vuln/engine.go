@@ -66,7 +66,7 @@ func DefaultConfig() Config {
 	return Config{
 		Population: 32, Generations: 30, MaxTxs: 5, Alpha: 0.5, MutationRate: 0.5, BranchWeight: 0.5,
 		GasThreshold: 2300, TxGas: 3_000_000, Reentries: 1, Fund: ether(100),
-		CallTimeout: 2 * time.Second, Ablation: AblationNone,
+		CallTimeout: 10 * time.Second, Ablation: AblationNone,
 	}
 }
 

@@ -26,7 +26,10 @@
 //
 // `--ablation` lists the detector variants to run (each is its own unit,
 // so they sit side by side in the warehouse): none, no-static, random,
-// opcode. Every random choice derives from `--seed`.
+// opcode. Every random choice derives from `--seed`. The runner drops the
+// outputs of units a plan no longer lists, so the SmartBugs evaluation
+// wants its own `--data` folder, and a later run with fewer ablations
+// removes the others' rows.
 package vuln
 
 import (

@@ -146,6 +146,9 @@ func descriptions(doc string) map[string]string {
 var tokenRe = regexp.MustCompile("`([^`]*)`")
 var simpleRe = regexp.MustCompile(`^[A-Za-z0-9_.:+\-]*$`)
 
+// goNameRe matches a Go identifier a doc quotes (`schemas.SizeBucket`): not a value.
+var goNameRe = regexp.MustCompile(`^[a-z]+\.[A-Z]`)
+
 // choices are the simple backtick-quoted values of a description (`""` is
 // the empty string; names of columns are not values), when it lists at
 // least two.
@@ -156,7 +159,7 @@ func choices(desc string, columns map[string]bool) []string {
 		v := m[1]
 		if v == `""` {
 			v = ""
-		} else if !simpleRe.MatchString(v) || v == "" || columns[v] {
+		} else if !simpleRe.MatchString(v) || v == "" || columns[v] || goNameRe.MatchString(v) {
 			continue
 		}
 		if !seen[v] {

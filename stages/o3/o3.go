@@ -1,0 +1,443 @@
+// Package o3 is the DCR-guided replay oracle of solbehave paper §IV-E and
+// §V-D, and beside it the negative replay the paper's conclusion proposes
+// (O4): for every kept contract with a compiling sample and validated
+// sequences, the original C* and every compiling sample Ĉ are deployed from
+// source as O2 deploys them, and each extractor's sequences (the
+// `sequence_calls` rows the sequences stage wrote) are replayed on both,
+// every sequence from a fresh fork of the post-deployment state, and
+// compared call by call (internal/replay).
+//
+//   - O3: the kept calls, each from its recorded sender, value and block:
+//     calls the original accepted, so any other outcome on Ĉ is Ĉ's fault.
+//   - O4: every call Algorithm 1 pruned (the original rejected it), issued
+//     as a probe at the very place it was tried, i.e. after the kept calls
+//     before it, its effects then discarded: a sample that accepts a call
+//     the original rejects diverges.
+//
+// Both come out of one replay per extractor (the probes do not change the
+// state the kept calls see) and are written as separate oracles, so O4
+// never mixes into O3's figures.
+//
+// Graph settings (§V-D): `fixed` replays every model's samples against the
+// sequences of --reference-extractor (default static); `matched` replays a
+// model's samples against the sequences of the extractor that is that model
+// (llm:<m> for a sample model <m> or <provider>:<m>). Reference, mutant and
+// import samples have no extractor of their own, so only `fixed` covers
+// them.
+//
+// Outputs: `replay_calls` (oracles O3 and O4), `view_snapshots` (O3) and
+// `coverage` (O3, one row set per extractor, `model` = the extractor;
+// graph_setting `fixed` for the reference extractor, `matched` for others).
+package o3
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/replay"
+	"github.com/solbehave/solbehave/internal/sequence"
+	"github.com/solbehave/solbehave/internal/sharedflag"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Graph settings of O3 and O4 rows.
+const (
+	SettingFixed   = "fixed"
+	SettingMatched = "matched"
+)
+
+// Stage is the o3 stage.
+type Stage struct {
+	Reference     string // the extractor whose sequences every model is judged by (fixed)
+	SnapshotEvery int    // kept calls between two readings of the zero-argument views
+	History       int    // recorded transactions loaded (as the sequences stage did)
+}
+
+// New returns the stage with its defaults.
+func New() *Stage { return &Stage{Reference: "static", SnapshotEvery: 50, History: 1000} }
+
+func (s *Stage) Name() string    { return "o3" }
+func (s *Stage) Version() string { return "1" }
+func (s *Stage) Summary() string {
+	return "O3/O4: replay the validated sequences (O3) and the pruned calls as probes (O4) on the original and every compiling sample"
+}
+
+func (s *Stage) BindFlags(fs *pflag.FlagSet) {
+	fs.StringVar(&s.Reference, "reference-extractor", s.Reference, "O3: extractor whose sequences judge every model (graph_setting fixed)")
+	sharedflag.Int(fs, &s.SnapshotEvery, "snapshot-every", s.SnapshotEvery, "replay oracles: calls between two readings of the zero-argument view functions (0: none)")
+	sharedflag.Int(fs, &s.History, "o3-history", s.History, "O3: recorded transactions read for senders, pace and fallback arguments")
+}
+
+// unit is what Plan hands to Run.
+type unit struct {
+	rec          *deploy.Record
+	loadErr      error
+	origArtifact string
+	samples      []schemas.Sample
+	calls        map[string][]schemas.SequenceCall // extractor -> rows
+}
+
+type sampleKey struct {
+	Model    string
+	Sample   int64
+	Artifact string
+}
+
+// Plan makes one unit per kept contract with compiling samples and sequences.
+func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	if strings.TrimSpace(s.Reference) == "" {
+		return nil, errors.New("o3: --reference-extractor is empty")
+	}
+	in, err := readInputs(env.Warehouse)
+	if err != nil || len(in.samples) == 0 || len(in.calls) == 0 {
+		return nil, err
+	}
+	entries, err := etherscan.ListCorpus(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	client, err := etherscan.NewRecorded(env.Corpus)
+	if err != nil {
+		return nil, err
+	}
+	var units []pipeline.Unit
+	for _, e := range entries {
+		samples, calls := in.samples[e.ID], in.calls[e.ID]
+		if !in.kept[e.ID] || len(samples) == 0 || len(calls) == 0 {
+			continue
+		}
+		u := unit{origArtifact: in.artifacts[e.ID], samples: samples, calls: calls}
+		u.rec, u.loadErr = deploy.Load(client, e, s.History)
+		digest := e.ID
+		if u.rec != nil {
+			digest = u.rec.Digest
+		}
+		fp := pipeline.Fingerprint(s.Version(), s, digest, u.origArtifact, sampleKeys(samples), callsDigest(calls), errString(u.loadErr))
+		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: u})
+	}
+	return units, nil
+}
+
+type inputs struct {
+	kept      map[string]bool
+	artifacts map[string]string
+	samples   map[string][]schemas.Sample
+	calls     map[string]map[string][]schemas.SequenceCall // contract -> extractor -> rows
+}
+
+func readInputs(w *warehouse.Warehouse) (*inputs, error) {
+	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
+	if err != nil {
+		return nil, err
+	}
+	repro, err := warehouse.ReadDataset[schemas.Reproducibility](w, "reproducibility")
+	if err != nil {
+		return nil, err
+	}
+	samples, err := warehouse.ReadDataset[schemas.Sample](w, "samples")
+	if err != nil {
+		return nil, err
+	}
+	calls, err := warehouse.ReadDataset[schemas.SequenceCall](w, "sequence_calls")
+	if err != nil {
+		return nil, err
+	}
+	in := &inputs{kept: map[string]bool{}, artifacts: map[string]string{}, samples: compiling(samples),
+		calls: map[string]map[string][]schemas.SequenceCall{}}
+	for _, c := range contracts {
+		in.kept[c.ContractID] = in.kept[c.ContractID] || c.Kept
+	}
+	for _, r := range repro {
+		if r.Artifact != "" {
+			in.artifacts[r.ContractID] = r.Artifact
+		}
+	}
+	for _, c := range calls {
+		byEx := in.calls[c.ContractID]
+		if byEx == nil {
+			byEx = map[string][]schemas.SequenceCall{}
+			in.calls[c.ContractID] = byEx
+		}
+		byEx[c.Extractor] = append(byEx[c.Extractor], c)
+	}
+	return in, nil
+}
+
+// compiling keeps the samples the oracle compares, once each, by model and index.
+func compiling(rows []schemas.Sample) map[string][]schemas.Sample {
+	type key struct {
+		contract, model string
+		sample          int64
+	}
+	seen := map[key]bool{}
+	out := map[string][]schemas.Sample{}
+	for _, r := range rows {
+		k := key{r.ContractID, r.Model, r.Sample}
+		if !r.CompiledRepaired || r.Artifact == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out[r.ContractID] = append(out[r.ContractID], r)
+	}
+	for _, list := range out {
+		sort.Slice(list, func(i, j int) bool {
+			if list[i].Model != list[j].Model {
+				return list[i].Model < list[j].Model
+			}
+			return list[i].Sample < list[j].Sample
+		})
+	}
+	return out
+}
+
+func sampleKeys(samples []schemas.Sample) []sampleKey {
+	keys := make([]sampleKey, len(samples))
+	for i, s := range samples {
+		keys[i] = sampleKey{Model: s.Model, Sample: s.Sample, Artifact: s.Artifact}
+	}
+	return keys
+}
+
+// callsDigest digests a contract's sequence rows, extractors in order.
+func callsDigest(calls map[string][]schemas.SequenceCall) string {
+	h := sha256.New()
+	for _, ex := range sortedExtractors(calls) {
+		b, _ := json.Marshal(calls[ex])
+		h.Write([]byte(ex))
+		h.Write(b)
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+func sortedExtractors(calls map[string][]schemas.SequenceCall) []string {
+	exs := make([]string, 0, len(calls))
+	for ex := range calls {
+		exs = append(exs, ex)
+	}
+	sort.Strings(exs)
+	return exs
+}
+
+func errString(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+// Matches reports whether extractor is the model itself: llm:<m> for a
+// sample model <m> or <provider>:<m>.
+func Matches(model, extractor string) bool {
+	m, ok := strings.CutPrefix(extractor, "llm:")
+	if !ok || m == "" {
+		return false
+	}
+	return model == m || strings.HasSuffix(model, ":"+m)
+}
+
+// Run replays one contract's sequences, extractor by extractor.
+func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
+	u := pu.Payload.(unit)
+	if u.loadErr != nil {
+		return nil, pipeline.Fail("source", false, u.loadErr)
+	}
+	store := artifact.New(env.Data)
+	orig, err := deployOriginal(store, u)
+	if err != nil {
+		return nil, err
+	}
+	samples, err := deploySamples(store, u, orig)
+	if err != nil {
+		return nil, err
+	}
+	out := &pipeline.Output{}
+	for _, ex := range sortedExtractors(u.calls) {
+		if err := s.replayExtractor(ctx, env, pu.Contract, ex, u.calls[ex], orig, samples, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// replayExtractor replays one extractor's sequences on the samples it judges.
+func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, contractID, ex string, rows []schemas.SequenceCall,
+	orig *deploy.Deployment, samples []replay.Sample, out *pipeline.Output) error {
+	seqs, err := sequence.Replayable(rows)
+	if err != nil {
+		return pipeline.Fail("input", false, fmt.Errorf("%s sequences: %w", ex, err))
+	}
+	fixed := ex == s.Reference
+	var judged []replay.Sample
+	for _, smp := range samples {
+		if fixed || Matches(smp.Model, ex) {
+			judged = append(judged, smp)
+		}
+	}
+	res, err := replay.Compare(ctx, orig, judged, seqs, replay.Options{SnapshotEvery: s.SnapshotEvery})
+	if err != nil {
+		return err
+	}
+	sp := splitOf(seqs)
+	setting := SettingMatched
+	if fixed {
+		setting = SettingFixed
+	}
+	pipeline.Add(out, "coverage", sp.keptResult(res).CoverageRows(replay.Labels{ContractID: contractID, Oracle: schemas.OracleO3, GraphSetting: setting}, ex))
+	if fixed {
+		s.addRows(env, out, res, sp, contractID, SettingFixed, func(string) bool { return true })
+	}
+	if hasMatched(judged, ex) {
+		s.addRows(env, out, res, sp, contractID, SettingMatched, func(model string) bool { return Matches(model, ex) })
+	}
+	return nil
+}
+
+func hasMatched(samples []replay.Sample, ex string) bool {
+	for _, s := range samples {
+		if Matches(s.Model, ex) {
+			return true
+		}
+	}
+	return false
+}
+
+// addRows writes one graph setting's O3 and O4 rows for the samples keep admits.
+func (s *Stage) addRows(env *pipeline.Env, out *pipeline.Output, res *replay.Result, sp split, contractID, setting string, keep func(model string) bool) {
+	calls := res.CallRows(replay.Labels{ContractID: contractID, Oracle: schemas.OracleO3, GraphSetting: setting})
+	var o3, o4 []schemas.ReplayCall
+	odd := 0
+	for _, r := range calls {
+		if !keep(r.Model) {
+			continue
+		}
+		if r.Probe {
+			r.Oracle = schemas.OracleO4
+			o4 = append(o4, r)
+			if r.StatusRef != schemas.StatusRevert {
+				odd++
+			}
+			continue
+		}
+		r.Step = int64(sp.position[r.Seq][r.Step])
+		o3 = append(o3, r)
+		if r.StatusRef != schemas.StatusSuccess {
+			odd++
+		}
+	}
+	if odd > 0 { // the original did not repeat what it did during generation
+		env.Log.Warn("o3: replay on the original departs from the generation", "contract", contractID, "setting", setting, "rows", odd)
+	}
+	pipeline.Add(out, "replay_calls", o3)
+	pipeline.Add(out, "replay_calls", o4)
+	var views []schemas.ViewSnapshot
+	for _, v := range res.ViewRows(replay.Labels{ContractID: contractID, Oracle: schemas.OracleO3, GraphSetting: setting}) {
+		if keep(v.Model) {
+			v.AfterCalls = int64(sp.keptBefore(v.Seq, int(v.AfterCalls)))
+			views = append(views, v)
+		}
+	}
+	pipeline.Add(out, "view_snapshots", views)
+}
+
+// split maps each replayed sequence's calls to O3's numbering.
+type split struct {
+	seqs     []replay.Sequence
+	index    map[int64]int   // sequence id -> index
+	position map[int64][]int // sequence id -> per call, kept calls before it
+}
+
+func splitOf(seqs []replay.Sequence) split {
+	sp := split{seqs: seqs, index: map[int64]int{}, position: map[int64][]int{}}
+	for q, seq := range seqs {
+		sp.index[seq.ID] = q
+		pos, kept := make([]int, len(seq.Calls)), 0
+		for i, c := range seq.Calls {
+			pos[i] = kept
+			if !c.Probe {
+				kept++
+			}
+		}
+		sp.position[seq.ID] = pos
+	}
+	return sp
+}
+
+// keptBefore counts the kept calls among a sequence's first n calls.
+func (sp split) keptBefore(seqID int64, n int) int {
+	pos := sp.position[seqID]
+	if n >= len(pos) {
+		return len(sequence.KeptOnly(sp.seqs[sp.index[seqID]]).Calls)
+	}
+	return pos[n]
+}
+
+// keptResult is the comparison restricted to the kept calls: what O3's
+// coverage counts.
+func (sp split) keptResult(res *replay.Result) *replay.Result {
+	kept := &replay.Result{ABI: res.ABI, Views: res.Views}
+	for q, seq := range res.Sequences {
+		t := &replay.Trace{}
+		for i, c := range seq.Calls {
+			if !c.Probe {
+				t.Outcomes = append(t.Outcomes, res.Ref[q].Outcomes[i])
+			}
+		}
+		kept.Sequences = append(kept.Sequences, sequence.KeptOnly(seq))
+		kept.Ref = append(kept.Ref, t)
+	}
+	return kept
+}
+
+// deployOriginal deploys C* from its stored compiler output, as verify did.
+func deployOriginal(store *artifact.Store, u unit) (*deploy.Deployment, error) {
+	if u.origArtifact == "" {
+		return nil, pipeline.Fail("input", false, errors.New("the original has no artifact (run verify)"))
+	}
+	out, err := store.Get(u.origArtifact)
+	if err != nil {
+		return nil, pipeline.Fail("input", false, err)
+	}
+	target, err := u.rec.Target(out)
+	if err != nil {
+		return nil, pipeline.Fail("compile", false, err)
+	}
+	d, err := deploy.Deploy(u.rec, out, target, nil, chain.Options{})
+	if err != nil {
+		return nil, pipeline.Fail("deploy", false, fmt.Errorf("original: %w", err))
+	}
+	return d, nil
+}
+
+// deploySamples deploys every sample like the original; one that cannot be
+// deployed stays in with the reason (it answers every call `undeployed`).
+func deploySamples(store *artifact.Store, u unit, orig *deploy.Deployment) ([]replay.Sample, error) {
+	out := make([]replay.Sample, len(u.samples))
+	for i, smp := range u.samples {
+		out[i] = replay.Sample{Model: smp.Model, Sample: smp.Sample}
+		compiled, err := store.Get(smp.Artifact)
+		if err != nil {
+			return nil, pipeline.Fail("input", false, fmt.Errorf("sample %s/%d: %w", smp.Model, smp.Sample, err))
+		}
+		d, err := deploy.DeploySample(u.rec, orig, compiled, chain.Options{})
+		if err != nil {
+			out[i].DeployErr = err.Error()
+			continue
+		}
+		out[i].Deployment = d
+	}
+	return out, nil
+}
