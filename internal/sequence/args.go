@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/big"
 	"reflect"
@@ -262,39 +261,32 @@ func formatArgs(m *abi.Method, data []byte) string {
 	}
 	parts := make([]string, len(vals))
 	for i, v := range vals {
-		parts[i] = formatValue(v)
+		parts[i] = formatValue(m.Inputs[i].Type, v)
 	}
 	b, _ := json.Marshal(parts)
 	return string(b)
 }
 
-func formatValue(v any) string {
-	switch x := v.(type) {
-	case common.Address:
-		return strings.ToLower(x.Hex())
-	case []byte:
-		return "0x" + hex.EncodeToString(x)
-	case string:
-		return x
-	}
+func formatValue(t abi.Type, v any) string {
 	rv := reflect.ValueOf(v)
-	if rv.Kind() == reflect.Array && rv.Type().Elem().Kind() == reflect.Uint8 {
+	switch t.T {
+	case abi.AddressTy:
+		if a, ok := v.(common.Address); ok {
+			return strings.ToLower(a.Hex())
+		}
+	case abi.BytesTy, abi.FixedBytesTy:
 		b := make([]byte, rv.Len())
 		reflect.Copy(reflect.ValueOf(b), rv)
 		return "0x" + hex.EncodeToString(b)
-	}
-	if rv.Kind() == reflect.Slice || rv.Kind() == reflect.Array {
+	case abi.SliceTy, abi.ArrayTy:
 		parts := make([]string, rv.Len())
 		for i := range parts {
-			parts[i] = formatValue(rv.Index(i).Interface())
+			parts[i] = formatValue(*t.Elem, rv.Index(i).Interface())
 		}
 		return "[" + strings.Join(parts, ",") + "]"
 	}
 	return fmt.Sprint(v)
 }
-
-// errNoMethod marks an event whose function the ABI lacks.
-var errNoMethod = errors.New("no such function")
 
 // sameCall reports two calls with the same data and value.
 func sameCall(a, b []byte, va, vb *big.Int) bool {
