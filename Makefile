@@ -55,5 +55,7 @@ demo-corpus: check-tools
 	$(GO) run ./cmd/democorpus -out $(CORPUS)
 	$(GO) run ./cmd/democorpus -faults -out data/faults
 
+# Removes every output under $(DATA), keeping the committed inputs (corpus, faults, annotations).
 clean:
-	rm -rf bin $(DATA)/warehouse $(DATA)/state $(DATA)/solbehave.duckdb $(DATA)/report $(DATA)/bench
+	rm -rf bin
+	find $(DATA) -mindepth 1 -maxdepth 1 ! -name corpus ! -name faults ! -name annotations -exec rm -rf {} +

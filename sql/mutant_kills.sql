@@ -33,4 +33,4 @@ JOIN sample_verdicts v USING (contract_id, model, sample)
 GROUP BY v.oracle, v.graph_setting, l.operator
 ORDER BY v.oracle, v.graph_setting, l.operator;
 
-COMMENT ON VIEW mutant_kills IS 'Per oracle (every oracle in sample_verdicts: O2 now, O1 and O3 as they land), graph setting and mutation operator: mutated samples the oracle compared, how many it found divergent (exposed), and the share. A sample with several mutations counts under each of its operators. Operator (none): samples of the mutant generator left unmutated (mutations = []), whose exposure is a false alarm unless the oracle is right that they differ (they should not).';
+COMMENT ON VIEW mutant_kills IS 'Per oracle (every oracle in sample_verdicts: O1, O2, O3 per graph setting, and O4 on rows of its own, never merged with O3), graph setting and mutation operator: mutated samples the oracle compared, how many it found divergent (exposed), and the share. A sample with several mutations counts under each of its operators. Operator (none): samples of the mutant generator left unmutated (mutations = []), whose exposure is a false alarm unless the oracle is right that they differ (they should not).';

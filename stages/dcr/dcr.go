@@ -37,6 +37,7 @@ import (
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm"
+	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
@@ -71,7 +72,8 @@ func (s *Stage) Summary() string {
 }
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
-	fs.StringSliceVar(&s.Extractors, "extractor", s.Extractors, "DCR extractors, comma-separated: static, llm:<model>")
+	// Shared: the sequences stage reads the graphs of the same extractors.
+	sharedflag.StringList(fs, &s.Extractors, "extractor", s.Extractors, "DCR extractors, comma-separated: static, llm:<model>")
 	fs.IntVar(&s.History, "dcr-history", s.History, "recorded transactions read to propose event arguments")
 	fs.StringVar(&s.Annotations, "dcr-annotations", s.Annotations, "folder of DCR annotation files (<contract_id>.json); \"\" for none")
 	fs.Float64Var(&s.Temperature, "dcr-temperature", s.Temperature, "LLM sampling temperature for DCR extraction")

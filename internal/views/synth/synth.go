@@ -32,15 +32,13 @@ var Contracts = []string{
 	"GiftToken_0x1000000000000000000000000000000000000002",
 	"MultiSigWallet_0x1000000000000000000000000000000000000003",
 	"EtherLocker_0x1000000000000000000000000000000000000004",
-	"TimedCrowdsale_0x1000000000000000000000000000000000000005",
-	"StakingPool_0x1000000000000000000000000000000000000006",
 }
 
 // Models are the synthetic generators.
 var Models = []string{"reference", "mutant", "openai:qwen3-coder-30b"}
 
 // maxRows bounds one dataset; inner key columns are dropped past it.
-const maxRows = 4000
+const maxRows = 2000
 
 // Write fills the warehouse at root: one part per contract per dataset.
 func Write(root string, seed int64) error {
