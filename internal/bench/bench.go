@@ -238,7 +238,7 @@ func (b *bencher) measure(ctx context.Context, e etherscan.Entry) *contractRun {
 		return cr
 	}
 	cr.Txs = len(rec.Txs)
-	cr.Hardfork = hardforkAt(d.Block)
+	cr.Hardfork = hardhatFork(d.Block)
 	cr.LastHardfork = hardforkAt(deploy.TxBlock(rec.Txs[len(rec.Txs)-1].NormalTx))
 	cr.Recorded = recordedStatuses(rec.Txs)
 	for _, tx := range rec.Txs {

@@ -140,6 +140,15 @@ func TestHardforkAt(t *testing.T) {
 	}
 }
 
+func TestHardhatForkClamps(t *testing.T) {
+	if got := hardhatFork(chain.Block{Number: 4_000_000, Time: 1_500_000_000}); got != "byzantium" {
+		t.Errorf("pre-Byzantium block: Hardhat fork %s, want byzantium", got)
+	}
+	if got := hardhatFork(chain.Block{Number: 12_965_000}); got != "london" {
+		t.Errorf("London block: Hardhat fork %s, want london", got)
+	}
+}
+
 func TestCurveSizes(t *testing.T) {
 	for _, c := range []struct {
 		want []int

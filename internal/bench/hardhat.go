@@ -277,6 +277,25 @@ var mainnetForks = []struct {
 	{"merge", chain.MainnetMergeBlock, 0}, {"shanghai", 0, 1_681_338_455}, {"cancun", 0, 1_710_338_135},
 }
 
+// oldestHardhatFork is the oldest hardfork Hardhat 2's network accepts
+// (HARDHAT_NETWORK_SUPPORTED_HARDFORKS starts there).
+const oldestHardhatFork = "byzantium"
+
+// hardhatFork is the hardfork Hardhat runs a replay from block b under:
+// mainnet's, or Byzantium for anything older, which Hardhat cannot run.
+func hardhatFork(b chain.Block) string {
+	name := hardforkAt(b)
+	for _, f := range mainnetForks {
+		if f.name == oldestHardhatFork {
+			if b.Number < f.number {
+				return oldestHardhatFork
+			}
+			break
+		}
+	}
+	return name
+}
+
 // hardforkAt is the mainnet hardfork of block b, by Hardhat's name. Hardhat's
 // in-process network runs one hardfork from genesis on, so a replay that
 // crosses a fork boundary runs past it under the older rules there.

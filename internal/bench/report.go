@@ -169,6 +169,9 @@ func sectionNotes(done []*contractRun) []string {
 		"hardhat: one hardfork per contract (the creation block's), as its in-process network cannot switch rules by block; one transaction per block, so transactions that shared a mainnet block see later block numbers there",
 	}
 	for _, cr := range done {
+		if cr.Skip == "" && len(cr.Blocks) > 0 && cr.Hardfork != hardforkAt(cr.Blocks[0]) {
+			notes = append(notes, fmt.Sprintf("hardhat: %s starts under %s on mainnet, which Hardhat 2 cannot run; it ran under %s", cr.ID, hardforkAt(cr.Blocks[0]), cr.Hardfork))
+		}
 		if cr.Skip == "" && cr.Hardfork != cr.LastHardfork {
 			notes = append(notes, fmt.Sprintf("hardhat: %s ran under %s throughout; mainnet had moved to %s by its last replayed transaction", cr.ID, cr.Hardfork, cr.LastHardfork))
 		}

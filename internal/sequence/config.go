@@ -8,8 +8,11 @@ import (
 
 // Config tunes one run of Algorithm 1.
 type Config struct {
-	Budget      int     // T: successful calls to collect (the paper: 1,000)
-	MaxAttempts int     // bound on tries per contract, fallbacks included; 0: 2 × Budget (the paper tried 1.2 calls per kept one overall)
+	Budget int // T: successful calls to collect (the paper: 1,000)
+	// MaxAttempts bounds the tries of SELECT steps per contract, fallbacks
+	// included (the ownership transfers closing a sequence are still sent);
+	// 0: 2 × Budget (the paper tried 1.2 calls per kept one overall).
+	MaxAttempts int
 	Alpha       float64 // probability of taking a prerequisite (the paper: 0.8)
 	Beta        float64 // probability of taking an obligation (the paper: 0.7)
 	Bonus       float64 // UCB exploration weight c in rate + c·sqrt(ln N / n)

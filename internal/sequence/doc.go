@@ -40,10 +40,12 @@
 //     (proposed, history, search) was kept. Events of a `fail` branch are
 //     not searched: their proposed call is meant to be refused, and that
 //     refusal is what the negative replay (O4) checks.
-//   - Termination bounds: MaxAttempts bounds the tries per contract (a
-//     contract whose calls all revert stops there), Stall ends a sequence
-//     after that many discarded steps in a row and MaxLength after that
-//     many kept calls, so a stuck state gives way to a fresh deployment.
+//   - Termination bounds: MaxAttempts (default 2·T) bounds the tries per
+//     contract, so a contract whose calls all revert stops there; a run
+//     also stops when a fresh sequence allows no event at all. Optionally
+//     (both off by default, as in the paper) Stall ends a sequence after
+//     that many discarded steps in a row and MaxLength after that many kept
+//     calls, so a stuck state gives way to a fresh deployment.
 //   - Every try is recorded (Result.Attempts, the `sequence_calls` rows)
 //     with its position, so Replayable rebuilds both the kept sequences
 //     (O3) and, with every refused call as a probe at the place it was

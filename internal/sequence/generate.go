@@ -7,6 +7,7 @@ import (
 	"math/big"
 	"math/rand/v2"
 	"sort"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
@@ -310,11 +311,12 @@ func countGuardErrors(lists ...[]dcr.GuardError) int {
 }
 
 // finish sends the ownership-transferring events the marking allows, in id
-// order, at the end of the sequence (Algorithm 1, line 17).
+// order, at the end of the sequence (Algorithm 1, line 17). They are sent
+// even past MaxAttempts: a few per sequence, and the run stops after it.
 func (g *generator) finish(r *run) {
 	for _, id := range g.ids {
 		ev := g.events[id]
-		if !g.ownership[ev.Function] || len(g.res.Attempts) >= g.cfg.maxAttempts() {
+		if !g.ownership[ev.Function] {
 			continue
 		}
 		g.advance(r)
@@ -350,7 +352,7 @@ func (g *generator) try(r *run, c candidate, prio string, ncands, gerrs int) boo
 	gerrs = max(gerrs, len(stepErrs))
 	kept := false
 	var tried []variant
-	for v, ok := g.proposed(ev), true; ok && len(g.res.Attempts) < g.cfg.maxAttempts(); {
+	for v, ok := g.proposed(ev), true; ok && (prio == PriorityFinal || len(g.res.Attempts) < g.cfg.maxAttempts()); {
 		tried = append(tried, v)
 		a := g.attempt(r, c, ev, prio, v, len(tried)-1, ncands, gerrs)
 		if v.status == "" {
@@ -360,7 +362,7 @@ func (g *generator) try(r *run, c candidate, prio string, ncands, gerrs int) boo
 			r.m = next
 			kept = true
 		}
-		a.After, a.Pending = r.m.Summary(), joinIDs(r.m.Pending())
+		a.After, a.Pending = r.m.Summary(), strings.Join(r.m.Pending(), ",")
 		g.res.Attempts = append(g.res.Attempts, a)
 		if kept {
 			break
@@ -411,17 +413,6 @@ func (g *generator) send(r *run, a *Attempt, v variant) {
 			a.Reason = res.Err.Error()
 		}
 	}
-}
-
-func joinIDs(ids []string) string {
-	out := ""
-	for i, id := range ids {
-		if i > 0 {
-			out += ","
-		}
-		out += id
-	}
-	return out
 }
 
 // FromRecord prepares a corpus contract for Generate: the original deployed
