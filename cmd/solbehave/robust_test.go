@@ -117,6 +117,9 @@ func TestIncrementalRerunRecomputesOnlyTheChangedContract(t *testing.T) {
 	second := runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", data)...)
 	for stage, c := range second {
 		perContract := first[stage].Units / len(smallCorpusIDs)
+		if stage == "report" {
+			perContract = 1 // one unit over the whole warehouse, which changed
+		}
 		if c.Ran != perContract {
 			t.Errorf("%s: rerun ran %d units, want %d (the Vault's only); counters %+v", stage, c.Ran, perContract, c)
 		}
