@@ -20,6 +20,10 @@ type Config struct {
 	Fallback    bool    // try history, then generated arguments, when the proposed ones revert
 	// HistoryTries and SearchTries bound the fallback's tuples per step.
 	HistoryTries, SearchTries int
+	// FallbackPatience stops the fallback for an event after that many
+	// steps in a row in which it found nothing (its tries would only eat the
+	// attempt bound); 0: never stop.
+	FallbackPatience int
 	// Stall ends a sequence after that many discarded steps in a row; 0: never.
 	Stall int
 	// MaxLength ends a sequence after that many kept calls; 0: unbounded (the paper).
@@ -34,7 +38,7 @@ type Config struct {
 // DefaultConfig is the paper's setting plus the bounds this package adds.
 func DefaultConfig() Config {
 	return Config{Budget: 1000, Alpha: 0.8, Beta: 0.7, Bonus: math.Sqrt2, Users: 4, Fallback: true,
-		HistoryTries: 3, SearchTries: 4, Seed: 42}
+		HistoryTries: 3, SearchTries: 4, FallbackPatience: 3, Seed: 42}
 }
 
 // maxAttempts is the effective bound on tries.
@@ -51,7 +55,7 @@ func (c Config) Validate() error {
 	if c.Budget <= 0 {
 		errs = append(errs, fmt.Errorf("budget must be positive, got %d", c.Budget))
 	}
-	if c.MaxAttempts < 0 || c.Stall < 0 || c.MaxLength < 0 || c.HistoryTries < 0 || c.SearchTries < 0 {
+	if c.MaxAttempts < 0 || c.Stall < 0 || c.MaxLength < 0 || c.HistoryTries < 0 || c.SearchTries < 0 || c.FallbackPatience < 0 {
 		errs = append(errs, errors.New("attempt, stall, length and fallback bounds must not be negative"))
 	}
 	for _, p := range []struct {

@@ -37,7 +37,9 @@
 //     dictionary of the contract's actors, constructor arguments, history
 //     and source literals) are tried at the same state before the step is
 //     discarded; every try is an attempt, and args_source says which one
-//     (proposed, history, search) was kept. Events of a `fail` branch are
+//     (proposed, history, search) was kept. After FallbackPatience fruitless
+//     steps in a row for an event, its fallback stops (until it succeeds
+//     again it would only spend the attempt bound). Events of a `fail` branch are
 //     not searched: their proposed call is meant to be refused, and that
 //     refusal is what the negative replay (O4) checks.
 //   - Termination bounds: MaxAttempts (default 2·T) bounds the tries per

@@ -91,7 +91,10 @@ type Result struct {
 }
 
 // tally is one event's record on the contract, for UCB.
-type tally struct{ attempts, successes int }
+type tally struct {
+	attempts, successes int
+	fruitless           int // steps in a row the fallback was tried and found nothing
+}
 
 // generator is the state of one Generate call.
 type generator struct {
@@ -370,6 +373,13 @@ func (g *generator) try(r *run, c candidate, prio string, ncands, gerrs int) boo
 		v, ok = g.fallback(ev, tried)
 	}
 	g.record(c.id, prio, kept, r)
+	if len(tried) > 1 {
+		if t := g.stats[c.id]; kept {
+			t.fruitless = 0
+		} else {
+			t.fruitless++
+		}
+	}
 	return kept
 }
 

@@ -81,9 +81,11 @@ func (g *generator) proposed(ev dcr.Event) variant {
 
 // fallback is the next argument tuple to try after tried, if any: a
 // recorded one not yet tried (successful ones first), then a generated one.
-// Events of a `fail` branch and functions the ABI lacks get none.
+// Events of a `fail` branch and functions the ABI lacks get none, nor an
+// event whose last FallbackPatience fallbacks all found nothing.
 func (g *generator) fallback(ev dcr.Event, tried []variant) (variant, bool) {
-	if !g.cfg.Fallback || ev.Branch == "fail" || g.methodErr[ev.ID] != nil {
+	if !g.cfg.Fallback || ev.Branch == "fail" || g.methodErr[ev.ID] != nil ||
+		(g.cfg.FallbackPatience > 0 && g.stats[ev.ID].fruitless >= g.cfg.FallbackPatience) {
 		return variant{}, false
 	}
 	history, search := 0, 0

@@ -3,6 +3,7 @@ package o3
 import (
 	"database/sql"
 	"encoding/hex"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -121,3 +122,35 @@ func neverCalled() map[string][]string {
 }
 
 func contractName(id string) string { return strings.SplitN(id, "_", 2)[0] }
+
+const mainnetCorpus = "../../../shared/corpus/mainnet"
+
+// Two kept mainnet tokens of other compiler eras than the demo's (the O2
+// reference test's subset): real contracts must not blame their own
+// recompilation either.
+func TestReferenceSamplesNeverDivergeMainnet(t *testing.T) {
+	if _, err := os.Stat(mainnetCorpus); err != nil {
+		t.Skipf("mainnet corpus absent (%s): %v", mainnetCorpus, err)
+	}
+	env := newEnv(t, mainnetCorpus)
+	recs := loadRecords(t, mainnetCorpus, "FlashToken_0x20398ad62bb2d930646d45a6d4292baa0b860c1f",
+		"ROAD_0xd7dcb670d682dffe9a36e0f33f1d3c59b98d3e56")
+	for _, rec := range recs {
+		id, out := compile(t, env, rec, nil)
+		writeInputs(t, env, rec.Entry.ID, id, references(2, id))
+		writeSequences(t, env, rec, out, 100, "static")
+	}
+	runStage(t, env, New())
+	db := openViews(t, env)
+	for q, want := range map[string]int64{
+		`SELECT count(*) FROM replay_calls WHERE oracle = 'O3' AND status_ref = 'success'`:    400,
+		`SELECT count(*) FROM replay_calls WHERE oracle IN ('O3', 'O4') AND NOT status_match`: 0,
+		`SELECT count(*) FROM replay_calls WHERE oracle = 'O4' AND status_ref <> 'revert'`:    0,
+		`SELECT count(DISTINCT contract_id) FROM replay_calls WHERE oracle = 'O3'`:            2,
+		`SELECT sum(secondary_only_calls) FROM replay_secondary WHERE oracle IN ('O3', 'O4')`: 0,
+	} {
+		if got := queryInt(t, db, q); got != want {
+			t.Errorf("%s = %d, want %d", q, got, want)
+		}
+	}
+}

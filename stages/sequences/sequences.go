@@ -66,6 +66,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&c.Fallback, "o3-fallback", c.Fallback, "O3: when the proposed arguments revert, try recorded ones, then generated ones")
 	fs.IntVar(&c.HistoryTries, "o3-history-tries", c.HistoryTries, "O3: recorded argument tuples tried per discarded step")
 	fs.IntVar(&c.SearchTries, "o3-search-tries", c.SearchTries, "O3: generated argument tuples tried per discarded step")
+	fs.IntVar(&c.FallbackPatience, "o3-fallback-patience", c.FallbackPatience, "O3: stop the fallback for an event after this many fruitless steps in a row (0: never)")
 	fs.IntVar(&c.Stall, "o3-stall", c.Stall, "O3: end a sequence after this many discarded steps in a row (0: never, as the paper)")
 	fs.IntVar(&c.MaxLength, "o3-max-length", c.MaxLength, "O3: end a sequence after this many kept calls (0: unbounded, as the paper)")
 	fs.Uint64Var(&c.Gas, "o3-gas", c.Gas, "O3: gas limit of every call (0: the harness default, 30M)")

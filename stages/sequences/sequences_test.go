@@ -152,7 +152,6 @@ func stats(t *testing.T, env *pipeline.Env) map[string]any {
 	return out
 }
 
-
 func TestStageGeneratesTheBudgetPerGraph(t *testing.T) {
 	env := newEnv(t)
 	setup(t, env, nil, "Vault", "GiftToken")
