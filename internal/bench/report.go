@@ -172,8 +172,8 @@ func sectionNotes(done []*contractRun) []string {
 		if cr.Skip == "" && len(cr.Blocks) > 0 && cr.Hardfork != hardforkAt(cr.Blocks[0]) {
 			notes = append(notes, fmt.Sprintf("hardhat: %s starts under %s on mainnet, which Hardhat 2 cannot run; it ran under %s", cr.ID, hardforkAt(cr.Blocks[0]), cr.Hardfork))
 		}
-		if cr.Skip == "" && cr.Hardfork != cr.LastHardfork {
-			notes = append(notes, fmt.Sprintf("hardhat: %s ran under %s throughout; mainnet had moved to %s by its last replayed transaction", cr.ID, cr.Hardfork, cr.LastHardfork))
+		if cr.Skip == "" && len(cr.Blocks) > 0 && hardforkAt(cr.Blocks[0]) != cr.LastHardfork {
+			notes = append(notes, fmt.Sprintf("hardhat: mainnet moved from %s to %s during %s's replayed history; Hardhat ran it all under %s", hardforkAt(cr.Blocks[0]), cr.LastHardfork, cr.ID, cr.Hardfork))
 		}
 	}
 	return notes
