@@ -3,8 +3,10 @@
 -- columns: ablation, class, tp, fp, fn, tn, precision, recall, accuracy, contracts, labelled
 -- columns: analysed, mean_instruction_coverage, valid_test_case_ratio
 -- A file is a positive of a class when vuln_labels says so; it is detected when the variant reported the class for it.
--- Files that did not compile or deploy count as not detected. The `any` rows judge contracts: positive with a label of
--- any of the five classes, detected with a finding of any class (SAEFUZZ's "9 of 11 found, 1 FP among 189 clean").
+-- Files that did not compile or deploy count as not detected. The `any` rows judge contracts (SAEFUZZ's "9 of 11 found,
+-- 1 FP among 189 clean"): a contract labelled with some of the five classes is a TP when a finding names one of its
+-- labelled classes, else an FN (findings of other classes do not count for it); an unlabelled contract is an FP with any
+-- finding, else a TN.
 CREATE OR REPLACE VIEW vuln_ablation AS
 WITH runs AS (
     SELECT contract_id, ablation, status, instruction_coverage, test_cases, valid_test_cases
@@ -21,7 +23,8 @@ judged AS (
     LEFT JOIN found f ON f.contract_id = l.contract_id AND f.ablation = r.ablation AND f.class = l.class
 ),
 per_contract AS (
-    SELECT ablation, 'any' AS class, contract_id, bool_or(labelled) AS labelled, bool_or(detected) AS detected
+    SELECT ablation, 'any' AS class, contract_id, bool_or(labelled) AS labelled,
+        CASE WHEN bool_or(labelled) THEN bool_or(labelled AND detected) ELSE bool_or(detected) END AS detected
     FROM judged
     GROUP BY ablation, contract_id
 ),

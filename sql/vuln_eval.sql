@@ -2,7 +2,8 @@
 -- depends: vuln_ablation
 -- columns: class, tp, fp, fn, precision, recall, accuracy, tn, contracts, labelled, analysed
 -- columns: mean_instruction_coverage, valid_test_case_ratio
--- One row per class, plus `any` (contracts: positive with a label of any of the five classes, detected with any finding).
+-- One row per class, plus `any` (per contract: a labelled one is found when a finding names one of its labelled classes;
+-- an unlabelled one is a false positive with any finding; see vuln_ablation).
 -- accuracy = (tp + tn) / files; mean_instruction_coverage and valid_test_case_ratio are over the whole run (same on every row).
 CREATE OR REPLACE VIEW vuln_eval AS
 SELECT class, tp, fp, fn, precision, recall, accuracy, tn, contracts, labelled, analysed,

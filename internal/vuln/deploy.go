@@ -41,9 +41,17 @@ func BlockFor(release string) chain.Block {
 // CreationValue is the Ether a payable constructor receives.
 var CreationValue = ether(1)
 
+// StubAddress holds a contract that accepts any call and returns nothing
+// (its code is STOP). Constructor address arguments default to it: with the
+// zero address, a contract that wires a helper (a log, a registry) through
+// its constructor would revert on every call to it (solc checks the callee
+// has code).
+var StubAddress = common.HexToAddress("0x000000000000000000000000000000000000570b")
+
 // DeployStandalone deploys c from StandaloneDeployer on a fresh chain with
 // default constructor arguments (every argument its type's zero value:
-// 0, false, the zero address, empty bytes and arrays) and some Ether (sent
+// 0, false, empty bytes and arrays; an address argument names StubAddress,
+// installed first) and some Ether (sent
 // with the creation when the constructor is payable; Run credits the
 // contract with Config.Fund in any case). Libraries c links against are
 // deployed first from the same account.
@@ -53,6 +61,7 @@ func DeployStandalone(out *solc.Output, c *solc.Contract, b chain.Block) (Target
 		return Target{}, fmt.Errorf("ABI of %s: %w", c.Name, err)
 	}
 	h := chain.New(chain.Options{})
+	h.SetCode(StubAddress, []byte{0x00})
 	libs, err := deployLibraries(h, out, c, b, 0)
 	if err != nil {
 		return Target{}, err
@@ -135,13 +144,18 @@ func deployLibraries(h *chain.Harness, out *solc.Output, c *solc.Contract, b cha
 	return libs, nil
 }
 
-// defaultArgs encodes the zero value of every input.
+// defaultArgs encodes the default of every input: StubAddress for an
+// address, the zero value otherwise.
 func defaultArgs(inputs abi.Arguments) ([]byte, error) {
 	if len(inputs) == 0 {
 		return nil, nil
 	}
 	vals := make([]any, len(inputs))
 	for i, in := range inputs {
+		if in.Type.T == abi.AddressTy {
+			vals[i] = StubAddress
+			continue
+		}
 		v, err := zeroValue(in.Type)
 		if err != nil {
 			return nil, err

@@ -102,5 +102,6 @@
 //     transaction alone.
 //
 // DeployStandalone deploys a contract without history (a labelled benchmark
-// file) from StandaloneDeployer with zero-valued constructor arguments.
+// file) from StandaloneDeployer with default constructor arguments: zero
+// values, except addresses, which name a stub contract accepting any call.
 package vuln

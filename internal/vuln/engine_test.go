@@ -75,8 +75,11 @@ func TestDeployStandaloneDefaultArguments(t *testing.T) {
 	if got := target.Chain.Balance(target.Address); got.Cmp(CreationValue) != 0 {
 		t.Errorf("payable constructor received %s, want %s", got, CreationValue)
 	}
-	if admin := target.Chain.StorageAt(target.Address, common.Hash{}); admin != (common.Hash{}) {
-		t.Errorf("admin %s, want the zero address", admin)
+	if admin := target.Chain.StorageAt(target.Address, common.Hash{}); admin != common.BytesToHash(StubAddress.Bytes()) {
+		t.Errorf("admin %s, want the stub %s", admin, StubAddress)
+	}
+	if len(target.Chain.Code(StubAddress)) == 0 {
+		t.Error("the stub has no code")
 	}
 }
 

@@ -13,7 +13,8 @@
 //     last contract of the file that has code (`--vuln-target last`; `main`
 //     picks the last one no other contract of the file names: the library
 //     and log contracts some files end with are skipped). It is deployed from
-//     a fixed account with default constructor arguments and some Ether
+//     a fixed account with default constructor arguments (zero values;
+//     addresses name a stub contract that accepts any call) and some Ether
 //     (internal/vuln.DeployStandalone). The labels are mapped to the five
 //     classes into `vuln_labels` (see schemas/vuln_labels.md for the DASP
 //     mapping); `vuln_eval` and `vuln_ablation` score the findings.
