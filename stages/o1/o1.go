@@ -45,6 +45,7 @@ import (
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/fuzz"
+	"github.com/solbehave/solbehave/internal/subjects"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -142,57 +143,19 @@ type inputs struct {
 }
 
 func readInputs(w *warehouse.Warehouse) (*inputs, error) {
-	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
+	orig, err := subjects.ReadOriginals(w)
 	if err != nil {
 		return nil, err
 	}
-	repro, err := warehouse.ReadDataset[schemas.Reproducibility](w, "reproducibility")
+	samples, err := subjects.CompilingSamples(w)
 	if err != nil {
 		return nil, err
 	}
-	samples, err := warehouse.ReadDataset[schemas.Sample](w, "samples")
-	if err != nil {
-		return nil, err
-	}
-	in := &inputs{kept: map[string]bool{}, artifacts: map[string]string{}, samples: compiling(samples)}
-	for _, c := range contracts {
-		in.kept[c.ContractID] = in.kept[c.ContractID] || c.Kept
-	}
-	for _, r := range repro {
-		if r.Artifact != "" {
-			in.artifacts[r.ContractID] = r.Artifact
-		}
+	in := &inputs{kept: orig.Kept, artifacts: orig.Artifacts, samples: map[string]map[string][]schemas.Sample{}}
+	for contract, list := range samples {
+		in.samples[contract] = subjects.ByModel(list)
 	}
 	return in, nil
-}
-
-// compiling keeps the samples O1 fuzzes, once each (the dataset may hold a
-// sample's row from more than one stage), by contract and model, in index
-// order.
-func compiling(rows []schemas.Sample) map[string]map[string][]schemas.Sample {
-	type key struct {
-		contract, model string
-		sample          int64
-	}
-	seen := map[key]bool{}
-	out := map[string]map[string][]schemas.Sample{}
-	for _, r := range rows {
-		k := key{r.ContractID, r.Model, r.Sample}
-		if !r.CompiledRepaired || r.Artifact == "" || seen[k] {
-			continue
-		}
-		seen[k] = true
-		if out[r.ContractID] == nil {
-			out[r.ContractID] = map[string][]schemas.Sample{}
-		}
-		out[r.ContractID][r.Model] = append(out[r.ContractID][r.Model], r)
-	}
-	for _, byModel := range out {
-		for _, list := range byModel {
-			sort.Slice(list, func(i, j int) bool { return list[i].Sample < list[j].Sample })
-		}
-	}
-	return out
 }
 
 func sampleKeys(samples []schemas.Sample) []sampleKey {

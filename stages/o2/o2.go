@@ -30,7 +30,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/spf13/pflag"
 
@@ -40,6 +39,7 @@ import (
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/sharedflag"
+	"github.com/solbehave/solbehave/internal/subjects"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -130,56 +130,15 @@ type inputs struct {
 }
 
 func readInputs(w *warehouse.Warehouse) (*inputs, error) {
-	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
+	orig, err := subjects.ReadOriginals(w)
 	if err != nil {
 		return nil, err
 	}
-	repro, err := warehouse.ReadDataset[schemas.Reproducibility](w, "reproducibility")
+	samples, err := subjects.CompilingSamples(w)
 	if err != nil {
 		return nil, err
 	}
-	samples, err := warehouse.ReadDataset[schemas.Sample](w, "samples")
-	if err != nil {
-		return nil, err
-	}
-	in := &inputs{kept: map[string]bool{}, artifacts: map[string]string{}, samples: compiling(samples)}
-	for _, c := range contracts {
-		in.kept[c.ContractID] = in.kept[c.ContractID] || c.Kept
-	}
-	for _, r := range repro {
-		if r.Artifact != "" {
-			in.artifacts[r.ContractID] = r.Artifact
-		}
-	}
-	return in, nil
-}
-
-// compiling keeps the samples O2 compares, once each (the dataset may hold a
-// sample's row from more than one stage), ordered by model and index.
-func compiling(rows []schemas.Sample) map[string][]schemas.Sample {
-	type key struct {
-		contract, model string
-		sample          int64
-	}
-	seen := map[key]bool{}
-	out := map[string][]schemas.Sample{}
-	for _, r := range rows {
-		key := key{r.ContractID, r.Model, r.Sample}
-		if !r.CompiledRepaired || r.Artifact == "" || seen[key] {
-			continue
-		}
-		seen[key] = true
-		out[r.ContractID] = append(out[r.ContractID], r)
-	}
-	for _, list := range out {
-		sort.Slice(list, func(i, j int) bool {
-			if list[i].Model != list[j].Model {
-				return list[i].Model < list[j].Model
-			}
-			return list[i].Sample < list[j].Sample
-		})
-	}
-	return out
+	return &inputs{kept: orig.Kept, artifacts: orig.Artifacts, samples: samples}, nil
 }
 
 func sampleKeys(samples []schemas.Sample) []sampleKey {

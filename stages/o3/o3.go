@@ -49,6 +49,7 @@ import (
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/sequence"
 	"github.com/solbehave/solbehave/internal/sharedflag"
+	"github.com/solbehave/solbehave/internal/subjects"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -140,15 +141,11 @@ type inputs struct {
 }
 
 func readInputs(w *warehouse.Warehouse) (*inputs, error) {
-	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
+	orig, err := subjects.ReadOriginals(w)
 	if err != nil {
 		return nil, err
 	}
-	repro, err := warehouse.ReadDataset[schemas.Reproducibility](w, "reproducibility")
-	if err != nil {
-		return nil, err
-	}
-	samples, err := warehouse.ReadDataset[schemas.Sample](w, "samples")
+	samples, err := subjects.CompilingSamples(w)
 	if err != nil {
 		return nil, err
 	}
@@ -156,16 +153,8 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &inputs{kept: map[string]bool{}, artifacts: map[string]string{}, samples: compiling(samples),
+	in := &inputs{kept: orig.Kept, artifacts: orig.Artifacts, samples: samples,
 		calls: map[string]map[string][]schemas.SequenceCall{}}
-	for _, c := range contracts {
-		in.kept[c.ContractID] = in.kept[c.ContractID] || c.Kept
-	}
-	for _, r := range repro {
-		if r.Artifact != "" {
-			in.artifacts[r.ContractID] = r.Artifact
-		}
-	}
 	for _, c := range calls {
 		byEx := in.calls[c.ContractID]
 		if byEx == nil {
@@ -175,33 +164,6 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 		byEx[c.Extractor] = append(byEx[c.Extractor], c)
 	}
 	return in, nil
-}
-
-// compiling keeps the samples the oracle compares, once each, by model and index.
-func compiling(rows []schemas.Sample) map[string][]schemas.Sample {
-	type key struct {
-		contract, model string
-		sample          int64
-	}
-	seen := map[key]bool{}
-	out := map[string][]schemas.Sample{}
-	for _, r := range rows {
-		k := key{r.ContractID, r.Model, r.Sample}
-		if !r.CompiledRepaired || r.Artifact == "" || seen[k] {
-			continue
-		}
-		seen[k] = true
-		out[r.ContractID] = append(out[r.ContractID], r)
-	}
-	for _, list := range out {
-		sort.Slice(list, func(i, j int) bool {
-			if list[i].Model != list[j].Model {
-				return list[i].Model < list[j].Model
-			}
-			return list[i].Sample < list[j].Sample
-		})
-	}
-	return out
 }
 
 func sampleKeys(samples []schemas.Sample) []sampleKey {

@@ -32,6 +32,7 @@ import (
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/sequence"
 	"github.com/solbehave/solbehave/internal/sharedflag"
+	"github.com/solbehave/solbehave/internal/subjects"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -132,11 +133,7 @@ type inputs struct {
 }
 
 func readInputs(w *warehouse.Warehouse) (*inputs, error) {
-	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
-	if err != nil {
-		return nil, err
-	}
-	repro, err := warehouse.ReadDataset[schemas.Reproducibility](w, "reproducibility")
+	orig, err := subjects.ReadOriginals(w)
 	if err != nil {
 		return nil, err
 	}
@@ -144,15 +141,7 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &inputs{kept: map[string]bool{}, artifacts: map[string]string{}, graphs: map[string][]schemas.DCRGraph{}}
-	for _, c := range contracts {
-		in.kept[c.ContractID] = in.kept[c.ContractID] || c.Kept
-	}
-	for _, r := range repro {
-		if r.Artifact != "" {
-			in.artifacts[r.ContractID] = r.Artifact
-		}
-	}
+	in := &inputs{kept: orig.Kept, artifacts: orig.Artifacts, graphs: map[string][]schemas.DCRGraph{}}
 	seen := map[string]bool{}
 	for _, g := range graphs {
 		key := g.ContractID + "\x00" + g.Extractor

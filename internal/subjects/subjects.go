@@ -1,0 +1,83 @@
+// Package subjects reads what every oracle stage starts from: which corpus
+// contracts were kept, the compiler artifacts of their originals, and the
+// samples that compiled. Stages never import each other, so this one reading
+// of the upstream datasets lives here instead of in each oracle.
+package subjects
+
+import (
+	"sort"
+
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// Originals are the kept contracts and their originals' artifacts.
+type Originals struct {
+	Kept      map[string]bool   // contract -> passed every admission filter
+	Artifacts map[string]string // contract -> the original's artifact id (internal/artifact)
+}
+
+// ReadOriginals reads `contracts` and `reproducibility`.
+func ReadOriginals(w *warehouse.Warehouse) (*Originals, error) {
+	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
+	if err != nil {
+		return nil, err
+	}
+	repro, err := warehouse.ReadDataset[schemas.Reproducibility](w, "reproducibility")
+	if err != nil {
+		return nil, err
+	}
+	o := &Originals{Kept: map[string]bool{}, Artifacts: map[string]string{}}
+	for _, c := range contracts {
+		o.Kept[c.ContractID] = o.Kept[c.ContractID] || c.Kept
+	}
+	for _, r := range repro {
+		if r.Artifact != "" {
+			o.Artifacts[r.ContractID] = r.Artifact
+		}
+	}
+	return o, nil
+}
+
+// CompilingSamples reads `samples` and keeps, per contract, the samples an
+// oracle compares (compiled after repair, with an artifact), once each (the
+// dataset may hold a sample's row from more than one stage), ordered by
+// model and sample index.
+func CompilingSamples(w *warehouse.Warehouse) (map[string][]schemas.Sample, error) {
+	rows, err := warehouse.ReadDataset[schemas.Sample](w, "samples")
+	if err != nil {
+		return nil, err
+	}
+	type key struct {
+		contract, model string
+		sample          int64
+	}
+	seen := map[key]bool{}
+	out := map[string][]schemas.Sample{}
+	for _, r := range rows {
+		k := key{r.ContractID, r.Model, r.Sample}
+		if !r.CompiledRepaired || r.Artifact == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out[r.ContractID] = append(out[r.ContractID], r)
+	}
+	for _, list := range out {
+		sort.Slice(list, func(i, j int) bool {
+			if list[i].Model != list[j].Model {
+				return list[i].Model < list[j].Model
+			}
+			return list[i].Sample < list[j].Sample
+		})
+	}
+	return out, nil
+}
+
+// ByModel splits one contract's samples by model, keeping their order.
+func ByModel(samples []schemas.Sample) map[string][]schemas.Sample {
+	out := map[string][]schemas.Sample{}
+	for _, s := range samples {
+		out[s.Model] = append(out[s.Model], s)
+	}
+	return out
+}

@@ -1,0 +1,38 @@
+package subjects
+
+import (
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+func TestReadsKeptOriginalsAndCompilingSamples(t *testing.T) {
+	w := warehouse.New(t.TempDir())
+	part := func(ds string) string { return w.Path(ds, warehouse.ByContract("A"), "t") }
+	if err := warehouse.Write(part("contracts"), []schemas.Contract{{ContractID: "A", Kept: true}, {ContractID: "B"}}); err != nil {
+		t.Fatal(err)
+	}
+	warehouse.Write(part("reproducibility"), []schemas.Reproducibility{{ContractID: "A", Artifact: "aa"}, {ContractID: "B"}})
+	warehouse.Write(part("samples"), []schemas.Sample{
+		{ContractID: "A", Model: "reference", Sample: 1, CompiledRepaired: true, Artifact: "r1"},
+		{ContractID: "A", Model: "mutant", Sample: 0, CompiledRepaired: true, Artifact: "m0"},
+		{ContractID: "A", Model: "mutant", Sample: 0, CompiledRepaired: true, Artifact: "m0"}, // duplicate row
+		{ContractID: "A", Model: "mutant", Sample: 1, CompiledRepaired: false},                // did not compile
+	})
+	o, err := ReadOriginals(w)
+	if err != nil || !o.Kept["A"] || o.Kept["B"] || o.Artifacts["A"] != "aa" || o.Artifacts["B"] != "" {
+		t.Fatalf("originals: %+v %v", o, err)
+	}
+	s, err := CompilingSamples(w)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s["A"]
+	if len(got) != 2 || got[0].Model != "mutant" || got[1].Model != "reference" {
+		t.Fatalf("want mutant/0 then reference/1, got %+v", got)
+	}
+	if m := ByModel(got); len(m["mutant"]) != 1 || len(m["reference"]) != 1 {
+		t.Fatalf("by model: %+v", m)
+	}
+}
