@@ -2,6 +2,7 @@ package deploy
 
 import (
 	"context"
+	"errors"
 	"math/big"
 	"strings"
 	"testing"
@@ -90,7 +91,7 @@ func TestFigure1Vault(t *testing.T) {
 	}
 	user := common.HexToAddress("0x00000000000000000000000000000000000a11ce")
 	block := chain.Block{Number: rec.CreationBlock().Number + 10, Time: rec.CreationBlock().Time + 150}
-	run := func(d *Deployment) (*chain.Result, *chain.Result) {
+	overWithdraw := func(d *Deployment) *chain.Result {
 		h := d.Chain.Fork()
 		call := func(sig string, arg int64) *chain.Result {
 			data, err := d.ABI.Pack(sig)
@@ -110,10 +111,9 @@ func TestFigure1Vault(t *testing.T) {
 			t.Fatalf("initialize failed: %v", r.Err)
 		}
 		call("deposit", 5)
-		return call("withdraw", 7), nil
+		return call("withdraw", 7)
 	}
-	origRes, _ := run(orig)
-	sampleRes, _ := run(sample)
+	origRes, sampleRes := overWithdraw(orig), overWithdraw(sample)
 	if origRes.Success || !sampleRes.Success {
 		t.Fatalf("over-withdrawal: original success=%v (want revert), regenerated success=%v (want success)", origRes.Success, sampleRes.Success)
 	}
@@ -164,7 +164,7 @@ func TestConstructorRevertIsADeployError(t *testing.T) {
 	c, _ := out.Contract("Picky")
 	_, err = Deploy(rec, out, c, []byte{}, chain.Options{})
 	var de *DeployError
-	if err == nil || !asDeployError(err, &de) || !strings.Contains(de.Reason, "too early") {
+	if err == nil || !errors.As(err, &de) || !strings.Contains(de.Reason, "too early") {
 		t.Fatalf("want a DeployError with the revert reason, got %v", err)
 	}
 }
