@@ -38,7 +38,7 @@ func chainWithTraffic(t *testing.T) (*simulated.Backend, []common.Address) {
 	nonce := uint64(0)
 	send := func(to *common.Address, data []byte) {
 		tx := types.MustSignNewTx(key, types.LatestSignerForChainID(chainID), &types.DynamicFeeTx{
-			ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(1), GasFeeCap: big.NewInt(1e10), Gas: 100000, To: to, Data: data})
+			ChainID: chainID, Nonce: nonce, GasTipCap: big.NewInt(2e9), GasFeeCap: big.NewInt(1e11), Gas: 100000, To: to, Data: data})
 		if err := client.SendTransaction(ctx, tx); err != nil {
 			t.Fatal(err)
 		}
