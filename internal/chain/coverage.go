@@ -1,7 +1,11 @@
 package chain
 
 import (
+	"bytes"
+	"cmp"
+	"maps"
 	"math/bits"
+	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/tracing"
@@ -24,36 +28,98 @@ type Branch struct {
 
 // Coverage is the set of instructions reached and JUMPI outcomes seen. Init
 // code is keyed by the hash of the creation input, runtime code by its code
-// hash, so coverage of different bytecodes never mixes.
+// hash, so coverage of different bytecodes never mixes. It is held as bits
+// per bytecode, so collecting it per call and merging it cost a copy and an
+// OR of a few words, not a map entry per instruction. The zero value is an
+// empty Coverage, ready to Merge into.
 type Coverage struct {
-	PCs      map[CodePC]struct{}
-	Branches map[Branch]struct{}
+	codes map[common.Hash]*codeBits
 }
+
+// codeBits is the coverage of one bytecode: program counters reached, JUMPI
+// outcomes taken and not taken, one bit per program counter.
+type codeBits struct{ pcs, taken, missed bitset }
 
 // Merge adds o to c and reports how many PCs and branch outcomes were new.
 func (c *Coverage) Merge(o *Coverage) (newPCs, newBranches int) {
 	if o == nil {
 		return 0, 0
 	}
-	if c.PCs == nil {
-		c.PCs = make(map[CodePC]struct{}, len(o.PCs))
+	if c.codes == nil {
+		c.codes = make(map[common.Hash]*codeBits, len(o.codes))
 	}
-	if c.Branches == nil {
-		c.Branches = make(map[Branch]struct{}, len(o.Branches))
-	}
-	for pc := range o.PCs {
-		if _, ok := c.PCs[pc]; !ok {
-			c.PCs[pc] = struct{}{}
-			newPCs++
+	for h, ob := range o.codes {
+		cb := c.codes[h]
+		if cb == nil {
+			cb = &codeBits{}
+			c.codes[h] = cb
 		}
-	}
-	for b := range o.Branches {
-		if _, ok := c.Branches[b]; !ok {
-			c.Branches[b] = struct{}{}
-			newBranches++
-		}
+		newPCs += cb.pcs.or(ob.pcs)
+		newBranches += cb.taken.or(ob.taken) + cb.missed.or(ob.missed)
 	}
 	return newPCs, newBranches
+}
+
+// Instructions is the number of distinct (bytecode, PC) pairs reached.
+func (c *Coverage) Instructions() (n int) {
+	for _, cb := range c.codes {
+		n += cb.pcs.count()
+	}
+	return n
+}
+
+// BranchOutcomes is the number of distinct JUMPI outcomes seen.
+func (c *Coverage) BranchOutcomes() (n int) {
+	for _, cb := range c.codes {
+		n += cb.taken.count() + cb.missed.count()
+	}
+	return n
+}
+
+// HasPC reports whether the instruction was reached.
+func (c *Coverage) HasPC(p CodePC) bool {
+	cb := c.codes[p.Code]
+	return cb != nil && cb.pcs.has(p.PC)
+}
+
+// HasBranch reports whether the JUMPI outcome was seen.
+func (c *Coverage) HasBranch(b Branch) bool {
+	cb := c.codes[b.Code]
+	if cb == nil {
+		return false
+	}
+	if b.Taken {
+		return cb.taken.has(b.PC)
+	}
+	return cb.missed.has(b.PC)
+}
+
+// PCs lists the instructions reached, by code hash then PC.
+func (c *Coverage) PCs() []CodePC {
+	var out []CodePC
+	for _, h := range c.sortedCodes() {
+		c.codes[h].pcs.each(func(pc uint64) { out = append(out, CodePC{Code: h, PC: pc}) })
+	}
+	return out
+}
+
+// Branches lists the JUMPI outcomes seen, by code hash, PC, not taken first.
+func (c *Coverage) Branches() []Branch {
+	var out []Branch
+	for _, h := range c.sortedCodes() {
+		cb := c.codes[h]
+		start := len(out)
+		cb.missed.each(func(pc uint64) { out = append(out, Branch{Code: h, PC: pc}) })
+		cb.taken.each(func(pc uint64) { out = append(out, Branch{Code: h, PC: pc, Taken: true}) })
+		slices.SortStableFunc(out[start:], func(a, b Branch) int { return cmp.Compare(a.PC, b.PC) })
+	}
+	return out
+}
+
+func (c *Coverage) sortedCodes() []common.Hash {
+	hs := slices.Collect(maps.Keys(c.codes))
+	slices.SortFunc(hs, func(a, b common.Hash) int { return bytes.Compare(a[:], b[:]) })
+	return hs
 }
 
 // bitset is a growable set of program counters.
@@ -69,11 +135,47 @@ func (b *bitset) set(i uint64) {
 	(*b)[w] |= 1 << (i & 63)
 }
 
+func (b bitset) has(i uint64) bool {
+	w := int(i >> 6)
+	return w < len(b) && b[w]&(1<<(i&63)) != 0
+}
+
 func (b bitset) count() (n int) {
 	for _, w := range b {
 		n += bits.OnesCount64(w)
 	}
 	return n
+}
+
+// or adds o to b and returns how many bits were new.
+func (b *bitset) or(o bitset) (added int) {
+	if len(o) > len(*b) {
+		*b = append(*b, make(bitset, len(o)-len(*b))...)
+	}
+	for i, w := range o {
+		added += bits.OnesCount64(w &^ (*b)[i])
+		(*b)[i] |= w
+	}
+	return added
+}
+
+func (b bitset) each(f func(uint64)) {
+	for i, w := range b {
+		for ; w != 0; w &= w - 1 {
+			f(uint64(i*64 + bits.TrailingZeros64(w)))
+		}
+	}
+}
+
+// take returns a copy of b trimmed after its last non-zero word and clears b.
+func (b bitset) take() bitset {
+	hi := len(b)
+	for hi > 0 && b[hi-1] == 0 {
+		hi--
+	}
+	out := slices.Clone(b[:hi])
+	clear(b[:hi])
+	return out
 }
 
 // codeCoverage is what one call reached in one bytecode; the bitsets are kept
@@ -175,41 +277,13 @@ func (c *coverageRecorder) reset() {
 	c.lastContract, c.last = nil, nil
 }
 
-// collect turns this call's bits into a Coverage and clears them.
+// collect hands this call's bits over as a Coverage and clears them.
 func (c *coverageRecorder) collect() *Coverage {
-	var nPCs, nBranches int
+	cov := &Coverage{codes: make(map[common.Hash]*codeBits, len(c.touched))}
 	for _, cc := range c.touched {
-		nPCs += cc.pcs.count()
-		nBranches += cc.taken.count() + cc.missed.count()
-	}
-	cov := &Coverage{
-		PCs:      make(map[CodePC]struct{}, nPCs),
-		Branches: make(map[Branch]struct{}, nBranches),
-	}
-	for _, cc := range c.touched {
-		drainPCs(cc.pcs, cc.hash, cov.PCs)
-		drainBranches(cc.taken, cc.hash, true, cov.Branches)
-		drainBranches(cc.missed, cc.hash, false, cov.Branches)
+		cov.codes[cc.hash] = &codeBits{pcs: cc.pcs.take(), taken: cc.taken.take(), missed: cc.missed.take()}
 		cc.touched = false
 	}
 	c.reset()
 	return cov
-}
-
-func drainPCs(b bitset, h common.Hash, into map[CodePC]struct{}) {
-	for i, w := range b {
-		for ; w != 0; w &= w - 1 {
-			into[CodePC{Code: h, PC: uint64(i*64 + bits.TrailingZeros64(w))}] = struct{}{}
-		}
-		b[i] = 0
-	}
-}
-
-func drainBranches(b bitset, h common.Hash, taken bool, into map[Branch]struct{}) {
-	for i, w := range b {
-		for ; w != 0; w &= w - 1 {
-			into[Branch{Code: h, PC: uint64(i*64 + bits.TrailingZeros64(w)), Taken: taken}] = struct{}{}
-		}
-		b[i] = 0
-	}
 }

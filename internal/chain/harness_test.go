@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -344,7 +345,7 @@ func TestWithOptionsSharesState(t *testing.T) {
 	addr := deploy(t, h, storeLogReturn(), block2020)
 	covered := h.WithOptions(Options{Coverage: true})
 	res := mustCall(t, covered, addr, word(3), block2020)
-	if res.Coverage == nil || len(res.Coverage.PCs) == 0 {
+	if res.Coverage == nil || res.Coverage.Instructions() == 0 {
 		t.Fatalf("no coverage with Coverage on")
 	}
 	if got := h.StorageAt(addr, common.Hash{}); got != common.BytesToHash(word(3)) {
@@ -419,17 +420,17 @@ func TestCoverageRecordsPCsAndBothBranchOutcomes(t *testing.T) {
 
 	notTaken := mustCall(t, h, addr, word(0), block2020).Coverage
 	taken := mustCall(t, h, addr, word(1), block2020).Coverage
-	if _, ok := notTaken.Branches[Branch{codeHash, brancherJumpiPC, false}]; !ok || len(notTaken.Branches) != 1 {
-		t.Errorf("input 0: branches %v, want only JUMPI not taken", notTaken.Branches)
+	if !notTaken.HasBranch(Branch{codeHash, brancherJumpiPC, false}) || notTaken.BranchOutcomes() != 1 {
+		t.Errorf("input 0: branches %v, want only JUMPI not taken", notTaken.Branches())
 	}
-	if _, ok := taken.Branches[Branch{codeHash, brancherJumpiPC, true}]; !ok || len(taken.Branches) != 1 {
-		t.Errorf("input 1: branches %v, want only JUMPI taken", taken.Branches)
+	if !taken.HasBranch(Branch{codeHash, brancherJumpiPC, true}) || taken.BranchOutcomes() != 1 {
+		t.Errorf("input 1: branches %v, want only JUMPI taken", taken.Branches())
 	}
 	jumpdestPC := uint64(8) // after JUMPI (6) and STOP (7)
-	if _, ok := taken.PCs[CodePC{codeHash, jumpdestPC}]; !ok {
-		t.Errorf("taken branch did not reach the JUMPDEST: %v", taken.PCs)
+	if !taken.HasPC(CodePC{codeHash, jumpdestPC}) {
+		t.Errorf("taken branch did not reach the JUMPDEST: %v", taken.PCs())
 	}
-	if _, ok := notTaken.PCs[CodePC{codeHash, jumpdestPC}]; ok {
+	if notTaken.HasPC(CodePC{codeHash, jumpdestPC}) {
 		t.Errorf("untaken branch reached the JUMPDEST")
 	}
 
@@ -439,8 +440,8 @@ func TestCoverageRecordsPCsAndBothBranchOutcomes(t *testing.T) {
 	if newPCs != 2 || newBranches != 1 { // JUMPDEST and its STOP; the taken outcome
 		t.Errorf("merge found %d new PCs and %d new branches, want 2 and 1", newPCs, newBranches)
 	}
-	if len(total.Branches) != 2 {
-		t.Errorf("merged branches %v, want both outcomes", total.Branches)
+	if want := []Branch{{codeHash, brancherJumpiPC, false}, {codeHash, brancherJumpiPC, true}}; !slices.Equal(total.Branches(), want) {
+		t.Errorf("merged branches %v, want both outcomes %v", total.Branches(), want)
 	}
 	if p, b := total.Merge(taken); p != 0 || b != 0 {
 		t.Errorf("merging again found %d/%d new", p, b)
@@ -456,16 +457,16 @@ func TestCoverageKeepsBytecodesApart(t *testing.T) {
 		t.Fatalf("deploy: %v %+v", err, res)
 	}
 	initHash, runtimeHash := crypto.Keccak256Hash(creation), crypto.Keccak256Hash(runtime)
-	for pc := range res.Coverage.PCs {
+	for _, pc := range res.Coverage.PCs() {
 		if pc.Code != initHash {
 			t.Fatalf("deployment coverage keyed by %x, want the init code hash %x", pc.Code, initHash)
 		}
 	}
 	call := mustCall(t, h, res.ContractAddress, nil, block2020)
-	if len(call.Coverage.PCs) != 7 { // every instruction of counter
-		t.Errorf("%d PCs covered, want 7: %v", len(call.Coverage.PCs), call.Coverage.PCs)
+	if call.Coverage.Instructions() != 7 { // every instruction of counter
+		t.Errorf("%d PCs covered, want 7: %v", call.Coverage.Instructions(), call.Coverage.PCs())
 	}
-	for pc := range call.Coverage.PCs {
+	for _, pc := range call.Coverage.PCs() {
 		if pc.Code != runtimeHash {
 			t.Errorf("call coverage keyed by %x, want the runtime hash", pc.Code)
 		}
@@ -493,13 +494,13 @@ func TestExtraHooksObserve(t *testing.T) {
 	// Alongside coverage, the caller's hook (V1 or V2) and coverage both run.
 	before := opcodes
 	res = mustCall(t, h.WithOptions(Options{Hooks: hooks, Coverage: true}), addr, word(3), block2020)
-	if opcodes-before != len(res.Coverage.PCs) {
-		t.Errorf("hook saw %d opcodes, coverage %d PCs (straight-line code: want equal)", opcodes-before, len(res.Coverage.PCs))
+	if opcodes-before != res.Coverage.Instructions() {
+		t.Errorf("hook saw %d opcodes, coverage %d PCs (straight-line code: want equal)", opcodes-before, res.Coverage.Instructions())
 	}
 	v2 := &tracing.Hooks{OnOpcodeV2: func(uint64, byte, tracing.Gas, tracing.Gas, tracing.OpContext, []byte, int, error) { v2opcodes++ }}
 	res = mustCall(t, h.WithOptions(Options{Hooks: v2, Coverage: true}), addr, word(4), block2020)
-	if v2opcodes == 0 || len(res.Coverage.PCs) != v2opcodes {
-		t.Errorf("V2 hook saw %d opcodes, coverage %d PCs", v2opcodes, len(res.Coverage.PCs))
+	if v2opcodes == 0 || res.Coverage.Instructions() != v2opcodes {
+		t.Errorf("V2 hook saw %d opcodes, coverage %d PCs", v2opcodes, res.Coverage.Instructions())
 	}
 }
 
