@@ -35,10 +35,10 @@
 //
 // Guidance: a corpus keeps each call that reached a new program counter or
 // JUMPI outcome on either deployment. Coverage comes from an OnOpcode hook
-// (tracker) that sets bits in campaign-wide sets, not from
-// chain.Options{Coverage: true}, whose per-call Result.Coverage maps cost
-// more than the EVM itself here (see tracker). The hook also records the
-// operands of comparisons as generator hints.
+// (tracker) that sets bits in campaign-wide sets directly, rather than from
+// chain.Options{Coverage: true}, whose per-call Result.Coverage the fuzzer
+// would copy and merge (see tracker). The hook also records the operands of
+// comparisons as generator hints.
 //
 // Determinism: a campaign's choices all come from Config.Seed; coverage and
 // shrinking are deterministic; only Config.Timeout can cut a campaign at a
