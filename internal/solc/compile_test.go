@@ -433,6 +433,16 @@ func TestSpawnMode(t *testing.T) {
 	if m.pool.size() != 0 {
 		t.Fatal("spawn mode kept a worker")
 	}
+	// An answer far beyond a pipe's 64 KiB buffer arrives whole: the worker
+	// exits only after stdout has drained.
+	bigOut := compile(t, m, Input{Compiler: "0.8.19", Sources: map[string]string{"big.sol": bigContract(40)}})
+	c, err := bigOut.Contract("Big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := len(bigOut.Sources["big.sol"].AST) + len(c.Creation) + len(c.SourceMap); n < 256<<10 {
+		t.Fatalf("output of %d bytes: the test needs one well over 64 KiB", n)
+	}
 }
 
 func TestConcurrentCompiles(t *testing.T) {

@@ -22,40 +22,62 @@ function send(obj) {
   process.stdout.write(JSON.stringify(obj) + '\n');
 }
 
+// sendThenExit exits only once the line has reached the pipe: stdout to a
+// pipe is asynchronous, and process.exit() would cut an answer longer than
+// the pipe's buffer (64 KiB) short.
+let exiting = false;
+function sendThenExit(obj, code) {
+  exiting = true;
+  process.stdout.write(JSON.stringify(obj) + '\n', () => process.exit(code));
+}
+
 function fail(message) {
-  send({ ready: false, error: message });
-  process.exit(2);
+  sendThenExit({ ready: false, error: message }, 2);
 }
 
 const [wrapperPath, soljsonPath] = process.argv.slice(2, 4);
 const once = process.argv.includes('--once');
-if (!wrapperPath || !soljsonPath) {
-  fail('usage: worker.js <wrapper.js> <soljson.js> [--once]');
+
+// load returns the compiler, or null after reporting why it could not load.
+function load() {
+  if (!wrapperPath || !soljsonPath) {
+    fail('usage: worker.js <wrapper.js> <soljson.js> [--once]');
+    return null;
+  }
+  let compiler;
+  try {
+    const wrapper = require(wrapperPath);
+    compiler = wrapper(require(soljsonPath));
+  } catch (e) {
+    fail('loading ' + soljsonPath + ': ' + (e && e.stack ? e.stack : String(e)));
+    return null;
+  }
+  try {
+    send({ ready: true, version: compiler.version() });
+  } catch (e) {
+    fail('version(): ' + String(e));
+    return null;
+  }
+  return compiler;
 }
 
-let solc;
-try {
-  const wrapper = require(wrapperPath);
-  solc = wrapper(require(soljsonPath));
-} catch (e) {
-  fail('loading ' + soljsonPath + ': ' + (e && e.stack ? e.stack : String(e)));
-}
-
-let version;
-try {
-  version = solc.version();
-} catch (e) {
-  fail('version(): ' + String(e));
-}
-send({ ready: true, version: version });
+const solc = load();
+if (solc) serve();
 
 // Sources must be self-contained (flattened or complete standard JSON).
 function noImports(path) {
   return { error: 'import not found (sources must be self-contained): ' + path };
 }
 
-const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
-rl.on('line', (line) => {
+function serve() {
+  const rl = readline.createInterface({ input: process.stdin, crlfDelay: Infinity });
+  rl.on('line', answer);
+  rl.on('close', () => {
+    if (!exiting) process.exit(0); // else the pending answer exits once written
+  });
+}
+
+function answer(line) {
   if (line.trim() === '') return;
   let req;
   try {
@@ -70,10 +92,12 @@ rl.on('line', (line) => {
   } catch (e) {
     // An exception out of soljson leaves its heap in an unknown state:
     // answer, then exit so the manager starts a fresh worker.
-    send({ id: req.id, error: 'compiler crashed: ' + (e && e.message ? e.message : String(e)) });
-    process.exit(3);
+    sendThenExit({ id: req.id, error: 'compiler crashed: ' + (e && e.message ? e.message : String(e)) }, 3);
+    return;
+  }
+  if (once) {
+    sendThenExit({ id: req.id, output: output }, 0);
+    return;
   }
   send({ id: req.id, output: output });
-  if (once) process.exit(0);
-});
-rl.on('close', () => process.exit(0));
+}
