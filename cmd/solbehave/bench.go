@@ -22,10 +22,10 @@ func newBenchCmd(g *globals) *cobra.Command {
 	var curve string
 	cmd := &cobra.Command{
 		Use:   "bench",
-		Short: "measure replay (ours, bare go-ethereum, Hardhat EDR), compile, O1 and O2 costs; write <data>/bench/latest.json",
+		Short: "measure replay (ours, bare go-ethereum, Hardhat EDR), compile, O1, O2 and O3 costs; write <data>/bench/latest.json",
 		Long: "Replays the same recorded transactions of each corpus contract through our harness, bare go-ethereum and " +
 			"Hardhat 2's in-process network (installed from npm into the cache on first use), compares their statuses, " +
-			"and measures compile throughput, O2 end to end, O1 call pairs per second and peak memory, with medians of " +
+			"and measures compile throughput, O2 and O3 end to end on k mutant samples, Algorithm 1 calls per second, O1 call pairs per second and peak memory, with medians of " +
 			"several runs and the curve from 10 contracts to all. Without --corpus it uses " + mainnetCorpus + " when present.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -53,8 +53,9 @@ func newBenchCmd(g *globals) *cobra.Command {
 	f.StringSliceVar(&cfg.Only, "only", nil, "contract names or ids to bench (default all; --contracts then takes the first n of them)")
 	f.IntVar(&cfg.Txs, "txs", cfg.Txs, "recorded transactions replayed per contract")
 	f.IntVar(&cfg.Runs, "runs", cfg.Runs, "runs per measurement (figures are medians)")
-	f.IntVar(&cfg.Samples, "samples", cfg.Samples, "k: samples per contract for O2 end to end")
-	f.IntVar(&cfg.SampleCompiles, "sample-compiles", cfg.SampleCompiles, "samples really recompiled per contract (0: all k); the rest reuse them and their compile time is estimated")
+	f.IntVar(&cfg.Samples, "samples", cfg.Samples, "k: mutant samples per contract for O2 and O3 end to end")
+	f.IntVar(&cfg.SampleCompiles, "sample-compiles", cfg.SampleCompiles, "samples really generated and compiled per contract (0: all k); the rest reuse them and their time is estimated")
+	f.IntVar(&cfg.O3Budget, "o3-budget", cfg.O3Budget, "T: successful calls Algorithm 1 collects per contract (0: the paper's 1,000)")
 	f.IntVar(&cfg.SpawnCompiles, "spawn-compiles", cfg.SpawnCompiles, "compiles per contract in a fresh Node process each (the compile baseline)")
 	f.IntVar(&cfg.FuzzCalls, "fuzz-calls", cfg.FuzzCalls, "O1 call pairs per fuzzed function (0: skip O1)")
 	f.IntVar(&cfg.FuzzFunctions, "fuzz-functions", cfg.FuzzFunctions, "functions fuzzed per contract")
@@ -79,6 +80,7 @@ func smokeConfig(cmd *cobra.Command, full bench.Config) bench.Config {
 	set("samples", &s.Samples, full.Samples)
 	set("spawn-compiles", &s.SpawnCompiles, full.SpawnCompiles)
 	set("sample-compiles", &s.SampleCompiles, full.SampleCompiles)
+	set("o3-budget", &s.O3Budget, full.O3Budget)
 	set("fuzz-calls", &s.FuzzCalls, full.FuzzCalls)
 	set("fuzz-functions", &s.FuzzFunctions, full.FuzzFunctions)
 	if cmd.Flags().Changed("hardhat") {

@@ -34,15 +34,17 @@ type Config struct {
 	Only      []string // contract names or ids to keep; nil = every contract
 	Txs       int      // recorded transactions replayed per contract
 	Runs      int      // runs per measurement; figures are medians
-	Samples   int      // k: samples per contract for O2 end to end
-	// SampleCompiles is how many of the k samples are really recompiled
-	// (0 = all k); the others reuse those outputs in turn, and O2 end to end
-	// then counts the compile time of k samples at the measured mean.
+	Samples   int      // k: mutant samples per contract for O2 and O3 end to end
+	// SampleCompiles is how many of the k samples are really generated and
+	// compiled (0 = all k); the others reuse those in turn, and end to end
+	// then counts the time of k samples at the measured mean.
 	SampleCompiles int
 	// SpawnCompiles is how many times each original is compiled in a fresh
-	// Node process (the baseline); the persistent figures pair with the
-	// first that many sample compiles.
+	// Node process (the baseline), and as many times on the persistent worker.
 	SpawnCompiles int
+	// O3Budget is T, the successful calls Algorithm 1 collects per contract
+	// (0 = the paper's 1,000).
+	O3Budget int
 	// FuzzCalls is the O1 budget per function and FuzzFunctions the number
 	// of functions fuzzed per contract.
 	FuzzCalls, FuzzFunctions int
@@ -62,7 +64,7 @@ func Defaults() Config {
 // Smoke is the small bench `make test` runs: two contracts, a few
 // transactions, two runs, k = 2.
 func Smoke() Config {
-	return Config{Mode: "smoke", Contracts: 2, Txs: 20, Runs: 2, Samples: 2, SpawnCompiles: 1, FuzzCalls: 100, FuzzFunctions: 1,
+	return Config{Mode: "smoke", Contracts: 2, Txs: 20, Runs: 2, Samples: 2, SpawnCompiles: 1, O3Budget: 20, FuzzCalls: 100, FuzzFunctions: 1,
 		Hardhat: HardhatAuto, InstallTimeout: 4 * time.Minute, HardhatTimeout: 3 * time.Minute}
 }
 
@@ -70,7 +72,7 @@ func (c Config) validate() error {
 	switch {
 	case c.Corpus == "" || c.Data == "":
 		return errors.New("bench: corpus and data folders are required")
-	case c.Txs <= 0 || c.Runs <= 0 || c.Samples <= 0 || c.SpawnCompiles <= 0 || c.SampleCompiles < 0 || c.Contracts < 0 || c.FuzzCalls < 0 || c.FuzzFunctions < 0:
+	case c.Txs <= 0 || c.Runs <= 0 || c.Samples <= 0 || c.SpawnCompiles <= 0 || c.SampleCompiles < 0 || c.O3Budget < 0 || c.Contracts < 0 || c.FuzzCalls < 0 || c.FuzzFunctions < 0:
 		return fmt.Errorf("bench: txs, runs, samples and spawn compiles must be positive, contracts and fuzz budgets not negative (got %+v)", c)
 	case c.Hardhat != HardhatAuto && c.Hardhat != HardhatOn && c.Hardhat != HardhatOff:
 		return fmt.Errorf("bench: hardhat mode %q: want auto, on or off", c.Hardhat)
@@ -83,16 +85,15 @@ func ReportPath(data string) string { return filepath.Join(data, "bench", "lates
 
 // bencher holds what one run shares across contracts.
 type bencher struct {
-	cfg         Config
-	log         io.Writer
-	client      *etherscan.Client
-	warm        *solc.Manager // persistent workers, one at a time: per-core figures
-	spawn       *solc.Manager // one Node process per compile: the baseline
-	spawnBroken bool          // Options.Spawn failed once: spawnOnce uses fresh managers
-	hardhat     *Hardhat
-	notes       []string
-	start       time.Time
-	loadStart   string // /proc/loadavg when the run began
+	cfg       Config
+	log       io.Writer
+	client    *etherscan.Client
+	warm      *solc.Manager // persistent workers, one at a time: per-core figures
+	spawn     *solc.Manager // one Node process per compile: the baseline
+	hardhat   *Hardhat
+	notes     []string
+	start     time.Time
+	loadStart string // /proc/loadavg when the run began
 }
 
 // Run measures every engine on the corpus and returns the report (also
@@ -248,10 +249,11 @@ func (b *bencher) measure(ctx context.Context, e etherscan.Entry) *contractRun {
 	msgs := messages(rec.Txs, d.Address)
 	b.replayGo(ctx, cr, rec, d, msgs)
 	b.replayHardhat(ctx, cr, rec, d, msgs)
-	samples := b.compileSamples(ctx, cr, rec)
+	rebuilt := b.compileWarm(ctx, cr, rec)
 	b.compileSpawned(ctx, cr, rec)
-	b.o2EndToEnd(ctx, cr, rec, samples)
-	b.o1(ctx, cr, rec, d, samples)
+	samples := b.mutantSamples(ctx, cr, rec, out)
+	b.oraclesEndToEnd(ctx, cr, rec, out, samples)
+	b.o1(ctx, cr, rec, d, rebuilt)
 	runtime.GC() // nothing of this contract is needed any more; keep the memory curve honest
 	return cr
 }

@@ -41,7 +41,8 @@ func TestSmoke(t *testing.T) {
 	}
 	want := []string{"replay.bare.tx_per_s", "replay.ours.tx_per_s", "replay.ours_coverage.tx_per_s", "replay.ours_o2engine.tx_per_s",
 		"replay.ours_over_bare.overhead", "replay.ours_over_bare_cpu.overhead", "compile.persistent.compiles_per_s",
-		"compile.spawn.compiles_per_s", "o2.e2e_s_per_contract", "o1.call_pairs_per_s_per_core", "memory.peak_rss_bytes"}
+		"compile.spawn.compiles_per_s", "o2.e2e_s_per_contract", "samples.generate_compile_s_per_contract",
+		"o3.e2e_s_per_contract", "o3.sequence_calls_per_s", "o3.contracts", "o1.call_pairs_per_s_per_core", "memory.peak_rss_bytes"}
 	if rep.Machine.Hardhat != "" {
 		want = append(want, "replay.hardhat.tx_per_s", "replay.ours_over_hardhat.ratio", "contracts.hardhat_replayed")
 	} else {

@@ -43,19 +43,27 @@ type contractRun struct {
 	HardhatRSS     int64
 
 	CompileFirst time.Duration   // first compile of the original (worker start when the version is new)
-	CompileWarm  []time.Duration // persistent worker, one per sample
+	CompileWarm  []time.Duration // persistent worker, one per spawned compile
 	CompileSpawn []time.Duration // one Node process each
 	CompileErr   string
-	O2Compile    time.Duration // compiling the k samples
-	// O2CompileEstimated: fewer than k were compiled; O2Compile is k times their mean.
-	O2CompileEstimated bool
-	O2Stage            []time.Duration // the o2 stage over the contract, per run
-	O2Err              string
-	O1Calls            []int
-	O1Time             []time.Duration
-	O1Functions        int
-	O1Err              string
-	O1Divergences      int
+
+	SampleCompile time.Duration // generating and compiling the k mutant samples
+	// SampleCompileEstimated: fewer than k were compiled; SampleCompile is k times their mean.
+	SampleCompileEstimated bool
+	SamplesFailed          int // mutants that did not compile
+	SampleErr              string
+
+	O2Stage       []time.Duration // the o2 stage over the contract, per run
+	O2Err         string
+	O3Stage       []time.Duration // dcr + sequences + o3 over the contract, per run
+	SeqStage      []time.Duration // the sequences stage alone (Algorithm 1 on the original), per run
+	SeqCalls      int             // calls Algorithm 1 executed (sequence_calls rows), first run
+	O3Err         string
+	O1Calls       []int
+	O1Time        []time.Duration
+	O1Functions   int
+	O1Err         string
+	O1Divergences int
 
 	Mem  memPoint      // after this contract
 	Wall time.Duration // since the bench started, after this contract

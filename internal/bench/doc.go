@@ -20,9 +20,12 @@
 // Statuses of every engine are compared transaction by transaction; a
 // difference is a fidelity finding for one side and is listed in the report.
 // It also measures compile throughput (persistent solc worker against one
-// Node process per compile), O2 end to end with k samples, O1 differential
-// call pairs per second on one core, peak memory, and how every figure grows
-// from the first ten contracts to all of them.
+// Node process per compile), O2 and O3 end to end with k mutant samples
+// (generated from the original's skeleton and compiled, then the oracles'
+// stages run through the pipeline runner), the calls per second Algorithm 1
+// executes while building O3's sequences, O1 differential call pairs per
+// second on one core, peak memory, and how every figure grows from the first
+// ten contracts to all of them.
 //
 // Every figure is the median of Config.Runs runs; ratios are computed run by
 // run and their median reported. The report goes to <data>/bench/latest.json

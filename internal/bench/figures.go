@@ -33,6 +33,7 @@ func (f figurer) aggregate(crs []*contractRun) []Figure {
 	out = append(out, f.statusFigures(crs)...)
 	out = append(out, f.compileFigures(crs)...)
 	out = append(out, f.o2Figures(crs)...)
+	out = append(out, f.o3Figures(crs)...)
 	out = append(out, f.o1Figures(crs)...)
 	return out
 }
@@ -228,7 +229,7 @@ func (f figurer) compileFigures(crs []*contractRun) []Figure {
 		warm[r], spawn[r] = rate(warmN[r], warmT[r]), rate(spawnN[r], spawnT[r])
 	}
 	out = append(out,
-		f.fig("compile.persistent.compiles_per_s", "compiles/s", "compiles of the originals (the k samples) on one persistent solc worker, compiler already loaded; total compiles / total time, median of runs", warm),
+		f.fig("compile.persistent.compiles_per_s", "compiles/s", "compiles of the originals on one persistent solc worker, compiler already loaded; total compiles / total time, median of runs", warm),
 		f.fig("compile.spawn.compiles_per_s", "compiles/s", "compiles of the originals, each in a fresh Node process that loads the compiler; total compiles / total time, median of runs", spawn),
 		f.fig("compile.persistent_over_spawn.ratio", "x", "persistent / spawned throughput, run by run; median", ratios(warm, spawn)))
 	if firstN > 0 {
@@ -239,33 +240,70 @@ func (f figurer) compileFigures(crs []*contractRun) []Figure {
 
 // o2Figures: end to end seconds per contract with k samples.
 func (f figurer) o2Figures(crs []*contractRun) []Figure {
-	e2e, stage := make([]float64, f.runs), make([]float64, f.runs)
-	var compile float64
-	n := 0
+	e2e, stage, samples, n := f.endToEnd(crs, func(cr *contractRun) []time.Duration { return cr.O2Stage })
+	if n == 0 {
+		return nil
+	}
+	return []Figure{
+		f.fig("o2.e2e_s_per_contract", "s", "mean per contract of: generating and compiling k mutant samples + the o2 stage (deploy original and k samples, replay, compare, write); median of runs", e2e),
+		f.fig("o2.stage_s_per_contract", "s", "the o2 stage alone, mean per contract; median of runs", stage),
+		f.single("samples.generate_compile_s_per_contract", "s", "generating and compiling the k mutant samples, mean per contract (one measurement)", samples),
+		f.single("o2.contracts", "contracts", "contracts o2 ran on", float64(n)),
+	}
+}
+
+// o3Figures: end to end seconds per contract with k samples, and how fast
+// Algorithm 1 executes calls while it builds the sequences.
+func (f figurer) o3Figures(crs []*contractRun) []Figure {
+	e2e, stage, _, n := f.endToEnd(crs, func(cr *contractRun) []time.Duration { return cr.O3Stage })
+	if n == 0 {
+		return nil
+	}
+	calls, times := make([]int, f.runs), make([]time.Duration, f.runs)
 	for _, cr := range crs {
-		if len(cr.O2Stage) != f.runs {
+		if len(cr.SeqStage) != f.runs {
+			continue
+		}
+		for r, d := range cr.SeqStage {
+			calls[r] += cr.SeqCalls
+			times[r] += d
+		}
+	}
+	perSecond := make([]float64, f.runs)
+	for r := range f.runs {
+		perSecond[r] = rate(calls[r], times[r])
+	}
+	return []Figure{
+		f.fig("o3.e2e_s_per_contract", "s", "mean per contract of: generating and compiling k mutant samples + dcr (static) + sequences (Algorithm 1) + the o3 stage; median of runs", e2e),
+		f.fig("o3.stages_s_per_contract", "s", "dcr + sequences + o3 alone, mean per contract; median of runs", stage),
+		f.fig("o3.sequence_calls_per_s", "calls/s", "calls Algorithm 1 executed on the original (sequence_calls rows, kept and pruned) / sequences stage time, all contracts; median of runs", perSecond),
+		f.single("o3.contracts", "contracts", "contracts o3 ran on", float64(n)),
+	}
+}
+
+// endToEnd averages, per run over the contracts with every run of the
+// stage times, stage time plus the samples' time, and the stage alone.
+func (f figurer) endToEnd(crs []*contractRun, times func(*contractRun) []time.Duration) (e2e, stage []float64, samples float64, n int) {
+	e2e, stage = make([]float64, f.runs), make([]float64, f.runs)
+	for _, cr := range crs {
+		if len(times(cr)) != f.runs {
 			continue
 		}
 		n++
-		compile += cr.O2Compile.Seconds()
-		for r, d := range cr.O2Stage {
+		samples += cr.SampleCompile.Seconds()
+		for r, d := range times(cr) {
 			stage[r] += d.Seconds()
-			e2e[r] += d.Seconds() + cr.O2Compile.Seconds()
+			e2e[r] += d.Seconds() + cr.SampleCompile.Seconds()
 		}
 	}
 	if n == 0 {
-		return nil
+		return nil, nil, 0, 0
 	}
 	for r := range f.runs {
 		e2e[r] /= float64(n)
 		stage[r] /= float64(n)
 	}
-	return []Figure{
-		f.fig("o2.e2e_s_per_contract", "s", "mean per contract of: compiling k samples + the o2 stage (deploy original and k samples, replay, compare, write) ; median of runs", e2e),
-		f.fig("o2.stage_s_per_contract", "s", "the o2 stage alone, mean per contract; median of runs", stage),
-		f.single("o2.sample_compile_s_per_contract", "s", "compiling the k samples, mean per contract (one measurement)", compile/float64(n)),
-		f.single("o2.contracts", "contracts", "contracts o2 ran on", float64(n)),
-	}
+	return e2e, stage, samples / float64(n), n
 }
 
 // o1Figures: differential call pairs per second on one core.
@@ -327,7 +365,7 @@ func (f figurer) contract(cr *contractRun) ContractReport {
 		return c
 	}
 	c.Hardfork, c.LastHardfork = cr.Hardfork, cr.LastHardfork
-	for _, e := range []string{cr.CompileErr, cr.O2Err, cr.O1Err} {
+	for _, e := range []string{cr.CompileErr, cr.SampleErr, cr.O2Err, cr.O3Err, cr.O1Err} {
 		if e != "" {
 			c.Errors = append(c.Errors, e)
 		}

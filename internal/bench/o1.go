@@ -11,11 +11,11 @@ import (
 )
 
 // o1 fuzzes the contract's first fuzzable functions differentially, the
-// original against its first sample, on one goroutine: O1 call pairs per
-// second per core. The sample is a recompile of the original, so a campaign
+// original against a second build of its source, on one goroutine: O1 call
+// pairs per second per core. The builds are the same code, so a campaign
 // runs its whole budget unless the deployments really disagree (counted).
-func (b *bencher) o1(ctx context.Context, cr *contractRun, rec *deploy.Record, d *deploy.Deployment, samples []*solc.Output) {
-	if cr.Skip != "" || len(samples) == 0 || b.cfg.FuzzCalls == 0 || b.cfg.FuzzFunctions == 0 {
+func (b *bencher) o1(ctx context.Context, cr *contractRun, rec *deploy.Record, d *deploy.Deployment, rebuilt *solc.Output) {
+	if cr.Skip != "" || rebuilt == nil || b.cfg.FuzzCalls == 0 || b.cfg.FuzzFunctions == 0 {
 		return
 	}
 	methods := fuzz.FuzzableMethods(d.ABI)
@@ -26,7 +26,7 @@ func (b *bencher) o1(ctx context.Context, cr *contractRun, rec *deploy.Record, d
 	if len(methods) == 0 {
 		return
 	}
-	sample, err := deploy.DeploySample(rec, d, samples[0], chain.Options{})
+	sample, err := deploy.DeploySample(rec, d, rebuilt, chain.Options{})
 	if err != nil {
 		cr.O1Err = "sample deployment: " + err.Error()
 		return

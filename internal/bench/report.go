@@ -164,11 +164,16 @@ func (b *bencher) report(done []*contractRun, planned int) *Report {
 // sectionNotes says which measurements were left out.
 func sectionNotes(done []*contractRun) []string {
 	notes := []string{
-		"o2: samples are k recompiles of the original (no generation stage writes samples yet); o2 end to end = the k compiles + the o2 stage (pipeline runner, one unit) over them",
-		"o3: not measured: no sequence-generation package exists yet (stages/sequences, stages/o3)",
+		"o2, o3: the k samples are mutants (internal/regen's mutant generator on the original's skeleton, rate 0.3), generated and compiled on the persistent worker; end to end = that + the oracle's stages (pipeline runner, one unit each): o2; dcr (static) + sequences + o3",
 		"hardhat: one hardfork per contract (the creation block's), as its in-process network cannot switch rules by block; one transaction per block, so transactions that shared a mainnet block see later block numbers there",
 	}
 	for _, cr := range done {
+		if cr.SampleCompileEstimated {
+			notes = append(notes, fmt.Sprintf("samples: %s: fewer than k mutants generated and compiled; the k samples reuse them and their time is k times the mean", cr.ID))
+		}
+		if cr.SamplesFailed > 0 {
+			notes = append(notes, fmt.Sprintf("samples: %s: %d mutant(s) did not compile and were left out", cr.ID, cr.SamplesFailed))
+		}
 		if cr.Skip == "" && len(cr.Blocks) > 0 && cr.Hardfork != hardforkAt(cr.Blocks[0]) {
 			notes = append(notes, fmt.Sprintf("hardhat: %s starts under %s on mainnet, which Hardhat 2 cannot run; it ran under %s", cr.ID, hardforkAt(cr.Blocks[0]), cr.Hardfork))
 		}

@@ -39,10 +39,10 @@ func (r *Report) PrintTable(w io.Writer) {
 
 func (r *Report) printContracts(w io.Writer) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "contract\ttxs\tbare tx/s\tours tx/s\to2eng tx/s\tcov tx/s\thardhat tx/s\tours/hh\tcpu\tours/bare\tcpu\tstatus diff hh\to2 e2e s\t")
+	fmt.Fprintln(tw, "contract\ttxs\tbare tx/s\tours tx/s\to2eng tx/s\tcov tx/s\thardhat tx/s\tours/hh\tcpu\tours/bare\tcpu\tstatus diff hh\to2 e2e s\to3 e2e s\t")
 	for _, c := range r.Contracts {
 		if c.Skipped != "" {
-			fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\t\t\t\t\t skipped: %s\n", clip(c.ID, 32), clip(firstLine(c.Skipped), 90))
+			fmt.Fprintf(tw, "%s\t\t\t\t\t\t\t\t\t\t\t\t\t\t skipped: %s\n", clip(c.ID, 32), clip(firstLine(c.Skipped), 90))
 			continue
 		}
 		v := func(name, format string) string {
@@ -51,12 +51,12 @@ func (r *Report) printContracts(w io.Writer) {
 			}
 			return "-"
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", clip(c.ID, 32), c.Txs,
+		fmt.Fprintf(tw, "%s\t%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", clip(c.ID, 32), c.Txs,
 			v("replay.bare.tx_per_s", "%.0f"), v("replay.ours.tx_per_s", "%.0f"), v("replay.ours_o2engine.tx_per_s", "%.0f"),
 			v("replay.ours_coverage.tx_per_s", "%.0f"), v("replay.hardhat.tx_per_s", "%.0f"),
 			v("replay.ours_over_hardhat.ratio", "%.1fx"), v("replay.ours_over_hardhat_cpu.ratio", "%.1fx"),
 			v("replay.ours_over_bare.overhead", "%.2fx"), v("replay.ours_over_bare_cpu.overhead", "%.2fx"),
-			v("status.ours_vs_hardhat.differences", "%.0f"), v("o2.e2e_s_per_contract", "%.2f"))
+			v("status.ours_vs_hardhat.differences", "%.0f"), v("o2.e2e_s_per_contract", "%.2f"), v("o3.e2e_s_per_contract", "%.2f"))
 	}
 	tw.Flush()
 }
@@ -84,7 +84,8 @@ var curveFigures = []struct{ name, head string }{
 	{"replay.ours_over_hardhat.ratio", "ours/hh"}, {"replay.ours_over_hardhat_cpu.ratio", "cpu"},
 	{"replay.ours_over_bare.overhead", "ours/bare"}, {"replay.ours_over_bare_cpu.overhead", "cpu"},
 	{"compile.persistent.compiles_per_s", "compiles/s"}, {"compile.spawn.compiles_per_s", "spawned/s"},
-	{"o2.e2e_s_per_contract", "o2 e2e s"}, {"o1.call_pairs_per_s_per_core", "o1 pairs/s"},
+	{"o2.e2e_s_per_contract", "o2 e2e s"}, {"o3.e2e_s_per_contract", "o3 e2e s"},
+	{"o3.sequence_calls_per_s", "seq calls/s"}, {"o1.call_pairs_per_s_per_core", "o1 pairs/s"},
 	{"memory.peak_rss_bytes", "rss MiB"}, {"memory.hardhat_peak_rss_bytes", "hh rss MiB"}, {"wall.seconds", "wall s"},
 }
 
