@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/solbehave/solbehave/internal/fuzz"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -23,8 +24,8 @@ func vaultInputs(t *testing.T, env *pipeline.Env) string {
 	figID := compile(t, env, rec, func(src string) string {
 		return replaceFunction(t, src, "function withdraw(", figure1Withdraw)
 	})
-	writeInputs(t, env, rec.Entry.ID, origID, []schemas.Sample{
-		compiledSample("reference", 0, origID), compiledSample("reference", 1, origID), compiledSample(figure1Model, 0, figID),
+	stagetest.WriteInputs(t, env, rec.Entry.ID, origID, []schemas.Sample{
+		stagetest.Sample("reference", 0, origID, ""), stagetest.Sample("reference", 1, origID, ""), stagetest.Sample(figure1Model, 0, figID, ""),
 	})
 	return rec.Entry.ID
 }
@@ -46,9 +47,9 @@ func readResults(t *testing.T, env *pipeline.Env) ([]schemas.FuzzResult, []schem
 // function over the whole budget; the Figure 1 withdraw is not, and its
 // counterexample is one initialize-free call.
 func TestVaultReferenceAndFigure1(t *testing.T) {
-	env := newEnv(t)
+	env := stagetest.NewEnv(t, demoCorpus, engines)
 	id := vaultInputs(t, env)
-	runStage(t, env, New())
+	stagetest.RunStage(t, env, New())
 	results, cxs := readResults(t, env)
 	if len(results) != 9 {
 		t.Fatalf("%d fuzz_results rows, want 9 (3 samples x initialize, deposit, withdraw)", len(results))
@@ -84,11 +85,11 @@ func TestVaultReferenceAndFigure1(t *testing.T) {
 // a rerun with a current fingerprint is skipped.
 func TestDeterministic(t *testing.T) {
 	run := func() ([]schemas.FuzzResult, []schemas.FuzzCounterexample, *pipeline.Env) {
-		env := newEnv(t)
+		env := stagetest.NewEnv(t, demoCorpus, engines)
 		vaultInputs(t, env)
 		s := New()
 		s.Calls = 3000
-		runStage(t, env, s)
+		stagetest.RunStage(t, env, s)
 		results, cxs := readResults(t, env)
 		for i := range results {
 			results[i].ElapsedMS = 0
@@ -102,7 +103,7 @@ func TestDeterministic(t *testing.T) {
 	}
 	s := New()
 	s.Calls = 3000
-	if c := runStage(t, env, s); c.Skipped != c.Units || c.Ran != 0 {
+	if c := stagetest.RunStage(t, env, s); c.Skipped != c.Units || c.Ran != 0 {
 		t.Errorf("rerun: %+v, want every unit skipped", c)
 	}
 }
@@ -110,14 +111,14 @@ func TestDeterministic(t *testing.T) {
 // TestUndeployedSampleIsNonEquivalent: a GiftToken sample whose
 // constructor reverts counts as non-equivalent on every fuzzable function.
 func TestUndeployedSampleIsNonEquivalent(t *testing.T) {
-	env := newEnv(t)
+	env := stagetest.NewEnv(t, demoCorpus, engines)
 	rec := loadDemo(t, "GiftToken")
 	origID := compile(t, env, rec, nil)
 	badID := compile(t, env, rec, func(src string) string {
 		return strings.Replace(src, "owner = msg.sender;\n", "require(initialSupply == 0);\n        owner = msg.sender;\n", 1)
 	})
-	writeInputs(t, env, rec.Entry.ID, origID, []schemas.Sample{compiledSample(figure1Model, 0, badID)})
-	runStage(t, env, New())
+	stagetest.WriteInputs(t, env, rec.Entry.ID, origID, []schemas.Sample{stagetest.Sample(figure1Model, 0, badID, "")})
+	stagetest.RunStage(t, env, New())
 	results, cxs := readResults(t, env)
 	if len(results) != 9 || len(cxs) != 0 {
 		t.Fatalf("%d rows, %d counterexample rows; want 9 and 0", len(results), len(cxs))
@@ -133,13 +134,13 @@ func TestUndeployedSampleIsNonEquivalent(t *testing.T) {
 // Vault run, with O2 and O3 verdicts written by hand: O2 (a history without
 // initialize) accepts the Figure 1 sample, O3 (fixed graphs) flags it.
 func TestTables(t *testing.T) {
-	env := newEnv(t)
+	env := stagetest.NewEnv(t, demoCorpus, engines)
 	id := vaultInputs(t, env)
 	s := New()
 	s.Calls = 2000
-	runStage(t, env, s)
-	db := openViews(t, env)
-	table5 := queryMaps(t, db, "SELECT * FROM table5_o1 ORDER BY model")
+	stagetest.RunStage(t, env, s)
+	db := stagetest.OpenViews(t, env)
+	table5 := stagetest.QueryMaps(t, db, "SELECT * FROM table5_o1 ORDER BY model")
 	want5 := []map[string]any{
 		{"model": figure1Model, "n": int64(1), "functions_equivalent": 2.0 / 3, "contracts_equivalent": 0.0, "pairs": int64(3)},
 		{"model": "reference", "n": int64(1), "functions_equivalent": 1.0, "contracts_equivalent": 1.0, "pairs": int64(6)},
@@ -147,11 +148,11 @@ func TestTables(t *testing.T) {
 	if !reflect.DeepEqual(table5, want5) {
 		t.Errorf("table5_o1 = %v, want %v", table5, want5)
 	}
-	verdicts := queryMaps(t, db, "SELECT model, sample, divergent FROM sample_verdicts WHERE oracle = 'O1' ORDER BY model, sample")
+	verdicts := stagetest.QueryMaps(t, db, "SELECT model, sample, divergent FROM sample_verdicts WHERE oracle = 'O1' ORDER BY model, sample")
 	if len(verdicts) != 3 || verdicts[0]["divergent"] != true || verdicts[1]["divergent"] != false || verdicts[2]["divergent"] != false {
 		t.Errorf("O1 sample verdicts: %v", verdicts)
 	}
-	if rows := queryMaps(t, db, "SELECT * FROM table6_oracles"); len(rows) != 0 {
+	if rows := stagetest.QueryMaps(t, db, "SELECT * FROM table6_oracles"); len(rows) != 0 {
 		t.Errorf("table6_oracles without O2 verdicts: %v, want no rows (no contract evaluated by every oracle)", rows)
 	}
 
@@ -163,11 +164,11 @@ func TestTables(t *testing.T) {
 		return schemas.ReplayCall{ContractID: id, Model: model, Sample: sample, Oracle: oracle, GraphSetting: setting,
 			StatusRef: schemas.StatusSuccess, StatusSample: status, StatusMatch: match}
 	}
-	write(t, env, "replay_calls", id, []schemas.ReplayCall{
+	stagetest.Write(t, env, "replay_calls", id, "test", []schemas.ReplayCall{
 		replay("O2", "", "reference", 0, true), replay("O2", "", "reference", 1, true), replay("O2", "", figure1Model, 0, true),
 	})
-	db = openViews(t, env)
-	table6 := queryMaps(t, db, "SELECT model, oracles, n, o1_only, o1_o3, none FROM table6_oracles ORDER BY model")
+	db = stagetest.OpenViews(t, env)
+	table6 := stagetest.QueryMaps(t, db, "SELECT model, oracles, n, o1_only, o1_o3, none FROM table6_oracles ORDER BY model")
 	want6 := []map[string]any{
 		{"model": figure1Model, "oracles": "O1,O2", "n": int64(1), "o1_only": int64(1), "o1_o3": int64(0), "none": int64(0)},
 		{"model": "reference", "oracles": "O1,O2", "n": int64(1), "o1_only": int64(0), "o1_o3": int64(0), "none": int64(1)},
@@ -181,8 +182,8 @@ func TestTables(t *testing.T) {
 	}); err != nil {
 		t.Fatal(err)
 	}
-	db = openViews(t, env)
-	table6 = queryMaps(t, db, "SELECT model, oracles, n, o1_only, o1_o3, none FROM table6_oracles ORDER BY model")
+	db = stagetest.OpenViews(t, env)
+	table6 = stagetest.QueryMaps(t, db, "SELECT model, oracles, n, o1_only, o1_o3, none FROM table6_oracles ORDER BY model")
 	want6 = []map[string]any{ // reference has O3 verdicts only on matched graphs: not evaluated
 		{"model": figure1Model, "oracles": "O1,O2,O3", "n": int64(1), "o1_only": int64(0), "o1_o3": int64(1), "none": int64(0)},
 	}
@@ -194,13 +195,13 @@ func TestTables(t *testing.T) {
 // TestPlanUnits: one unit per contract and model, only for kept contracts
 // and compiling samples; bad flags are refused.
 func TestPlanUnits(t *testing.T) {
-	env := newEnv(t)
+	env := stagetest.NewEnv(t, demoCorpus, engines)
 	rec := loadDemo(t, "Vault")
-	writeInputs(t, env, rec.Entry.ID, "a0", []schemas.Sample{
-		compiledSample("reference", 0, "a1"), compiledSample("mutant", 0, "a2"), compiledSample("mutant", 1, "a3"),
+	stagetest.WriteInputs(t, env, rec.Entry.ID, "a0", []schemas.Sample{
+		stagetest.Sample("reference", 0, "a1", ""), stagetest.Sample("mutant", 0, "a2", ""), stagetest.Sample("mutant", 1, "a3", ""),
 		{Model: "mutant", Sample: 2, CompiledRaw: false}, // did not compile
 	})
-	write(t, env, "contracts", "Other_0x1", []schemas.Contract{{ContractID: "Other_0x1", Kept: false}})
+	stagetest.Write(t, env, "contracts", "Other_0x1", "test", []schemas.Contract{{ContractID: "Other_0x1", Kept: false}})
 	units, err := New().Plan(t.Context(), env)
 	if err != nil {
 		t.Fatal(err)

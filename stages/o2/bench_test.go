@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -34,13 +35,13 @@ func BenchmarkO2PerContract(b *testing.B) {
 		b.Logf("mainnet corpus absent (%v): benchmarking the demo corpus", err)
 		corpus, ids = demoCorpus, nil
 	}
-	env := newEnv(b, corpus)
+	env := stagetest.NewEnv(b, corpus, engines)
 	env.Jobs = 1
-	recs := loadRecords(b, corpus, 1000, ids...)
+	recs := stagetest.LoadRecords(b, corpus, 1000, ids...)
 	calls := 0
 	for _, rec := range recs {
-		id, _ := compile(b, env, rec, nil)
-		writeInputs(b, env, rec.Entry.ID, id, references(benchSamples, id))
+		id, _ := stagetest.Compile(b, env, rec, nil)
+		stagetest.WriteInputs(b, env, rec.Entry.ID, id, stagetest.References(benchSamples, id))
 		calls += (1 + benchSamples) * len(rec.Txs)
 	}
 	ctx := context.Background()

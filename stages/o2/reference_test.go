@@ -9,6 +9,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -23,20 +24,20 @@ func referenceRun(t *testing.T, env *pipeline.Env, recs []*deploy.Record, k, bud
 	start := time.Now()
 	for _, rec := range recs {
 		one := time.Now()
-		id, _ := compile(t, env, rec, nil)
+		id, _ := stagetest.Compile(t, env, rec, nil)
 		t.Logf("compiled %s in %s", rec.Entry.ID, time.Since(one).Round(time.Millisecond))
-		writeInputs(t, env, rec.Entry.ID, id, references(k, id))
+		stagetest.WriteInputs(t, env, rec.Entry.ID, id, stagetest.References(k, id))
 	}
 	t.Logf("compiled %d originals in %s", len(recs), time.Since(start))
 	start = time.Now()
 	s := New()
 	s.Budget = budget
-	c := runStage(t, env, s)
+	c := stagetest.RunStage(t, env, s)
 	t.Logf("o2 ran %d units in %s", c.Ran, time.Since(start))
 	if c.Units != len(recs) || c.Ran != len(recs) {
 		t.Fatalf("counters %+v, want %d units run", c, len(recs))
 	}
-	return openViews(t, env)
+	return stagetest.OpenViews(t, env)
 }
 
 // checkNoFalseAlarm asserts what a reference sample must get: every call's
@@ -47,10 +48,10 @@ func checkNoFalseAlarm(t *testing.T, db *sql.DB, recs []*deploy.Record, k int) {
 	for _, rec := range recs {
 		wantCalls += len(rec.Txs) * k
 	}
-	if got := queryInt(t, db, `SELECT count(*) FROM replay_calls WHERE oracle = 'O2' AND model = 'reference'`); got != int64(wantCalls) {
+	if got := stagetest.QueryInt(t, db, `SELECT count(*) FROM replay_calls WHERE oracle = 'O2' AND model = 'reference'`); got != int64(wantCalls) {
 		t.Errorf("replay_calls has %d reference rows, want %d ((calls) x %d samples)", got, wantCalls, k)
 	}
-	fig := queryMaps(t, db, `SELECT * FROM fig4_replay WHERE oracle = 'O2' AND model = 'reference'`)
+	fig := stagetest.QueryMaps(t, db, `SELECT * FROM fig4_replay WHERE oracle = 'O2' AND model = 'reference'`)
 	if len(fig) != 1 {
 		t.Fatalf("fig4_replay: %v", fig)
 	}
@@ -59,7 +60,7 @@ func checkNoFalseAlarm(t *testing.T, db *sql.DB, recs []*deploy.Record, k int) {
 		f["divergent"].(int64) != 0 {
 		t.Errorf("reference samples blamed: fig4_replay %v", f)
 	}
-	sec := queryMaps(t, db, `SELECT * FROM replay_secondary WHERE oracle = 'O2' AND model = 'reference'`)[0]
+	sec := stagetest.QueryMaps(t, db, `SELECT * FROM replay_secondary WHERE oracle = 'O2' AND model = 'reference'`)[0]
 	for _, col := range []string{"status_mismatch_calls", "gas_flagged_calls", "events_differ_calls", "return_differs_calls",
 		"storage_differs_calls", "secondary_only_calls", "secondary_only_contracts", "view_mismatches", "view_only_contracts"} {
 		if sec[col].(int64) != 0 {
@@ -67,12 +68,12 @@ func checkNoFalseAlarm(t *testing.T, db *sql.DB, recs []*deploy.Record, k int) {
 		}
 	}
 	t.Logf("reference: %d contracts, %d calls, %d view readings; secondary: %v", len(recs), wantCalls,
-		queryInt(t, db, `SELECT count(*) FROM view_snapshots`), sec)
+		stagetest.QueryInt(t, db, `SELECT count(*) FROM view_snapshots`), sec)
 }
 
 func TestReferenceSamplesNeverDivergeDemo(t *testing.T) {
-	env := newEnv(t, demoCorpus)
-	recs := loadRecords(t, demoCorpus, 1000)
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	recs := stagetest.LoadRecords(t, demoCorpus, 1000)
 	db := referenceRun(t, env, recs, 2, 1000)
 	checkNoFalseAlarm(t, db, recs, 2)
 	// The replay is not vacuous: it saw successes, reverts, events and writes.
@@ -85,7 +86,7 @@ func TestReferenceSamplesNeverDivergeDemo(t *testing.T) {
 		`SELECT count(*) FROM coverage WHERE oracle = 'O2' AND calls > 0`:           20,
 		`SELECT count(*) FROM coverage WHERE function = 'initialize' AND calls = 0`: 1,
 	} {
-		if got := queryInt(t, db, q); got < min {
+		if got := stagetest.QueryInt(t, db, q); got < min {
 			t.Errorf("%s = %d, want at least %d", q, got, min)
 		}
 	}
@@ -96,7 +97,7 @@ func TestReferenceSamplesNeverDivergeDemo(t *testing.T) {
 func keptMainnet(t *testing.T, env *pipeline.Env, recs []*deploy.Record) []*deploy.Record {
 	var kept []*deploy.Record
 	for _, rec := range recs {
-		out, err := compileCached(env, rec.CompileInput(nil))
+		out, err := stagetest.CompileCached(env, rec.CompileInput(nil))
 		if err != nil {
 			continue
 		}
@@ -135,14 +136,14 @@ func TestReferenceSamplesNeverDivergeMainnet(t *testing.T) {
 	if _, err := os.Stat(mainnetCorpus); err != nil {
 		t.Skipf("mainnet corpus absent (%s): %v", mainnetCorpus, err)
 	}
-	env := newEnv(t, mainnetCorpus)
+	env := stagetest.NewEnv(t, mainnetCorpus, engines)
 	budget, k := 200, 2
 	var recs []*deploy.Record
 	if *fullMainnet {
 		budget, k = 1000, 3
-		recs = keptMainnet(t, env, loadRecords(t, mainnetCorpus, budget))
+		recs = keptMainnet(t, env, stagetest.LoadRecords(t, mainnetCorpus, budget))
 	} else {
-		recs = loadRecords(t, mainnetCorpus, budget, mainnetSubset...)
+		recs = stagetest.LoadRecords(t, mainnetCorpus, budget, mainnetSubset...)
 	}
 	db := referenceRun(t, env, recs, k, budget)
 	checkNoFalseAlarm(t, db, recs, k)

@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -142,7 +143,7 @@ func synthTx(t *testing.T, a abi.ABI, c vaultCall, i int, block, stamp int64) ma
 // unmutated mutant for rec, and writes them as samples rows.
 func vaultSamples(t *testing.T, env *pipeline.Env, rec *deploy.Record) {
 	t.Helper()
-	origID, _ := compile(t, env, rec, nil)
+	origID, _ := stagetest.Compile(t, env, rec, nil)
 	var file, source string
 	for name, text := range rec.Files.Files {
 		file, source = name, text
@@ -151,29 +152,29 @@ func vaultSamples(t *testing.T, env *pipeline.Env, rec *deploy.Record) {
 		t.Fatalf("the demo Vault's withdraw is not the paper's:\n%s", source)
 	}
 	mutate := func(body string) string {
-		id, _ := compile(t, env, rec, map[string]string{file: strings.Replace(source, originalWithdraw, body, 1)})
+		id, _ := stagetest.Compile(t, env, rec, map[string]string{file: strings.Replace(source, originalWithdraw, body, 1)})
 		if id == origID {
 			t.Fatal("mutation left the compiled contract unchanged")
 		}
 		return id
 	}
 	mutation := func(op, detail string) string {
-		return mustJSON([]map[string]string{{"function": "withdraw", "operator": op, "detail": detail}})
+		return stagetest.JSON([]map[string]string{{"function": "withdraw", "operator": op, "detail": detail}})
 	}
-	writeInputs(t, env, vaultID, origID, []schemas.Sample{
-		compiled("reference", 0, origID, ""),
-		compiled("mutant", 0, mutate(figure1Withdraw), mutation("figure1_withdraw", figure1Withdraw)),
-		compiled("mutant", 1, mutate(noBalanceCheckWithdraw), mutation("drop_require", "require(balance >= amount)")),
-		compiled("mutant", 2, origID, "[]"),
+	stagetest.WriteInputs(t, env, vaultID, origID, []schemas.Sample{
+		stagetest.Sample("reference", 0, origID, ""),
+		stagetest.Sample("mutant", 0, mutate(figure1Withdraw), mutation("figure1_withdraw", figure1Withdraw)),
+		stagetest.Sample("mutant", 1, mutate(noBalanceCheckWithdraw), mutation("drop_require", "require(balance >= amount)")),
+		stagetest.Sample("mutant", 2, origID, "[]"),
 	})
 }
 
 // divergences maps each sample ("model/k") to the steps where its status
 // disagreed with the original's, as "step:function:ref->sample".
 func divergences(t *testing.T, env *pipeline.Env) map[string][]string {
-	db := openViews(t, env)
+	db := stagetest.OpenViews(t, env)
 	out := map[string][]string{}
-	for _, r := range queryMaps(t, db, `SELECT model, sample, step, function, status_ref, status_sample
+	for _, r := range stagetest.QueryMaps(t, db, `SELECT model, sample, step, function, status_ref, status_sample
 		FROM replay_calls WHERE oracle = 'O2' AND NOT status_match ORDER BY model, sample, step`) {
 		key := fmt.Sprintf("%s/%d", r["model"], r["sample"])
 		out[key] = append(out[key], fmt.Sprintf("%d:%s:%s->%s", r["step"], r["function"], r["status_ref"], r["status_sample"]))
@@ -184,19 +185,19 @@ func divergences(t *testing.T, env *pipeline.Env) map[string][]string {
 func runVault(t *testing.T, calls []vaultCall) *pipeline.Env {
 	t.Helper()
 	corpus := vaultCorpus(t, calls)
-	env := newEnv(t, corpus)
-	recs := loadRecords(t, corpus, 1000)
+	env := stagetest.NewEnv(t, corpus, engines)
+	recs := stagetest.LoadRecords(t, corpus, 1000)
 	if len(recs[0].Txs) != len(calls) {
 		t.Fatalf("record holds %d calls, want %d", len(recs[0].Txs), len(calls))
 	}
 	vaultSamples(t, env, recs[0])
-	runStage(t, env, New())
+	stagetest.RunStage(t, env, New())
 	return env
 }
 
 func checkDivergences(t *testing.T, got map[string][]string, want map[string][]string) {
 	t.Helper()
-	if mustJSON(got) != mustJSON(want) {
+	if stagetest.JSON(got) != stagetest.JSON(want) {
 		t.Errorf("divergent calls per sample:\n got %v\nwant %v", got, want)
 	}
 }
@@ -209,17 +210,17 @@ func TestVaultInitializeThenOverWithdrawalIsFlagged(t *testing.T) {
 		"mutant/0": {"4:withdraw:revert->success"},
 		"mutant/1": {"4:withdraw:revert->success"},
 	})
-	db := openViews(t, env)
-	kills := queryMaps(t, db, `SELECT operator, compared, exposed FROM mutant_kills WHERE oracle = 'O2' ORDER BY operator`)
-	if want := `[{"compared":1,"exposed":0,"operator":"(none)"},{"compared":1,"exposed":1,"operator":"drop_require"},{"compared":1,"exposed":1,"operator":"figure1_withdraw"}]`; mustJSON(kills) != want {
-		t.Errorf("mutant_kills = %s, want %s", mustJSON(kills), want)
+	db := stagetest.OpenViews(t, env)
+	kills := stagetest.QueryMaps(t, db, `SELECT operator, compared, exposed FROM mutant_kills WHERE oracle = 'O2' ORDER BY operator`)
+	if want := `[{"compared":1,"exposed":0,"operator":"(none)"},{"compared":1,"exposed":1,"operator":"drop_require"},{"compared":1,"exposed":1,"operator":"figure1_withdraw"}]`; stagetest.JSON(kills) != want {
+		t.Errorf("mutant_kills = %s, want %s", stagetest.JSON(kills), want)
 	}
-	fig := queryMaps(t, db, `SELECT model, n, divergent, status_match_min FROM fig4_replay WHERE oracle = 'O2' ORDER BY model`)
-	if want := `[{"divergent":1,"model":"mutant","n":1,"status_match_min":0.8333333333333334},{"divergent":0,"model":"reference","n":1,"status_match_min":1}]`; mustJSON(fig) != want {
-		t.Errorf("fig4_replay = %s, want %s", mustJSON(fig), want)
+	fig := stagetest.QueryMaps(t, db, `SELECT model, n, divergent, status_match_min FROM fig4_replay WHERE oracle = 'O2' ORDER BY model`)
+	if want := `[{"divergent":1,"model":"mutant","n":1,"status_match_min":0.8333333333333334},{"divergent":0,"model":"reference","n":1,"status_match_min":1}]`; stagetest.JSON(fig) != want {
+		t.Errorf("fig4_replay = %s, want %s", stagetest.JSON(fig), want)
 	}
 	// The wrapped balance shows in the last view snapshot of both mutants only.
-	snaps := queryMaps(t, db, `SELECT model, sample, after_calls, value_ref, value_sample FROM view_snapshots
+	snaps := stagetest.QueryMaps(t, db, `SELECT model, sample, after_calls, value_ref, value_sample FROM view_snapshots
 		WHERE function = 'balance' AND NOT match ORDER BY model, sample, after_calls`)
 	if len(snaps) != 2 || snaps[0]["after_calls"].(int64) != int64(len(initThenOverWithdraw)) || snaps[0]["value_ref"] != "31" {
 		t.Errorf("balance snapshots that differ: %v", snaps)
@@ -237,11 +238,11 @@ func TestVaultWithoutInitializeIsBoundedByItsHistory(t *testing.T) {
 	})
 	env = runVault(t, neverInitDepositsOnly)
 	checkDivergences(t, divergences(t, env), map[string][]string{})
-	db := openViews(t, env)
-	if n := queryInt(t, db, `SELECT sum(divergent) FROM fig4_replay WHERE oracle = 'O2'`); n != 0 {
+	db := stagetest.OpenViews(t, env)
+	if n := stagetest.QueryInt(t, db, `SELECT sum(divergent) FROM fig4_replay WHERE oracle = 'O2'`); n != 0 {
 		t.Errorf("%d divergent contracts on a deposits-only history", n)
 	}
-	if n := queryInt(t, db, `SELECT count(*) FROM coverage WHERE oracle = 'O2' AND calls > 0`); n != 1 {
+	if n := stagetest.QueryInt(t, db, `SELECT count(*) FROM coverage WHERE oracle = 'O2' AND calls > 0`); n != 1 {
 		t.Errorf("coverage: %d functions called, want deposit only", n)
 	}
 }
@@ -250,10 +251,10 @@ func TestVaultWithoutInitializeIsBoundedByItsHistory(t *testing.T) {
 // withdraws (all reverting): Figure 1's silent no-op diverges on exactly
 // those, the missing balance check on none.
 func TestVaultDemoHistory(t *testing.T) {
-	env := newEnv(t, demoCorpus)
-	recs := loadRecords(t, demoCorpus, 1000, vaultID)
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	recs := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)
 	vaultSamples(t, env, recs[0])
-	runStage(t, env, New())
+	stagetest.RunStage(t, env, New())
 	withdraws := 0
 	for _, tx := range recs[0].Txs {
 		if strings.HasPrefix(tx.Input, "0x2e1a7d4d") {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/democorpus"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 // The whole demo corpus with reference samples (the original recompiled):
@@ -17,13 +18,13 @@ import (
 // what it did during generation (every kept call succeeds, every probe
 // reverts), and O3 must reach functions no recorded transaction calls.
 func TestReferenceSamplesNeverDivergeDemo(t *testing.T) {
-	env := newEnv(t, demoCorpus)
-	recs := loadRecords(t, demoCorpus)
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	recs := stagetest.LoadRecords(t, demoCorpus, 1000)
 	kept, probes := 0, 0
 	for _, rec := range recs {
-		id, out := compile(t, env, rec, nil)
-		samples := references(2, id)
-		writeInputs(t, env, rec.Entry.ID, id, samples)
+		id, out := stagetest.Compile(t, env, rec, nil)
+		samples := stagetest.References(2, id)
+		stagetest.WriteInputs(t, env, rec.Entry.ID, id, samples)
 		gen := writeSequences(t, env, rec, out, 100, "static")
 		for _, a := range gen.Attempts {
 			switch {
@@ -35,13 +36,13 @@ func TestReferenceSamplesNeverDivergeDemo(t *testing.T) {
 		}
 		writeO2(t, env, rec, out, samples)
 	}
-	c := runStage(t, env, New())
+	c := stagetest.RunStage(t, env, New())
 	if c.Units != len(recs) || c.Ran != len(recs) {
 		t.Fatalf("counters %+v, want %d units", c, len(recs))
 	}
-	db := openViews(t, env)
+	db := stagetest.OpenViews(t, env)
 	for oracle, want := range map[string]int{"O3": kept * 2, "O4": probes * 2} {
-		if got := queryInt(t, db, `SELECT count(*) FROM replay_calls WHERE oracle = ?`, oracle); got != int64(want) || want == 0 {
+		if got := stagetest.QueryInt(t, db, `SELECT count(*) FROM replay_calls WHERE oracle = ?`, oracle); got != int64(want) || want == 0 {
 			t.Errorf("%s: %d rows, want %d (calls x 2 samples)", oracle, got, want)
 		}
 	}
@@ -54,7 +55,7 @@ func TestReferenceSamplesNeverDivergeDemo(t *testing.T) {
 		`SELECT count(*) FROM fig4_replay WHERE oracle IN ('O3', 'O4') AND model = 'reference' AND n = 8`:       2,
 		`SELECT sum(secondary_only_calls + view_mismatches) FROM replay_secondary WHERE oracle IN ('O3', 'O4')`: 0,
 	} {
-		if got := queryInt(t, db, q); got != want {
+		if got := stagetest.QueryInt(t, db, q); got != want {
 			t.Errorf("%s = %d, want %d", q, got, want)
 		}
 	}
@@ -70,7 +71,7 @@ func checkBeyondHistory(t *testing.T, db *sql.DB, recs []*deploy.Record) {
 	reached := map[string][]string{}
 	for _, rec := range recs {
 		history := historySelectors(rec)
-		for _, r := range queryMaps(t, db, `SELECT function, selector FROM coverage
+		for _, r := range stagetest.QueryMaps(t, db, `SELECT function, selector FROM coverage
 			WHERE oracle = 'O3' AND contract_id = ? AND calls > 0 ORDER BY function`, rec.Entry.ID) {
 			fn, sel := r["function"].(string), r["selector"].(string)
 			if history[sel] {
@@ -89,7 +90,7 @@ func checkBeyondHistory(t *testing.T, db *sql.DB, recs []*deploy.Record) {
 		}
 	}
 	t.Logf("functions O3 calls that no recorded transaction does: %v", reached)
-	tab := queryMaps(t, db, `SELECT * FROM table4_coverage`)
+	tab := stagetest.QueryMaps(t, db, `SELECT * FROM table4_coverage`)
 	if len(tab) != 1 || tab[0]["extractor"] != "static" || tab[0]["contracts"] != int64(len(recs)) {
 		t.Fatalf("table4_coverage %v", tab)
 	}
@@ -132,16 +133,16 @@ func TestReferenceSamplesNeverDivergeMainnet(t *testing.T) {
 	if _, err := os.Stat(mainnetCorpus); err != nil {
 		t.Skipf("mainnet corpus absent (%s): %v", mainnetCorpus, err)
 	}
-	env := newEnv(t, mainnetCorpus)
-	recs := loadRecords(t, mainnetCorpus, "FlashToken_0x20398ad62bb2d930646d45a6d4292baa0b860c1f",
+	env := stagetest.NewEnv(t, mainnetCorpus, engines)
+	recs := stagetest.LoadRecords(t, mainnetCorpus, 1000, "FlashToken_0x20398ad62bb2d930646d45a6d4292baa0b860c1f",
 		"ROAD_0xd7dcb670d682dffe9a36e0f33f1d3c59b98d3e56")
 	for _, rec := range recs {
-		id, out := compile(t, env, rec, nil)
-		writeInputs(t, env, rec.Entry.ID, id, references(2, id))
+		id, out := stagetest.Compile(t, env, rec, nil)
+		stagetest.WriteInputs(t, env, rec.Entry.ID, id, stagetest.References(2, id))
 		writeSequences(t, env, rec, out, 100, "static")
 	}
-	runStage(t, env, New())
-	db := openViews(t, env)
+	stagetest.RunStage(t, env, New())
+	db := stagetest.OpenViews(t, env)
 	for q, want := range map[string]int64{
 		`SELECT count(*) FROM replay_calls WHERE oracle = 'O3' AND status_ref = 'success'`:    400,
 		`SELECT count(*) FROM replay_calls WHERE oracle IN ('O3', 'O4') AND NOT status_match`: 0,
@@ -149,7 +150,7 @@ func TestReferenceSamplesNeverDivergeMainnet(t *testing.T) {
 		`SELECT count(DISTINCT contract_id) FROM replay_calls WHERE oracle = 'O3'`:            2,
 		`SELECT sum(secondary_only_calls) FROM replay_secondary WHERE oracle IN ('O3', 'O4')`: 0,
 	} {
-		if got := queryInt(t, db, q); got != want {
+		if got := stagetest.QueryInt(t, db, q); got != want {
 			t.Errorf("%s = %d, want %d", q, got, want)
 		}
 	}

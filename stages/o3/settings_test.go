@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -29,32 +30,32 @@ func TestMatches(t *testing.T) {
 // A model's own extractor judges it in the matched setting; the reference
 // extractor judges every model in the fixed one; coverage is per extractor.
 func TestGraphSettings(t *testing.T) {
-	env := newEnv(t, demoCorpus)
-	rec := loadRecords(t, demoCorpus, vaultID)[0]
-	id, out := compile(t, env, rec, nil)
-	writeInputs(t, env, vaultID, id, []schemas.Sample{compiled("reference", 0, id, ""), compiled("openai:m", 0, id, "")})
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
+	id, out := stagetest.Compile(t, env, rec, nil)
+	stagetest.WriteInputs(t, env, vaultID, id, []schemas.Sample{stagetest.Sample("reference", 0, id, ""), stagetest.Sample("openai:m", 0, id, "")})
 	gen := writeSequences(t, env, rec, out, 20, "static", "llm:m", "llm:unused")
 	kept := int64(gen.Kept)
 	s := New()
-	runStage(t, env, s)
-	db := openViews(t, env)
+	stagetest.RunStage(t, env, s)
+	db := stagetest.OpenViews(t, env)
 	got := map[string]int64{}
-	for _, r := range queryMaps(t, db, `SELECT graph_setting, model, count(*) AS n FROM replay_calls WHERE oracle = 'O3' GROUP BY ALL`) {
+	for _, r := range stagetest.QueryMaps(t, db, `SELECT graph_setting, model, count(*) AS n FROM replay_calls WHERE oracle = 'O3' GROUP BY ALL`) {
 		got[fmt.Sprintf("%s/%s", r["graph_setting"], r["model"])] = r["n"].(int64)
 	}
 	want := map[string]int64{"fixed/reference": kept, "fixed/openai:m": kept, "matched/openai:m": kept}
-	if mustJSON(got) != mustJSON(want) {
+	if stagetest.JSON(got) != stagetest.JSON(want) {
 		t.Fatalf("O3 rows per setting/model %v, want %v", got, want)
 	}
-	cov := queryMaps(t, db, `SELECT model, graph_setting, count(*) FILTER (WHERE calls > 0) AS called FROM coverage WHERE oracle = 'O3' GROUP BY ALL ORDER BY model`)
+	cov := stagetest.QueryMaps(t, db, `SELECT model, graph_setting, count(*) FILTER (WHERE calls > 0) AS called FROM coverage WHERE oracle = 'O3' GROUP BY ALL ORDER BY model`)
 	if len(cov) != 3 || cov[0]["model"] != "llm:m" || cov[0]["graph_setting"] != SettingMatched || cov[2]["model"] != "static" || cov[2]["graph_setting"] != SettingFixed {
 		t.Fatalf("coverage per extractor %v", cov)
 	}
-	if n := queryInt(t, db, `SELECT count(*) FROM table4_coverage`); n != 0 {
+	if n := stagetest.QueryInt(t, db, `SELECT count(*) FROM table4_coverage`); n != 0 {
 		t.Errorf("table4_coverage has %d rows without O2 coverage", n)
 	}
 	s.Reference = "llm:m"
-	if c := runStage(t, env, s); c.Ran != 1 {
+	if c := stagetest.RunStage(t, env, s); c.Ran != 1 {
 		t.Errorf("a new reference extractor re-ran %d units", c.Ran)
 	}
 }
@@ -73,14 +74,14 @@ func replayRows(contract, oracle, setting, model string, calls, mismatches int) 
 // The comparison views on known verdicts: complementarity counts and the
 // Spearman correlation of the two oracles' match rates across models.
 func TestComplementarityAndAgreementViews(t *testing.T) {
-	env := newEnv(t, demoCorpus)
+	env := stagetest.NewEnv(t, demoCorpus, engines)
 	// Status match rates per model: O2 a 1.0, b 0.9, c 0.8; O3 a 0.95, b 0.97, c 0.7.
 	// Ranks O2 (c, b, a) = 1, 2, 3; O3 (c, a, b) = 1, 2, 3: d = (1, -1, 0), rho = 1 - 6*2/(3*8) = 0.5.
 	rates := map[string][2]int{"a": {0, 5}, "b": {10, 3}, "c": {20, 30}} // mismatches of 100 for O2, O3
 	part := 0
 	add := func(contract, oracle, setting, model string, calls, mismatches int) {
 		part++
-		write(t, env, "replay_calls", contract, fmt.Sprint("p", part), replayRows(contract, oracle, setting, model, calls, mismatches))
+		stagetest.Write(t, env, "replay_calls", contract, fmt.Sprint("p", part), replayRows(contract, oracle, setting, model, calls, mismatches))
 	}
 	for model, m := range rates {
 		add("K1", "O2", "", model, 100, m[0])
@@ -92,18 +93,18 @@ func TestComplementarityAndAgreementViews(t *testing.T) {
 	add("K2", "O2", "", "a", 10, 0)
 	add("K2", "O3", SettingFixed, "a", 10, 1)
 	add("K3", "O2", "", "a", 10, 2)
-	db := openViews(t, env)
+	db := stagetest.OpenViews(t, env)
 	// Rates with the extra contracts: O2 a = mean(1.0, 1.0, 0.8) = 0.933 still above b (0.9);
 	// O3 a = mean(0.95, 0.9) = 0.925, below b (0.97) and above c (0.7): the ranks hold.
-	agree := queryMaps(t, db, `SELECT * FROM oracle_agreement`)
+	agree := stagetest.QueryMaps(t, db, `SELECT * FROM oracle_agreement`)
 	if len(agree) != 1 || agree[0]["models"] != int64(3) || math.Abs(agree[0]["spearman_rho"].(float64)-0.5) > 1e-9 {
 		t.Fatalf("oracle_agreement %v, want rho 0.5 over 3 models", agree)
 	}
-	comp := queryMaps(t, db, `SELECT * FROM fig4_complementarity ORDER BY model`)
+	comp := stagetest.QueryMaps(t, db, `SELECT * FROM fig4_complementarity ORDER BY model`)
 	want := `[{"both":0,"graph_setting":"fixed","model":"a","n_both":2,"n_o2":3,"n_o3":2,"o2_only":0,"o3_only":2},` +
 		`{"both":1,"graph_setting":"fixed","model":"b","n_both":1,"n_o2":1,"n_o3":1,"o2_only":0,"o3_only":0},` +
 		`{"both":1,"graph_setting":"fixed","model":"c","n_both":1,"n_o2":1,"n_o3":1,"o2_only":0,"o3_only":0}]`
-	if mustJSON(comp) != want {
-		t.Fatalf("fig4_complementarity %s\nwant %s", mustJSON(comp), want)
+	if stagetest.JSON(comp) != want {
+		t.Fatalf("fig4_complementarity %s\nwant %s", stagetest.JSON(comp), want)
 	}
 }

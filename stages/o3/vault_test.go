@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -37,7 +38,7 @@ const strictWithdraw = `        require(initialized);
 // an unmutated one) and writes them as samples rows.
 func vaultSamples(t *testing.T, env *pipeline.Env, rec *deploy.Record) []schemas.Sample {
 	t.Helper()
-	origID, _ := compile(t, env, rec, nil)
+	origID, _ := stagetest.Compile(t, env, rec, nil)
 	var file, source string
 	for name, text := range rec.Files.Files {
 		file, source = name, text
@@ -46,31 +47,31 @@ func vaultSamples(t *testing.T, env *pipeline.Env, rec *deploy.Record) []schemas
 		t.Fatalf("the demo Vault's withdraw is not the paper's:\n%s", source)
 	}
 	mutate := func(body string) string {
-		id, _ := compile(t, env, rec, map[string]string{file: strings.Replace(source, originalWithdraw, body, 1)})
+		id, _ := stagetest.Compile(t, env, rec, map[string]string{file: strings.Replace(source, originalWithdraw, body, 1)})
 		if id == origID {
 			t.Fatal("mutation left the compiled contract unchanged")
 		}
 		return id
 	}
 	mutation := func(op string) string {
-		return mustJSON([]map[string]string{{"function": "withdraw", "operator": op, "detail": op}})
+		return stagetest.JSON([]map[string]string{{"function": "withdraw", "operator": op, "detail": op}})
 	}
 	samples := []schemas.Sample{
-		compiled("reference", 0, origID, ""),
-		compiled("mutant", 0, mutate(figure1Withdraw), mutation("figure1_withdraw")),
-		compiled("mutant", 1, mutate(noBalanceCheckWithdraw), mutation("drop_require")),
-		compiled("mutant", 2, mutate(strictWithdraw), mutation("boundary")),
-		compiled("mutant", 3, origID, "[]"),
+		stagetest.Sample("reference", 0, origID, ""),
+		stagetest.Sample("mutant", 0, mutate(figure1Withdraw), mutation("figure1_withdraw")),
+		stagetest.Sample("mutant", 1, mutate(noBalanceCheckWithdraw), mutation("drop_require")),
+		stagetest.Sample("mutant", 2, mutate(strictWithdraw), mutation("boundary")),
+		stagetest.Sample("mutant", 3, origID, "[]"),
 	}
-	writeInputs(t, env, vaultID, origID, samples)
+	stagetest.WriteInputs(t, env, vaultID, origID, samples)
 	return samples
 }
 
 // flagged maps each oracle to the samples ("model/k") it finds divergent.
 func flagged(t *testing.T, env *pipeline.Env) map[string][]string {
-	db := openViews(t, env)
+	db := stagetest.OpenViews(t, env)
 	out := map[string][]string{}
-	for _, r := range queryMaps(t, db, `SELECT oracle, model, sample FROM sample_verdicts WHERE divergent ORDER BY ALL`) {
+	for _, r := range stagetest.QueryMaps(t, db, `SELECT oracle, model, sample FROM sample_verdicts WHERE divergent ORDER BY ALL`) {
 		o := r["oracle"].(string)
 		out[o] = append(out[o], fmt.Sprintf("%s/%d", r["model"], r["sample"]))
 	}
@@ -87,29 +88,29 @@ func flagged(t *testing.T, env *pipeline.Env) map[string][]string {
 // stricter check instead, on a withdrawal that empties the vault after
 // initialize, a state O2's history never reaches.
 func TestVaultFigure1(t *testing.T) {
-	env := newEnv(t, demoCorpus)
-	rec := loadRecords(t, demoCorpus, vaultID)[0]
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
 	samples := vaultSamples(t, env, rec)
-	_, out := compile(t, env, rec, nil)
+	_, out := stagetest.Compile(t, env, rec, nil)
 	writeSequences(t, env, rec, out, 60, "static")
 	writeO2(t, env, rec, out, samples)
-	runStage(t, env, New())
+	stagetest.RunStage(t, env, New())
 
 	got := flagged(t, env)
 	want := map[string][]string{"O2": {"mutant/0"}, "O3": {"mutant/2"}, "O4": {"mutant/0", "mutant/1"}}
-	if mustJSON(got) != mustJSON(want) {
+	if stagetest.JSON(got) != stagetest.JSON(want) {
 		t.Fatalf("divergent samples per oracle:\n got %v\nwant %v", got, want)
 	}
 	checkOverWithdrawalProbe(t, env)
-	db := openViews(t, env)
-	kills := queryMaps(t, db, `SELECT oracle, operator, compared, exposed FROM mutant_kills WHERE oracle IN ('O3', 'O4') ORDER BY ALL`)
+	db := stagetest.OpenViews(t, env)
+	kills := stagetest.QueryMaps(t, db, `SELECT oracle, operator, compared, exposed FROM mutant_kills WHERE oracle IN ('O3', 'O4') ORDER BY ALL`)
 	if want := `[{"compared":1,"exposed":0,"operator":"(none)","oracle":"O3"},{"compared":1,"exposed":1,"operator":"boundary","oracle":"O3"},{"compared":1,"exposed":0,"operator":"drop_require","oracle":"O3"},{"compared":1,"exposed":0,"operator":"figure1_withdraw","oracle":"O3"},` +
-		`{"compared":1,"exposed":0,"operator":"(none)","oracle":"O4"},{"compared":1,"exposed":0,"operator":"boundary","oracle":"O4"},{"compared":1,"exposed":1,"operator":"drop_require","oracle":"O4"},{"compared":1,"exposed":1,"operator":"figure1_withdraw","oracle":"O4"}]`; mustJSON(kills) != want {
-		t.Errorf("mutant_kills = %s\nwant %s", mustJSON(kills), want)
+		`{"compared":1,"exposed":0,"operator":"(none)","oracle":"O4"},{"compared":1,"exposed":0,"operator":"boundary","oracle":"O4"},{"compared":1,"exposed":1,"operator":"drop_require","oracle":"O4"},{"compared":1,"exposed":1,"operator":"figure1_withdraw","oracle":"O4"}]`; stagetest.JSON(kills) != want {
+		t.Errorf("mutant_kills = %s\nwant %s", stagetest.JSON(kills), want)
 	}
-	fig := queryMaps(t, db, `SELECT oracle, model, graph_setting, n, divergent FROM fig4_replay WHERE model = 'mutant' ORDER BY oracle`)
-	if want := `[{"divergent":1,"graph_setting":"","model":"mutant","n":1,"oracle":"O2"},{"divergent":1,"graph_setting":"fixed","model":"mutant","n":1,"oracle":"O3"},{"divergent":1,"graph_setting":"fixed","model":"mutant","n":1,"oracle":"O4"}]`; mustJSON(fig) != want {
-		t.Errorf("fig4_replay = %s", mustJSON(fig))
+	fig := stagetest.QueryMaps(t, db, `SELECT oracle, model, graph_setting, n, divergent FROM fig4_replay WHERE model = 'mutant' ORDER BY oracle`)
+	if want := `[{"divergent":1,"graph_setting":"","model":"mutant","n":1,"oracle":"O2"},{"divergent":1,"graph_setting":"fixed","model":"mutant","n":1,"oracle":"O3"},{"divergent":1,"graph_setting":"fixed","model":"mutant","n":1,"oracle":"O4"}]`; stagetest.JSON(fig) != want {
+		t.Errorf("fig4_replay = %s", stagetest.JSON(fig))
 	}
 }
 
@@ -118,8 +119,8 @@ func TestVaultFigure1(t *testing.T) {
 // which the original rejected and the mutant executed.
 func checkOverWithdrawalProbe(t *testing.T, env *pipeline.Env) {
 	t.Helper()
-	db := openViews(t, env)
-	first := queryMaps(t, db, `SELECT seq, tx_hash, function, status_ref, status_sample FROM replay_calls
+	db := stagetest.OpenViews(t, env)
+	first := stagetest.QueryMaps(t, db, `SELECT seq, tx_hash, function, status_ref, status_sample FROM replay_calls
 		WHERE oracle = 'O4' AND model = 'mutant' AND sample = 1 AND NOT status_match ORDER BY seq, step LIMIT 1`)
 	if len(first) != 1 || first[0]["function"] != "withdraw" || first[0]["status_ref"] != "revert" || first[0]["status_sample"] != "success" {
 		t.Fatalf("first O4 divergence of mutant/1: %v", first)
@@ -127,7 +128,7 @@ func checkOverWithdrawalProbe(t *testing.T, env *pipeline.Env) {
 	// Rebuild the vault's balance from the kept calls before the probe.
 	var seq, step, try int64
 	fmt.Sscanf(first[0]["tx_hash"].(string), "seq%d/step%d/try%d", &seq, &step, &try)
-	calls := queryMaps(t, db, `SELECT function, args, kept FROM sequence_calls
+	calls := stagetest.QueryMaps(t, db, `SELECT function, args, kept FROM sequence_calls
 		WHERE seq = ? AND (step < ? OR (step = ? AND try <= ?)) ORDER BY step, try`, seq, step, step, try)
 	initialized, balance := false, new(big.Int)
 	for i, c := range calls {
