@@ -1,21 +1,14 @@
 package sequences
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
-	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/dcr"
 	"github.com/solbehave/solbehave/internal/dcrextract"
-	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
-	"github.com/solbehave/solbehave/internal/views"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -31,43 +24,15 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-func newEnv(t *testing.T) *pipeline.Env {
-	data := t.TempDir()
-	return &pipeline.Env{Corpus: demoCorpus, Data: data, Seed: 42, Jobs: 2,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Out: io.Discard,
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: engines}
-}
-
 // setup writes what verify and dcr would have for the named demo
 // contracts: kept, the original's artifact, the static graph (or the one
 // given) as a file and a dcr_graphs row.
 func setup(t *testing.T, env *pipeline.Env, graphs map[string]*dcr.Graph, names ...string) {
 	t.Helper()
-	client, err := etherscan.NewRecorded(demoCorpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := etherscan.ListCorpus(demoCorpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		name := strings.SplitN(e.ID, "_", 2)[0]
-		if !contains(names, name) {
-			continue
-		}
-		rec, err := deploy.Load(client, e, 1000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := env.Engines.Solc().Compile(context.Background(), rec.CompileInput(nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		id, err := artifact.New(env.Data).Put(out)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, rec := range stagetest.LoadRecords(t, demoCorpus, 1000, names...) {
+		e := rec.Entry
+		name := e.Name
+		id, out := stagetest.Compile(t, env, rec, nil)
 		g := graphs[name]
 		if g == nil {
 			res, err := dcrextract.Static(dcrextract.FromRecord(rec, out))
@@ -82,82 +47,31 @@ func setup(t *testing.T, env *pipeline.Env, graphs map[string]*dcr.Graph, names 
 		if err := os.WriteFile(filepath.Join(env.Data, rel), raw, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		write(t, env, "contracts", e.ID, []schemas.Contract{{ContractID: e.ID, Kept: true}})
-		write(t, env, "reproducibility", e.ID, []schemas.Reproducibility{{ContractID: e.ID, Kept: true, Artifact: id}})
-		write(t, env, "dcr_graphs", e.ID, []schemas.DCRGraph{
+		stagetest.Write(t, env, "contracts", e.ID, "test", []schemas.Contract{{ContractID: e.ID, Kept: true}})
+		stagetest.Write(t, env, "reproducibility", e.ID, "test", []schemas.Reproducibility{{ContractID: e.ID, Kept: true, Artifact: id}})
+		stagetest.Write(t, env, "dcr_graphs", e.ID, "test", []schemas.DCRGraph{
 			{ContractID: e.ID, Extractor: "static", Status: "ok", Path: rel, GraphSHA256: id + string(raw)},
 			{ContractID: e.ID, Extractor: "llm:broken", Status: "rejected"},
 		})
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func write[T any](t *testing.T, env *pipeline.Env, dataset, id string, rows []T) {
-	t.Helper()
-	if err := warehouse.Write(env.Warehouse.Path(dataset, warehouse.ByContract(id), "test"), rows); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func run(t *testing.T, env *pipeline.Env, s *Stage) pipeline.Counters {
-	t.Helper()
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Failed > 0 {
-		errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
-		t.Fatalf("%d units failed: %+v", c.Failed, errs)
-	}
-	return c
-}
-
 func stats(t *testing.T, env *pipeline.Env) map[string]any {
 	t.Helper()
-	db, err := views.OpenInMemory(env.Warehouse.Root)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	rows, err := db.Query(`SELECT contracts, attempted, kept, discarded, contracts_without_sequence,
+	got := stagetest.QueryMaps(t, stagetest.OpenViews(t, env), `SELECT contracts, attempted, kept, discarded, contracts_without_sequence,
 		kept_history + kept_search AS kept_fallback, (SELECT count(*) FROM sequence_calls) AS rows FROM sequence_stats`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	cols, _ := rows.Columns()
-	if !rows.Next() {
+	if len(got) == 0 {
 		t.Fatal("sequence_stats is empty")
 	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	if err := rows.Scan(ptrs...); err != nil {
-		t.Fatal(err)
-	}
-	out := map[string]any{}
-	for i, c := range cols {
-		out[c] = vals[i]
-	}
-	return out
+	return got[0]
 }
 
 func TestStageGeneratesTheBudgetPerGraph(t *testing.T) {
-	env := newEnv(t)
+	env := stagetest.NewEnv(t, demoCorpus, engines)
 	setup(t, env, nil, "Vault", "GiftToken")
 	s := New()
 	s.Config.Budget = 30
-	c := run(t, env, s)
+	c := stagetest.RunStage(t, env, s)
 	if c.Units != 2 || c.Ran != 2 {
 		t.Fatalf("counters %+v: want one unit per ok graph", c)
 	}
@@ -175,11 +89,11 @@ func TestStageGeneratesTheBudgetPerGraph(t *testing.T) {
 			t.Fatalf("row %+v", r)
 		}
 	}
-	if again := run(t, env, s); again.Ran != 0 {
+	if again := stagetest.RunStage(t, env, s); again.Ran != 0 {
 		t.Fatalf("unchanged inputs re-ran %d units", again.Ran)
 	}
 	s.Config.Budget = 31
-	if again := run(t, env, s); again.Ran != 2 {
+	if again := stagetest.RunStage(t, env, s); again.Ran != 2 {
 		t.Fatalf("a new budget re-ran %d units, want 2", again.Ran)
 	}
 }
@@ -192,11 +106,11 @@ func TestFallbackFlagDecidesWhetherAContractGetsASequence(t *testing.T) {
 		Args: []dcr.Arg{{Type: "address", Value: dcr.StringArg("0x00000000000000000000000000000000000000b0")},
 			{Type: "uint256", Value: dcr.NumberArg("0")}}}}}
 	for _, fallback := range []bool{false, true} {
-		env := newEnv(t)
+		env := stagetest.NewEnv(t, demoCorpus, engines)
 		setup(t, env, map[string]*dcr.Graph{"EtherLocker": lockInThePast}, "EtherLocker")
 		s := New()
 		s.Config.Budget, s.Config.MaxAttempts, s.Config.Fallback = 10, 100, fallback
-		run(t, env, s)
+		stagetest.RunStage(t, env, s)
 		got := stats(t, env)
 		none, kept := got["contracts_without_sequence"].(int64), got["kept"].(int64)
 		if fallback && (none != 0 || kept != 10 || got["kept_fallback"].(int64) != 10) {
