@@ -133,7 +133,7 @@ func (c *campaign) execute(call Call) Step {
 
 func (c *campaign) apply(s *side, call Call) Outcome {
 	s.cov.begin()
-	res, err := s.cur.Apply(chain.Msg{From: c.cfg.Sender, To: &s.target.Address, Data: c.data,
+	res, err := s.cur.Apply(chain.Msg{From: c.cfg.Sender, To: &s.target.Address, Data: c.data, Gas: c.cfg.Gas,
 		Value: c.valueOf(call), Block: call.Block})
 	return outcomeOf(res, err)
 }

@@ -20,6 +20,10 @@ const (
 	DefaultCalls   = 10_000
 	DefaultSeqLen  = 20
 	DefaultTimeout = 120 * time.Second
+	// DefaultGas is each call's gas limit: Echidna's per-transaction limit
+	// (testMaxGas), so a call whose arguments drive an unbounded loop runs
+	// out of gas at 8M rather than burning a whole 30M block each time.
+	DefaultGas = 8_000_030
 	// DefaultShrinkRuns bounds the replays spent shrinking one counterexample.
 	DefaultShrinkRuns = 2_000
 )
@@ -43,6 +47,7 @@ type Config struct {
 	Calls      int           // call pairs; 0: DefaultCalls
 	SeqLen     int           // calls between resets to the fresh deployment; 0: DefaultSeqLen
 	Timeout    time.Duration // wall clock for the campaign (shrinking excluded); 0: DefaultTimeout
+	Gas        uint64        // gas limit of every call; 0: DefaultGas
 	ShrinkRuns int           // 0: DefaultShrinkRuns
 	Seed       uint64
 	Sender     common.Address // every call's sender (the deployer, so owner-only code runs)
@@ -67,6 +72,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.ShrinkRuns <= 0 {
 		c.ShrinkRuns = DefaultShrinkRuns
+	}
+	if c.Gas == 0 {
+		c.Gas = DefaultGas
 	}
 	return c
 }

@@ -235,3 +235,26 @@ func TestTimeoutAndCancel(t *testing.T) {
 		t.Error("a view function was fuzzed")
 	}
 }
+
+// TestCallsHaveTheGasLimit: with a limit too small for transfer's storage
+// writes, every call runs out of gas on both deployments, so the campaign
+// reaches less code than under the default limit and stays equivalent.
+func TestCallsHaveTheGasLimit(t *testing.T) {
+	p := deployPair(t, loadDemo(t, "GiftToken"), nil)
+	ref, sample := p.targets()
+	m := p.method(t, "transfer")
+	run := func(gas uint64) *Report {
+		cfg := p.config(42)
+		cfg.Calls, cfg.Gas = 300, gas
+		rep, err := Differential(context.Background(), ref, sample, m, cfg)
+		if err != nil || !rep.Equivalent {
+			t.Fatalf("gas %d: %v %+v", gas, err, rep)
+		}
+		return rep
+	}
+	starved, full := run(30_000), run(0)
+	if starved.CoverageRef.Instructions >= full.CoverageRef.Instructions {
+		t.Errorf("a 30,000 gas limit reached %d instructions, the default %d: the limit is not applied",
+			starved.CoverageRef.Instructions, full.CoverageRef.Instructions)
+	}
+}

@@ -245,6 +245,6 @@ func (c *campaign) replay(calls []Call) ([]Step, bool) {
 }
 
 func (c *campaign) applyOn(h *chain.Harness, t Target, call Call, data []byte) Outcome {
-	res, err := h.Apply(chain.Msg{From: c.cfg.Sender, To: &t.Address, Data: data, Value: c.valueOf(call), Block: call.Block})
+	res, err := h.Apply(chain.Msg{From: c.cfg.Sender, To: &t.Address, Data: data, Gas: c.cfg.Gas, Value: c.valueOf(call), Block: call.Block})
 	return outcomeOf(res, err)
 }

@@ -63,15 +63,16 @@ type Stage struct {
 	Calls   int           // call pairs per function
 	SeqLen  int           // calls between resets to the fresh deployments
 	Timeout time.Duration // wall clock per function
+	Gas     uint64        // gas limit of every fuzzed call
 }
 
 // New returns the stage with the paper's budget.
 func New() *Stage {
-	return &Stage{Calls: fuzz.DefaultCalls, SeqLen: fuzz.DefaultSeqLen, Timeout: fuzz.DefaultTimeout}
+	return &Stage{Calls: fuzz.DefaultCalls, SeqLen: fuzz.DefaultSeqLen, Timeout: fuzz.DefaultTimeout, Gas: fuzz.DefaultGas}
 }
 
 func (s *Stage) Name() string    { return "o1" }
-func (s *Stage) Version() string { return "1" }
+func (s *Stage) Version() string { return "2" } // 2: calls have an 8M gas limit
 func (s *Stage) Summary() string {
 	return "O1: fuzz every fuzzable function of the original and each compiling sample side by side, coverage guided"
 }
@@ -80,6 +81,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&s.Calls, "o1-calls", s.Calls, "O1: fuzzed calls per function and sample")
 	fs.IntVar(&s.SeqLen, "o1-seq-len", s.SeqLen, "O1: calls between resets to the fresh deployments")
 	fs.DurationVar(&s.Timeout, "o1-timeout", s.Timeout, "O1: wall-clock limit per function and sample")
+	fs.Uint64Var(&s.Gas, "o1-gas", s.Gas, "O1: gas limit of every fuzzed call (Echidna's testMaxGas)")
 }
 
 // unit is what Plan hands to Run: one contract, one model's samples.
@@ -249,7 +251,7 @@ func (s *Stage) fuzzSample(ctx context.Context, env *pipeline.Env, store *artifa
 	var results []schemas.FuzzResult
 	var cxs []schemas.FuzzCounterexample
 	for _, m := range methods {
-		cfg := fuzz.Config{Calls: s.Calls, SeqLen: s.SeqLen, Timeout: s.Timeout, Seed: seedFor(env.Seed, m.Sig),
+		cfg := fuzz.Config{Calls: s.Calls, SeqLen: s.SeqLen, Timeout: s.Timeout, Gas: s.Gas, Seed: seedFor(env.Seed, m.Sig),
 			Sender: orig.Deployer, Block: orig.Block, Dictionary: dict}
 		rep, err := fuzz.Differential(ctx, target(orig), target(sd), m, cfg)
 		if err != nil {
