@@ -9,9 +9,9 @@ import (
 	"golang.org/x/term"
 )
 
-// progress shows done/total, rate and ETA: a bar on a terminal, plain log
+// Progress shows done/total, rate and ETA: a bar on a terminal, plain log
 // lines otherwise (at most one every few seconds, and one per failure).
-type progress struct {
+type Progress struct {
 	env   *Env
 	stage string
 	total int
@@ -23,8 +23,9 @@ type progress struct {
 	lastLog time.Time
 }
 
-func newProgress(env *Env, stage string, total int, wantBar bool) *progress {
-	p := &progress{env: env, stage: stage, total: total, start: time.Now(), lastLog: time.Now()}
+// NewProgress starts the display of a stage's progress over total units.
+func NewProgress(env *Env, stage string, total int, wantBar bool) *Progress {
+	p := &Progress{env: env, stage: stage, total: total, start: time.Now(), lastLog: time.Now()}
 	if wantBar && total > 0 && term.IsTerminal(int(os.Stderr.Fd())) {
 		p.bar = progressbar.NewOptions(total, progressbar.OptionSetDescription(stage),
 			progressbar.OptionSetWriter(os.Stderr), progressbar.OptionShowCount(),
@@ -34,12 +35,20 @@ func newProgress(env *Env, stage string, total int, wantBar bool) *progress {
 	return p
 }
 
-func (p *progress) step(unit string, failed bool) {
+// Step counts one finished unit.
+func (p *Progress) Step(unit string, failed bool) { p.Advance(1, unit, failed) }
+
+// Advance counts n finished units, the last of them unit (an engine that
+// learns of completions in batches, such as a workflow query, reports them so).
+func (p *Progress) Advance(n int, unit string, failed bool) {
+	if n <= 0 {
+		return
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.count++
+	p.count += n
 	if p.bar != nil {
-		p.bar.Add(1)
+		p.bar.Add(n)
 		return
 	}
 	if failed || time.Since(p.lastLog) > 5*time.Second || p.count == p.total {
@@ -52,7 +61,8 @@ func (p *progress) step(unit string, failed bool) {
 	}
 }
 
-func (p *progress) done() {
+// Done ends the display.
+func (p *Progress) Done() {
 	if p.bar != nil {
 		p.bar.Finish()
 	}

@@ -48,18 +48,11 @@ type manifest struct {
 // removes the outputs of units that no longer exist.
 func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 	start := time.Now()
-	c := Counters{Stage: s.Name()}
-	units, err := s.Plan(ctx, r.Env)
+	todo, c, err := r.Prepare(ctx, s)
 	if err != nil {
-		return c, fmt.Errorf("%s: plan: %w", s.Name(), err)
-	}
-	units = r.Shard.Filter(units)
-	c.Units = len(units)
-	if err := r.removeOrphans(s, units); err != nil {
 		return c, err
 	}
-	todo := r.pending(s, units, &c)
-	prog := newProgress(r.Env, s.Name(), len(todo), r.Progress)
+	prog := NewProgress(r.Env, s.Name(), len(todo), r.Progress)
 	var mu sync.Mutex
 	work := make(chan Unit)
 	var wg sync.WaitGroup
@@ -68,14 +61,15 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 		go func() {
 			defer wg.Done()
 			for u := range work {
-				failed := r.runUnit(ctx, s, u) != nil
+				failed, err := r.RunUnit(ctx, s, u, false)
+				failed = failed || err != nil
 				mu.Lock()
 				c.Ran++
 				if failed {
 					c.Failed++
 				}
 				mu.Unlock()
-				prog.step(u.ID, failed)
+				prog.Step(u.ID, failed)
 			}
 		}()
 	}
@@ -87,60 +81,108 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 	}
 	close(work)
 	wg.Wait()
-	prog.done()
+	prog.Done()
 	c.Elapsed = time.Since(start)
 	return c, ctx.Err()
 }
 
-// pending returns the units to run, counting the skipped ones.
-func (r *Runner) pending(s Stage, units []Unit, c *Counters) []Unit {
+// Plan plans the stage and keeps this shard's units; it runs and removes nothing.
+func (r *Runner) Plan(ctx context.Context, s Stage) ([]Unit, error) {
+	units, err := s.Plan(ctx, r.Env)
+	if err != nil {
+		return nil, fmt.Errorf("%s: plan: %w", s.Name(), err)
+	}
+	return r.Shard.Filter(units), nil
+}
+
+// Prepare is what a run does before running units, whichever engine runs
+// them: it plans the stage, removes the outputs of units the plan no longer
+// has, and returns the units whose outputs are not current (all with Force),
+// with the counters filled so far.
+func (r *Runner) Prepare(ctx context.Context, s Stage) ([]Unit, Counters, error) {
+	c := Counters{Stage: s.Name()}
+	units, err := r.Plan(ctx, s)
+	if err != nil {
+		return nil, c, err
+	}
+	c.Units = len(units)
+	if err := r.removeOrphans(s, units); err != nil {
+		return nil, c, err
+	}
 	var todo []Unit
 	for _, u := range units {
-		if !r.Force && r.current(s, u) {
+		if !r.Force && r.Current(s, u) {
 			c.Skipped++
 			continue
 		}
 		todo = append(todo, u)
 	}
-	return todo
+	return todo, c, nil
 }
 
-// current tells whether a unit's stored outputs match its fingerprint.
+// Current tells whether a unit's stored outputs match its fingerprint.
 // A unit that failed for a retriable reason is never current.
-func (r *Runner) current(s Stage, u Unit) bool {
+func (r *Runner) Current(s Stage, u Unit) bool {
+	current, _ := r.Stored(s, u)
+	return current
+}
+
+// Stored tells whether a unit's stored outputs are current, and whether what
+// is stored is its error row.
+func (r *Runner) Stored(s Stage, u Unit) (current, failed bool) {
 	m, err := r.readManifest(s.Name(), u.ID)
 	if err != nil || m.Fingerprint != u.Fingerprint || m.Version != s.Version() || (m.Failed && m.Retriable) {
-		return false
+		return false, false
 	}
 	for _, f := range m.Files {
 		if _, err := os.Stat(filepath.Join(r.Env.Warehouse.Root, f)); err != nil {
-			return false
+			return false, false
 		}
 	}
-	return true
+	return true, m.Failed
 }
 
-// runUnit runs one unit and stores its outputs, or its error row.
-func (r *Runner) runUnit(ctx context.Context, s Stage, u Unit) error {
-	out, err := safeRun(ctx, s, r.Env, u)
+// RunUnit runs one unit and stores its outputs, or its error row; failed
+// says that an error row was stored. Every engine runs units through here, so
+// a unit's outputs and manifest are written one way only, and running a unit
+// twice (a retry, a duplicate) rewrites the same files atomically.
+//
+// With holdRetriable, a retriable failure is returned unstored (err is the
+// unit's error), so an engine with retries of its own (Temporal) can run the
+// unit again before recording it. A failure to store is returned as a
+// retriable "storage" error; nothing is stored then.
+func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable bool) (failed bool, err error) {
+	out, uerr := safeRun(ctx, s, r.Env, u)
 	m := manifest{Unit: u.ID, Contract: u.Contract, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint}
-	if err != nil {
-		class, retriable := Classify(err)
-		r.Env.Log.Warn("unit failed", "stage", s.Name(), "unit", u.ID, "class", class, "err", err)
+	if uerr != nil {
+		class, retriable := Classify(uerr)
+		if retriable && holdRetriable {
+			return false, uerr
+		}
+		r.Env.Log.Warn("unit failed", "stage", s.Name(), "unit", u.ID, "class", class, "err", uerr)
 		if out == nil {
 			out = &Output{}
 		}
 		Add(out, "errors", []schemas.ErrorRow{{Stage: s.Name(), Unit: u.ID, ContractID: u.Contract,
-			Class: class, Message: err.Error(), Retriable: retriable}})
+			Class: class, Message: uerr.Error(), Retriable: retriable}})
 		m.Failed, m.Retriable = true, retriable
 	}
 	if out == nil {
 		out = &Output{}
 	}
-	files, werr := r.write(s, u, out)
-	if werr != nil {
-		r.Env.Log.Error("writing unit outputs", "stage", s.Name(), "unit", u.ID, "err", werr)
-		return werr
+	if err := r.store(s, u, out, m); err != nil {
+		r.Env.Log.Error("writing unit outputs", "stage", s.Name(), "unit", u.ID, "err", err)
+		return false, Fail("storage", true, err)
+	}
+	return m.Failed, nil
+}
+
+// store writes a unit's parts, then its manifest, then removes the parts of
+// its previous run that this one did not rewrite.
+func (r *Runner) store(s Stage, u Unit, out *Output, m manifest) error {
+	files, err := r.write(s, u, out)
+	if err != nil {
+		return err
 	}
 	old, _ := r.readManifest(s.Name(), u.ID)
 	m.Files = files
@@ -148,7 +190,7 @@ func (r *Runner) runUnit(ctx context.Context, s Stage, u Unit) error {
 		return err
 	}
 	r.removeStale(old, files)
-	return err
+	return nil
 }
 
 func safeRun(ctx context.Context, s Stage, env *Env, u Unit) (out *Output, err error) {
@@ -303,16 +345,16 @@ type Status struct {
 // Status plans the stage and compares each unit with its manifest, running nothing.
 func (r *Runner) Status(ctx context.Context, s Stage) (Status, error) {
 	st := Status{Stage: s.Name()}
-	units, err := s.Plan(ctx, r.Env)
+	units, err := r.Plan(ctx, s)
 	if err != nil {
-		return st, fmt.Errorf("%s: plan: %w", s.Name(), err)
+		return st, err
 	}
-	for _, u := range r.Shard.Filter(units) {
+	for _, u := range units {
 		m, err := r.readManifest(s.Name(), u.ID)
 		switch {
 		case err != nil:
 			st.Pending++
-		case !r.current(s, u):
+		case !r.Current(s, u):
 			st.Stale++
 		case m.Failed:
 			st.Failed++

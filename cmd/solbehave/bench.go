@@ -20,6 +20,7 @@ func newBenchCmd(g *globals) *cobra.Command {
 	cfg := bench.Defaults()
 	var smoke bool
 	var curve string
+	var temporalWorkers []int
 	cmd := &cobra.Command{
 		Use:   "bench",
 		Short: "measure replay (ours, bare go-ethereum, Hardhat EDR), compile, O1, O2 and O3 costs; write <data>/bench/latest.json",
@@ -29,6 +30,9 @@ func newBenchCmd(g *globals) *cobra.Command {
 			"several runs and the curve from 10 contracts to all. Without --corpus it uses " + mainnetCorpus + " when present.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if len(temporalWorkers) > 0 {
+				return benchTemporal(cmd, g, temporalWorkers) // bench_temporal.go
+			}
 			run := cfg
 			if smoke {
 				run = smokeConfig(cmd, cfg)
@@ -61,6 +65,7 @@ func newBenchCmd(g *globals) *cobra.Command {
 	f.IntVar(&cfg.FuzzFunctions, "fuzz-functions", cfg.FuzzFunctions, "functions fuzzed per contract")
 	f.StringVar(&cfg.Hardhat, "hardhat", cfg.Hardhat, "auto (install, leave out on failure), on (failure is an error) or off")
 	f.StringVar(&cfg.Cache, "cache", "", "cache folder for Hardhat (default $SOLBEHAVE_CACHE or ~/.cache/solbehave)")
+	f.IntSliceVar(&temporalWorkers, "temporal", nil, "instead: the Temporal figure group, units/s of the whole pipeline on --corpus with the local runner and with these worker counts (e.g. 1,2,3), merged into latest.json")
 	f.StringVar(&curve, "curve", "", "contract counts of the curve, e.g. 10,20,30 (default every 10, and all)")
 	return cmd
 }

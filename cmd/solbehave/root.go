@@ -51,6 +51,7 @@ func newRootWithGlobals() (*cobra.Command, *globals) {
 	stages := allStages()
 	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newSQLCmd(g),
 		newErrorsCmd(g), newStatusCmd(g, stages), newDigestCmd(g), newBenchCmd(g))
+	root.AddCommand(newWorkerCmd(g), newTemporalCmd())                         // temporal.go
 	root.AddCommand(newExportCmd(g), newPublishCmd(g, stages), newViewsCmd(g)) // export.go, publish.go
 	for _, s := range stages {
 		root.AddCommand(newStageCmd(g, s))
@@ -60,20 +61,25 @@ func newRootWithGlobals() (*cobra.Command, *globals) {
 
 // env builds the run environment from the global flags.
 func (g *globals) env() *pipeline.Env {
-	level := slog.LevelInfo
-	if g.quiet {
-		level = slog.LevelWarn
-	}
 	return &pipeline.Env{
 		Corpus:    g.corpus,
 		Data:      g.data,
 		Seed:      g.seed,
 		Jobs:      g.jobs,
-		Log:       slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})),
+		Log:       newLogger(g.quiet),
 		Out:       os.Stdout,
 		Warehouse: warehouse.New(filepath.Join(g.data, "warehouse")),
 		Engines:   &pipeline.Engines{},
 	}
+}
+
+// newLogger logs to stderr: info and up, or warnings and up when quiet.
+func newLogger(quiet bool) *slog.Logger {
+	level := slog.LevelInfo
+	if quiet {
+		level = slog.LevelWarn
+	}
+	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 }
 
 func (g *globals) dbPath() string { return filepath.Join(g.data, "solbehave.duckdb") }

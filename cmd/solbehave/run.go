@@ -32,7 +32,7 @@ func newStageCmd(g *globals, s pipeline.Stage) *cobra.Command {
 		Short: s.Summary(),
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			return runStages(cmd, g, []pipeline.Stage{s})
+			return runStages(cmd, g, nil, []pipeline.Stage{s})
 		},
 	}
 	s.BindFlags(cmd.Flags())
@@ -42,6 +42,7 @@ func newStageCmd(g *globals, s pipeline.Stage) *cobra.Command {
 func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 	var until string
 	var only []string
+	var engine engineFlags
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run the stages in order (all that exist, or up to --until, or --only some)",
@@ -51,9 +52,10 @@ func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			return runStages(cmd, g, chosen)
+			return runStages(cmd, g, &engine, chosen)
 		},
 	}
+	engine.bind(cmd.Flags())
 	cmd.Flags().StringVar(&until, "until", "", "last stage to run")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "run only these stages (comma-separated), in pipeline order")
 	for _, s := range stages {
@@ -91,25 +93,33 @@ func selectStages(stages []pipeline.Stage, until string, only []string) ([]pipel
 	return out, nil
 }
 
-// runStages runs stages one after another, then rebuilds the DuckDB file.
-func runStages(cmd *cobra.Command, g *globals, stages []pipeline.Stage) error {
+// runStages runs stages one after another, on this machine or as a Temporal
+// workflow (engine nil: local), then rebuilds the DuckDB file.
+func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pipeline.Stage) error {
 	shard, err := pipeline.ParseShard(g.shard)
 	if err != nil {
 		return err
 	}
 	env := g.env()
 	defer env.Engines.Close()
-	r := &pipeline.Runner{Env: env, Force: g.force, Progress: !g.quiet, Shard: shard}
+	var counters []pipeline.Counters
+	switch {
+	case engine == nil || engine.engine == "local":
+		counters, err = runLocal(cmd, g, env, shard, stages)
+	case engine.engine == "temporal":
+		counters, err = runTemporal(cmd, g, engine, stages, env)
+	default:
+		return fmt.Errorf("--engine %q: want local or temporal", engine.engine)
+	}
 	failed := 0
-	for _, s := range stages {
-		c, err := r.Run(cmd.Context(), s)
-		if err != nil {
-			return err
-		}
+	for _, c := range counters {
 		failed += c.Failed
 		g.counters = append(g.counters, c)
 		env.Log.Info("stage done", "stage", c.Stage, "units", c.Units, "ran", c.Ran, "skipped", c.Skipped,
 			"failed", c.Failed, "elapsed", c.Elapsed.Round(1e6).String())
+	}
+	if err != nil {
+		return err
 	}
 	if err := views.Build(g.dbPath(), env.Warehouse.Root); err != nil {
 		return fmt.Errorf("building %s: %w", g.dbPath(), err)
@@ -121,4 +131,18 @@ func runStages(cmd *cobra.Command, g *globals, stages []pipeline.Stage) error {
 		return &failedUnitsError{n: failed}
 	}
 	return nil
+}
+
+// runLocal runs every unit in this process with the pipeline's Runner.
+func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.Shard, stages []pipeline.Stage) ([]pipeline.Counters, error) {
+	r := &pipeline.Runner{Env: env, Force: g.force, Progress: !g.quiet, Shard: shard}
+	var out []pipeline.Counters
+	for _, s := range stages {
+		c, err := r.Run(cmd.Context(), s)
+		if err != nil {
+			return out, err
+		}
+		out = append(out, c)
+	}
+	return out, nil
 }
