@@ -11,7 +11,7 @@ ARGS    ?=
 # The bench's corpus: the real mainnet contracts beside the checkout when present.
 BENCH_CORPUS ?= $(if $(wildcard ../shared/corpus/mainnet),../shared/corpus/mainnet,$(CORPUS))
 
-.PHONY: all build run test test-deps vet demo-corpus bench bench-smoke clean check-tools
+.PHONY: all build run test test-deps vet demo-corpus bench bench-smoke bench-temporal clean check-tools
 
 all: build
 
@@ -44,9 +44,16 @@ test: check-tools vet test-deps
 # cache on first use) on the same transactions, plus compile, O1, O2 and memory
 # figures; writes $(DATA)/bench/latest.json and prints a table. Slow (tens of
 # minutes on the 44 mainnet contracts). bench-smoke is the two-contract version
-# that `make test` also runs (internal/bench TestSmoke).
+# that `make test` also runs (internal/bench TestSmoke). bench-temporal adds the
+# Temporal figure group to latest.json: the whole pipeline on the demo corpus,
+# local runner vs an embedded Temporal server with 1, 2 and 3 workers (a few
+# minutes; the first use builds the server, about 12 minutes on 2 cores).
 bench: build
 	./$(BIN) bench --corpus $(BENCH_CORPUS) --data $(DATA) $(ARGS)
+	./$(BIN) bench --temporal 1,2,3 --corpus $(CORPUS) --data $(DATA)
+
+bench-temporal: build
+	./$(BIN) bench --temporal 1,2,3 --corpus $(CORPUS) --data $(DATA) $(ARGS)
 
 bench-smoke: build
 	./$(BIN) bench --smoke --corpus $(BENCH_CORPUS) --data $(DATA) $(ARGS)

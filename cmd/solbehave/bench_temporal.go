@@ -15,10 +15,11 @@ import (
 	"github.com/solbehave/solbehave/internal/bench"
 )
 
-// temporalBenchArgs are the pipeline budgets of `bench --temporal`: the
-// robustness tests' small ones, so the figure is the engines' cost per unit
-// rather than the oracles' depth.
-var temporalBenchArgs = []string{"run", "--quiet", "--samples", "2", "--o2-budget", "100", "--o1-calls", "200",
+// smallBudgetRun is `solbehave run` with small budgets (the paper's are for
+// `make run`): the robustness and Temporal tests run it, and so does
+// `bench --temporal`, whose figure is then the engines' cost per unit rather
+// than the oracles' depth.
+var smallBudgetRun = []string{"run", "--quiet", "--samples", "2", "--o2-budget", "100", "--o1-calls", "200",
 	"--vuln-generations", "2", "--vuln-population", "4", "--o3-budget", "30"}
 
 // temporalFigurePrefix names the figure group `bench --temporal` owns in latest.json.
@@ -45,7 +46,7 @@ func benchTemporal(cmd *cobra.Command, g *globals, workers []int) error {
 	defer srv.stop()
 	command := "solbehave " + strings.Join(os.Args[1:], " ")
 	run := func(name string, extra ...string) (float64, error) {
-		args := append(append(append([]string{}, temporalBenchArgs...), "--corpus", g.corpus, "--jobs", strconv.Itoa(g.jobs),
+		args := append(append(append([]string{}, smallBudgetRun...), "--corpus", g.corpus, "--jobs", strconv.Itoa(g.jobs),
 			"--data", filepath.Join(tmp, name)), extra...)
 		start := time.Now()
 		out, err := exec.CommandContext(cmd.Context(), bin, args...).CombinedOutput()
@@ -62,7 +63,7 @@ func benchTemporal(cmd *cobra.Command, g *globals, workers []int) error {
 	}
 	units := countUnits(filepath.Join(tmp, "local", "state"))
 	method := fmt.Sprintf("whole pipeline on %s (%d units; budgets %s), fresh data folder, one run each; workers run --jobs %d units at once, like the local runner",
-		g.corpus, units, strings.Join(temporalBenchArgs[2:], " "), g.jobs)
+		g.corpus, units, strings.Join(smallBudgetRun[2:], " "), g.jobs)
 	figs := []bench.Figure{{Name: temporalFigurePrefix + "local_units_per_s", Value: round2(float64(units) / local),
 		Unit: "units/s", Command: command, Method: "local runner: " + method}}
 	var oneWorker float64

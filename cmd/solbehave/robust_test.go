@@ -24,9 +24,8 @@ import (
 )
 
 // pipelineArgs are the stages and budgets the robustness tests run: every
-// stage that exists, with small budgets (the paper's are for `make run`).
-var pipelineArgs = []string{"run", "--quiet", "--samples", "2", "--o2-budget", "100", "--o1-calls", "200",
-	"--vuln-generations", "2", "--vuln-population", "4", "--o3-budget", "30"}
+// stage that exists, with small budgets.
+var pipelineArgs = smallBudgetRun
 
 const demoCorpus = "../../data/corpus/demo"
 
