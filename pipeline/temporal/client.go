@@ -70,7 +70,7 @@ func (c Connection) Dial(log *slog.Logger) (client.Client, error) {
 // Leaving early (ctx cancelled) leaves the workflow running: it is durable.
 func Submit(ctx context.Context, c client.Client, cfg Config, env *pipeline.Env, bar bool) ([]StageCounters, error) {
 	cfg = cfg.withDefaults()
-	id := fmt.Sprintf("solbehave-run-%s", time.Now().UTC().Format("20060102T150405.000000"))
+	id := fmt.Sprintf("solbehave-run-%s-%d", time.Now().UTC().Format("20060102T150405.000"), os.Getpid())
 	run, err := c.ExecuteWorkflow(ctx, client.StartWorkflowOptions{ID: id, TaskQueue: cfg.TaskQueue}, RunWorkflowName, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("starting the workflow: %w", err)
@@ -126,8 +126,8 @@ func (w *watcher) poll(ctx context.Context, c client.Client, id string) {
 		return
 	}
 	var st StageProgress
-	if query(ctx, c, run.StageWorkflow, &st) != nil || st.Counters.Units == 0 && st.ToRun == 0 && !planned(st) {
-		return
+	if query(ctx, c, run.StageWorkflow, &st) != nil || st.Counters.Units == 0 {
+		return // not planned yet, or nothing to do
 	}
 	if w.prog == nil || w.index != run.Index {
 		w.index, w.seen = run.Index, 0
@@ -135,9 +135,6 @@ func (w *watcher) poll(ctx context.Context, c client.Client, id string) {
 	}
 	w.advance(st.Counters.Ran, st.Last, st.Counters.Failed > 0)
 }
-
-// planned: a stage whose plan found no units to run still has Units set.
-func planned(st StageProgress) bool { return st.Counters.Units > 0 }
 
 func (w *watcher) advance(ran int, last string, failed bool) {
 	if w.prog != nil && ran > w.seen {

@@ -59,7 +59,7 @@ func StageWorkflow(ctx workflow.Context, in StageInput) (StageCounters, error) {
 		if err != nil {
 			workflow.GetLogger(ctx).Warn("unit not recorded", "stage", in.Stage, "unit", u.ID, "error", err)
 		}
-		if r.Attempt > 1 || err != nil {
+		if r.Attempt > 1 {
 			c.Retried++
 		}
 		last = u.ID

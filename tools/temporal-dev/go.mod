@@ -196,4 +196,7 @@ require (
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
 
+// The version server v1.31.4 requires (v0.0.0-1.31.2) is listed by the module
+// proxy but its zip is refused (403); server v1.31.2 used this one. v1.31.5
+// needs Go 1.26.10, newer than this project's 1.26.8.
 replace go.temporal.io/auto-scaled-workers => go.temporal.io/auto-scaled-workers v0.0.0-20260407181057-edd947d743d2
