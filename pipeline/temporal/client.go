@@ -76,28 +76,28 @@ func Submit(ctx context.Context, c client.Client, cfg Config, env *pipeline.Env,
 		return nil, fmt.Errorf("starting the workflow: %w", err)
 	}
 	env.Log.Info("workflow started", "workflow_id", run.GetID(), "run_id", run.GetRunID(), "task_queue", cfg.TaskQueue)
+	w := &watcher{env: env, bar: bar, index: -1}
 	wctx, stop := context.WithCancel(ctx)
 	watched := make(chan struct{})
-	go func() { watch(wctx, c, run.GetID(), env, bar); close(watched) }()
+	go func() { w.watch(wctx, c, run.GetID()); close(watched) }()
 	var counters []StageCounters
 	err = run.Get(ctx, &counters)
 	stop()
 	<-watched
+	w.complete(counters)
 	if ctx.Err() != nil {
 		env.Log.Warn("stopped waiting; the workflow goes on", "workflow_id", run.GetID())
 	}
 	return counters, err
 }
 
-// watch polls the progress queries and feeds a pipeline.Progress per stage.
-func watch(ctx context.Context, c client.Client, id string, env *pipeline.Env, bar bool) {
-	w := watcher{env: env, bar: bar, index: -1}
+// watch polls the progress queries until ctx ends.
+func (w *watcher) watch(ctx context.Context, c client.Client, id string) {
 	t := time.NewTicker(time.Second)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			w.finish()
 			return
 		case <-t.C:
 			w.poll(ctx, c, id)
@@ -110,7 +110,8 @@ type watcher struct {
 	bar   bool
 	index int // stage shown
 	prog  *pipeline.Progress
-	seen  int // units of that stage already shown
+	seen  int    // units of that stage already shown
+	last  string // the unit that finished last
 }
 
 func (w *watcher) poll(ctx context.Context, c client.Client, id string) {
@@ -118,9 +119,8 @@ func (w *watcher) poll(ctx context.Context, c client.Client, id string) {
 	if query(ctx, c, id, &run) != nil {
 		return
 	}
-	if w.index >= 0 && run.Index > w.index && w.index < len(run.Finished) {
-		w.advance(run.Finished[w.index].Ran, "", false) // the stage ended between polls
-		w.finish()
+	if run.Index > w.index {
+		w.complete(run.Finished) // the stage shown ended between polls
 	}
 	if run.StageWorkflow == "" {
 		return
@@ -137,17 +137,26 @@ func (w *watcher) poll(ctx context.Context, c client.Client, id string) {
 }
 
 func (w *watcher) advance(ran int, last string, failed bool) {
+	if last != "" {
+		w.last = last
+	}
 	if w.prog != nil && ran > w.seen {
-		w.prog.Advance(ran-w.seen, last, failed)
+		w.prog.Advance(ran-w.seen, w.last, failed)
 		w.seen = ran
 	}
 }
 
-func (w *watcher) finish() {
-	if w.prog != nil {
-		w.prog.Done()
-		w.prog = nil
+// complete shows the end of the stage on display from the finished stages' counters.
+func (w *watcher) complete(finished []StageCounters) {
+	if w.prog == nil {
+		return
 	}
+	if w.index >= 0 && w.index < len(finished) {
+		f := finished[w.index]
+		w.advance(f.Ran, "", f.Failed > 0)
+	}
+	w.prog.Done()
+	w.prog = nil
 }
 
 func query(ctx context.Context, c client.Client, id string, into any) error {
