@@ -12,6 +12,7 @@ type VulnLabel struct {
 	File       string `parquet:"file"`
 	Class      string `parquet:"class"`
 	Labelled   bool   `parquet:"labelled"`
+	Judged     bool   `parquet:"judged"`
 	DASP       string `parquet:"dasp"`
 	Lines      string `parquet:"lines"`
 }

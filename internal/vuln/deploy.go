@@ -10,8 +10,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
+	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/holiman/uint256"
 
+	"github.com/solbehave/solbehave/internal/bytecode"
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/internal/solc"
@@ -48,13 +50,38 @@ var CreationValue = ether(1)
 // has code).
 var StubAddress = common.HexToAddress("0x000000000000000000000000000000000000570b")
 
+// stubHardCoded installs StubAddress's code at every address the code
+// pushes as a constant (PUSH20 of a value above 2^100, not the all-ones
+// address mask) that has no code yet: the contracts a file names by address
+// (a log, a library, a token) existed where it was deployed, and on a fresh
+// chain a call to them would revert before any of the file's own logic
+// runs. Accounts that were plain addresses gain a STOP, which accepts Ether
+// and calls as an account does.
+func stubHardCoded(h *chain.Harness, code []byte) {
+	floor := new(uint256.Int).Lsh(uint256.NewInt(1), 100)
+	for _, in := range bytecode.DisassembleRaw(code) {
+		if in.Op != vm.PUSH20 || in.Truncated() {
+			continue
+		}
+		v := in.Value()
+		if v.Lt(floor) || bytes.Equal(in.Arg, bytes.Repeat([]byte{0xff}, 20)) {
+			continue
+		}
+		a := common.BytesToAddress(in.Arg)
+		if len(h.Code(a)) == 0 {
+			h.SetCode(a, []byte{0x00})
+		}
+	}
+}
+
 // DeployStandalone deploys c from StandaloneDeployer on a fresh chain with
 // default constructor arguments (every argument its type's zero value:
 // 0, false, empty bytes and arrays; an address argument names StubAddress,
 // installed first) and some Ether (sent
 // with the creation when the constructor is payable; Run credits the
 // contract with Config.Fund in any case). Libraries c links against are
-// deployed first from the same account.
+// deployed first from the same account; addresses the code names as
+// constants get a stub first (see stubHardCoded).
 func DeployStandalone(out *solc.Output, c *solc.Contract, b chain.Block) (Target, error) {
 	parsed, err := abi.JSON(bytes.NewReader(c.ABI))
 	if err != nil {
@@ -70,6 +97,7 @@ func DeployStandalone(out *solc.Output, c *solc.Contract, b chain.Block) (Target
 	if err != nil {
 		return Target{}, err
 	}
+	stubHardCoded(h, code)
 	args, err := defaultArgs(parsed.Constructor.Inputs)
 	if err != nil {
 		return Target{}, fmt.Errorf("constructor arguments: %w", err)

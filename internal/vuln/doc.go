@@ -23,8 +23,10 @@
 // constants mined from the bytecode, log-uniform magnitudes; dynamic arrays
 // and bytes with a sampled length), with two sequence-aware biases: address
 // arguments name a run account 60% of the time (half of those the sender
-// itself), and an unsigned integer repeats an amount an earlier transaction
-// sent or passed 25% of the time. Payable calls carry Ether three times in
+// itself; the others an actor, the target, or the stub contract at
+// StubAddress, which accepts any call, for arguments that wire in a helper
+// contract), and an unsigned integer repeats an amount an earlier
+// transaction sent or passed 25% of the time. Payable calls carry Ether three times in
 // four. Actors: the deployer (privileged), two users, and an attacker whose
 // transactions go through the attacker contract (attacker.go), which the
 // target sees as msg.sender.
@@ -41,7 +43,9 @@
 // encode are rejected) and the offspring take the parents' places; every
 // other seed is mutated with probability p_m (one to three stacked
 // mutations: arguments replaced or bits flipped; sender, value or time gap
-// changed; a transaction repeated or replaced by a fresh one). The best
+// changed; a transaction repeated or replaced by a fresh one; each mutation
+// lands, half of the time, on a transaction that reverted when the seed
+// ran, so evolution repairs invalid test cases). The best
 // seed survives unchanged (elitism of one). A fixed number of generations;
 // unchanged seeds are not executed again, since execution is deterministic.
 //
@@ -76,15 +80,24 @@
 //     constant power of two (a shift).
 //   - block_state: a value derived from TIMESTAMP or NUMBER (stack, memory,
 //     storage) is the amount of a successful value call; or a branch on such
-//     a value is followed, in the same frame, by a successful transfer of
-//     Ether (CALL with value, SELFDESTRUCT).
+//     a value, earlier in the same frame as a successful transfer of Ether
+//     (CALL with value, SELFDESTRUCT), decides it: rerun with that JUMPI's
+//     outcome inverted (the tracer flips its condition on the live stack),
+//     the transfer does not happen or sends another amount. A branch both
+//     of whose sides reach the same transfer (bookkeeping on the time) does
+//     not count. Verdicts are cached per (branch, transfer) instruction pair,
+//     at most 64 reruns per run.
 //   - delegatecall: a DELEGATECALL or CALLCODE whose target address or input
 //     comes from transaction input; in a successful transaction sent by an
 //     account other than the deployer (nothing validated the input away).
 //   - frozen_ether: a positive-value transaction into the target succeeded;
-//     and over every seed of the run, no instruction sending Ether out of the
+//     over every seed of the run, no instruction sending Ether out of the
 //     target's context (CALL or CALLCODE with value, SELFDESTRUCT) was
-//     reached.
+//     reached; and the code holds no instruction that could send it (a
+//     CALL whose value is not the constant 0, CALLCODE, DELEGATECALL,
+//     SELFDESTRUCT). Without the last condition a payout the fuzzer did not
+//     reach (a guessing game, an owner-only sweep) read as frozen Ether: a
+//     gap in coverage, not evidence that the Ether can never leave.
 //
 // Each finding keeps the first triggering seed (JSON), the trace excerpt and
 // whether a rerun of the seed on a fresh fork fires the oracle again.
@@ -104,4 +117,6 @@
 // DeployStandalone deploys a contract without history (a labelled benchmark
 // file) from StandaloneDeployer with default constructor arguments: zero
 // values, except addresses, which name a stub contract accepting any call.
+// Addresses the code holds as constants (a log or library deployed before
+// it on mainnet) get the same stub, so calls to them do not revert.
 package vuln

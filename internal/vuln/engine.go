@@ -189,9 +189,14 @@ type engine struct {
 
 	instructions, branches int
 	sendSites              int // CALL, CALLCODE, DELEGATECALL and SELFDESTRUCT instructions of the code
-	total                  *coverage
-	report                 Report
-	oracles                *oracles
+	// exitSites counts the blocks holding an instruction through which
+	// Ether can leave: a CALL whose value is not the constant 0 in its
+	// block, CALLCODE, DELEGATECALL (the delegated code runs with the
+	// target's balance) or SELFDESTRUCT. Frozen Ether needs there to be none.
+	exitSites int
+	total     *coverage
+	report    Report
+	oracles   *oracles
 }
 
 // Run analyses one target: sequence extraction, seed evolution and the five
@@ -232,6 +237,9 @@ func newEngine(t Target, cfg Config) (*engine, error) {
 			e.sendSites++
 		}
 	}
+	for _, b := range cfgGraph.Blocks {
+		e.exitSites += len(b.Critical) - countOps(b.Critical, vm.ADD, vm.SUB, vm.MUL, vm.DIV, vm.MOD, vm.EXP, vm.TIMESTAMP, vm.NUMBER)
+	}
 	e.candidates, e.ordered = e.buildCandidates(cfgGraph, parsed, t.ABI)
 	if len(e.candidates) == 0 {
 		return nil, fmt.Errorf("vuln: the ABI offers no callable function")
@@ -245,6 +253,20 @@ func newEngine(t Target, cfg Config) (*engine, error) {
 	return e, nil
 }
 
+// countOps counts the entries of ops that are one of of.
+func countOps(ops []vm.OpCode, of ...vm.OpCode) int {
+	n := 0
+	for _, op := range ops {
+		for _, o := range of {
+			if op == o {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
 func (e *engine) setupActors(t Target) {
 	attacker := AttackerAddress
 	e.actors = []actor{
@@ -256,11 +278,15 @@ func (e *engine) setupActors(t Target) {
 	e.attackerIx = 3
 }
 
-// prepare forks the deployment, installs the attacker, funds the target and
-// attaches the tracer.
+// prepare forks the deployment, installs the attacker (and the stub
+// contract, where the deployment has none), funds the target and attaches
+// the tracer.
 func (e *engine) prepare(t Target) *chain.Harness {
 	base := t.Chain.Fork()
 	base.SetCode(AttackerAddress, attackerCode(t.Address, e.cfg.Reentries))
+	if len(base.Code(StubAddress)) == 0 {
+		base.SetCode(StubAddress, []byte{0x00})
+	}
 	if base.Balance(t.Address).Cmp(e.cfg.Fund) < 0 {
 		base.SetBalance(t.Address, e.cfg.Fund)
 	}
@@ -275,6 +301,7 @@ func (e *engine) dictionary(code []byte) *fuzz.Dictionary {
 		d.AddAddress(a.from)
 	}
 	d.AddAddress(AttackerAddress)
+	d.AddAddress(StubAddress)
 	d.AddAddress(e.target.Address)
 	body, _ := bytecode.SplitMetadata(code)
 	d.AddBytecode(body)

@@ -277,17 +277,21 @@ func (e *engine) amounts(txs []Tx) []uint256.Int {
 }
 
 // account is a run account as the target sees it: the sender itself half
-// the time, else any actor (the attacker contract, not its controller) or
-// the target.
+// the time, else any actor (the attacker contract, not its controller), the
+// target, or the stub contract (StubAddress: code that accepts any call,
+// for arguments naming a helper contract the target calls, a log say).
 func (e *engine) account(sender int) common.Address {
 	if e.gen.Intn(2) == 0 {
 		return e.identity(sender)
 	}
-	i := e.gen.Intn(len(e.actors) + 1)
-	if i == len(e.actors) {
+	switch i := e.gen.Intn(len(e.actors) + 2); i {
+	case len(e.actors):
 		return e.target.Address
+	case len(e.actors) + 1:
+		return StubAddress
+	default:
+		return e.identity(i)
 	}
-	return e.identity(i)
 }
 
 // identity is msg.sender of an actor's transactions.
@@ -390,8 +394,12 @@ func (e *engine) acceptable(s *Seed) bool {
 // odds between the levels. Transactions keep the storage-dependency order.
 func (e *engine) mutate(s *Seed) *Seed {
 	c := s.clone()
+	failed := s.failed
 	for range 1 + e.gen.Intn(3) {
 		i := e.gen.Intn(len(c.Txs))
+		if len(failed) > 0 && len(c.Txs) == len(s.Txs) && e.gen.Intn(2) == 0 {
+			i = failed[e.gen.Intn(len(failed))] // repair: a transaction that reverted
+		}
 		if e.gen.Intn(2) == 0 && e.mutateArgs(&c.Txs[i], c.Txs[:i]) {
 			continue
 		}
@@ -468,10 +476,13 @@ func (e *engine) execute(s *Seed) *seedRun {
 	run := e.replay(s)
 	s.executed = true
 	e.report.Seeds++
-	for _, tx := range run.txs {
+	s.failed = s.failed[:0]
+	for i, tx := range run.txs {
 		e.report.TestCases++
 		if tx.success {
 			e.report.ValidTestCases++
+		} else {
+			s.failed = append(s.failed, i)
 		}
 	}
 	e.total.merge(run.cov)
@@ -496,6 +507,13 @@ func (e *engine) replay(s *Seed) *seedRun {
 	e.tr.tx = nil
 	run.cov = e.tr.cov.clone()
 	return run
+}
+
+// replayFlipped reruns a seed with one JUMPI's outcome inverted.
+func (e *engine) replayFlipped(s *Seed, at flipPoint) *seedRun {
+	e.tr.flip = &at
+	defer func() { e.tr.flip = nil }()
+	return e.replay(s)
 }
 
 // send applies one transaction; an attacker transaction goes through the

@@ -64,9 +64,16 @@ type oracles struct {
 	// Frozen Ether is judged over every seed of the run.
 	sent      bool     // some seed reached an instruction that sends Ether out
 	frozenHit *Finding // first seed with a successful positive-value transaction
+
+	// Block state: counterfactual verdicts per (branch pc, transfer pc):
+	// how inverting the branch changed the transfer, "" when it did not.
+	decided         map[[2]uint64]string
+	counterfactuals int
 }
 
-func newOracles(e *engine) *oracles { return &oracles{e: e, found: map[Class]*Finding{}} }
+func newOracles(e *engine) *oracles {
+	return &oracles{e: e, found: map[Class]*Finding{}, decided: map[[2]uint64]string{}}
+}
 
 // observe applies every oracle to one executed seed.
 func (e *engine) observe(run *seedRun, gen int) {
@@ -118,14 +125,14 @@ func (o *oracles) check(run *seedRun) map[Class]hit {
 func (e *engine) finish() {
 	e.report.InstructionsCovered, e.report.BranchesCovered = e.total.instructions(), e.total.branches()
 	o := e.oracles
-	if o.frozenHit != nil && (!o.sent || e.cfg.Ablation == AblationOpcode) {
+	if o.frozenHit != nil && (e.cfg.Ablation == AblationOpcode || !o.sent && e.exitSites == 0) {
 		o.found[FrozenEther] = o.frozenHit
 	}
 	for class, f := range o.found {
 		run := e.replay(f.seed)
 		if class == FrozenEther {
 			_, in := o.valueIn(run)
-			f.Reproduces = in && (e.cfg.Ablation == AblationOpcode || !sendsEther(run))
+			f.Reproduces = in && (e.cfg.Ablation == AblationOpcode || !sendsEther(run) && e.exitSites == 0)
 			continue
 		}
 		_, f.Reproduces = o.check(run)[class]
@@ -229,8 +236,10 @@ func (o *oracles) arithmetic(run *seedRun) (hit, bool) {
 }
 
 // blockState: TIMESTAMP or NUMBER (through stack, memory and storage)
-// decides how much Ether a successful call sends, or a branch on it is
-// followed, in the same frame, by a successful Ether transfer.
+// decides how much Ether a successful call sends; or a branch on it, earlier
+// in the same frame, decides whether a successful Ether transfer happens or
+// how much it sends: rerun with that branch's outcome inverted (see
+// decides), the transfer is gone or sends another amount.
 func (o *oracles) blockState(run *seedRun) (hit, bool) {
 	for ti, tx := range run.txs {
 		evs := tx.trace.events
@@ -243,16 +252,56 @@ func (o *oracles) blockState(run *seedRun) (hit, bool) {
 			}
 			for ji := si - 1; ji >= 0; ji-- {
 				j := evs[ji]
-				if j.kind == evJumpI && j.frame == s.frame && !j.reverted {
+				if j.kind != evJumpI || j.frame != s.frame || j.reverted {
+					continue
+				}
+				if how, ok := o.decides(run.seed, ti, j, s); ok {
 					return hit{tx: ti, evidence: []Evidence{
 						o.evidence(ti, j, "branch on "+envNames(j.taint)),
-						o.evidence(ti, s, "Ether sent after the branch"),
+						o.evidence(ti, s, "Ether sent after the branch; with the branch inverted (counterfactual rerun) "+how),
 					}}, true
 				}
 			}
 		}
 	}
 	return hit{}, false
+}
+
+// maxCounterfactuals bounds the counterfactual reruns of one detector run.
+const maxCounterfactuals = 64
+
+// decides reports whether the branch j controls the transfer s of
+// transaction tx: the seed is rerun with j's outcome inverted, and the
+// transfer (same instruction, same amount) no longer happens in that
+// transaction. A branch both outcomes of which lead to the same transfer
+// (bookkeeping on the time, say) does not decide it. Verdicts are kept per
+// (branch, transfer) instruction pair; past maxCounterfactuals reruns an
+// unjudged pair does not count.
+func (o *oracles) decides(seed *Seed, tx int, j, s event) (string, bool) {
+	key := [2]uint64{j.pc, s.pc}
+	if v, ok := o.decided[key]; ok {
+		return v, v != ""
+	}
+	if o.counterfactuals >= maxCounterfactuals {
+		return "", false
+	}
+	o.counterfactuals++
+	flipped := o.e.replayFlipped(seed, flipPoint{tx: tx, ord: j.ord})
+	how := "the transfer does not happen"
+	if tx < len(flipped.txs) {
+		for _, ev := range flipped.txs[tx].trace.events {
+			if ev.kind != s.kind || ev.pc != s.pc || !isSend(ev) || ev.reverted || !ev.targetCode {
+				continue
+			}
+			if ev.word == s.word {
+				how = ""
+				break
+			}
+			how = fmt.Sprintf("it sends %s instead", ev.word.Dec())
+		}
+	}
+	o.decided[key] = how
+	return how, how != ""
 }
 
 // isSend reports whether ev moved (or tried to move) Ether out of the target.
@@ -305,7 +354,7 @@ func (o *oracles) valueIn(run *seedRun) (hit, bool) {
 			if ev.kind == evValueIn && !ev.reverted {
 				e := o.evidence(ti, ev, "positive-value transaction succeeded")
 				e.Op = "CALLVALUE"
-				none := Evidence{Tx: ti, Op: "-", Note: fmt.Sprintf("no instruction sending Ether out of the contract (CALL or CALLCODE with value, SELFDESTRUCT) was reached by any generated sequence; the code holds %d CALL, CALLCODE, DELEGATECALL or SELFDESTRUCT instructions", o.e.sendSites)}
+				none := Evidence{Tx: ti, Op: "-", Note: fmt.Sprintf("no generated sequence reached an instruction sending Ether out of the contract (CALL or CALLCODE with value, SELFDESTRUCT), and the code holds none that could (no CALL with a value not known to be 0, CALLCODE, DELEGATECALL or SELFDESTRUCT; %d CALL-family or SELFDESTRUCT instructions in all)", o.e.sendSites)}
 				return hit{tx: ti, evidence: []Evidence{e, none}}, true
 			}
 		}

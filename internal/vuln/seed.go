@@ -57,6 +57,7 @@ type Seed struct {
 
 	fitness  float64
 	executed bool
+	failed   []int // indices of the transactions that reverted when it ran
 }
 
 func (s *Seed) clone() *Seed {

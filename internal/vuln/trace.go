@@ -39,6 +39,7 @@ type event struct {
 	addrTaint  label // CALL target
 	dataTaint  label // CALL input
 	taken      bool  // JUMPI outcome
+	ord        int   // JUMPI: its ordinal among the JUMPIs the target's code executed in the transaction
 
 	targetCode  bool // executed by the target's own code (else by code running in its context)
 	success     bool // CALL: the callee frame returned without reverting
@@ -104,6 +105,19 @@ type tracer struct {
 
 	overflowSites map[uint64]label // pc -> its overflow bit (stable for the engine's life)
 	cov           *coverage
+
+	txIndex int        // index in the seed of the transaction being traced
+	jumpis  int        // JUMPIs the target's code executed in it so far
+	flip    *flipPoint // a counterfactual run: the JUMPI whose outcome is inverted
+}
+
+// flipPoint names one executed JUMPI of a seed: transaction tx, the ord-th
+// JUMPI of the target's code in it. The tracer inverts its condition on the
+// real stack before the EVM executes it (the block-state oracle's
+// counterfactual run; execution is deterministic, so the same JUMPI comes
+// up at the same ordinal).
+type flipPoint struct {
+	tx, ord int
 }
 
 func newTracer(target common.Address, codeLen int) *tracer {
@@ -119,11 +133,14 @@ func (t *tracer) beginSeed() {
 	t.storage = map[uint256.Int]label{}
 	t.cov.reset()
 	t.on = true
+	t.txIndex = -1
 }
 
 // beginTx starts recording a transaction.
 func (t *tracer) beginTx() *txTrace {
 	t.tx = &txTrace{}
+	t.txIndex++
+	t.jumpis = 0
 	t.frames = t.frames[:0]
 	t.journal = t.journal[:0]
 	return t.tx
@@ -461,10 +478,20 @@ func (t *tracer) sstore(f *frame, pc uint64, stack []uint256.Int, depth int) {
 
 func (t *tracer) jumpi(f *frame, pc uint64, stack []uint256.Int, depth int) {
 	cond := f.at(1)
+	ord := t.jumpis
+	t.jumpis++
+	if fp := t.flip; fp != nil && fp.tx == t.txIndex && fp.ord == ord && len(stack) >= 2 {
+		w := &stack[len(stack)-2] // the live stack: the EVM reads it next
+		if w.IsZero() {
+			w.SetOne()
+		} else {
+			w.Clear()
+		}
+	}
 	taken := !peekPtr(stack, 1).IsZero()
 	f.pop(2)
 	if cond&envLabels != 0 {
-		t.add(event{kind: evJumpI, op: vm.JUMPI, pc: pc, depth: depth, frame: f.serial, taint: cond, taken: taken, targetCode: true})
+		t.add(event{kind: evJumpI, op: vm.JUMPI, pc: pc, depth: depth, frame: f.serial, taint: cond, taken: taken, ord: ord, targetCode: true})
 	}
 }
 

@@ -8,8 +8,8 @@ import (
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/subjects"
 	engine "github.com/solbehave/solbehave/internal/vuln"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -22,26 +22,23 @@ type benchUnit struct {
 	sample   *schemas.Sample // nil for the original itself
 }
 
-// planBenchmark lists every original the verify stage kept and every
-// compiling sample of one.
+// planBenchmark lists every original that passed every admission filter
+// (`contracts.kept`: reproduced and within the size filter) and every
+// compiling sample of one, as the other oracles read them
+// (internal/subjects).
 func (s *Stage) planBenchmark(env *pipeline.Env, ablations []engine.Ablation) ([]pipeline.Unit, error) {
 	entries, err := etherscan.ListCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
-	byID := map[string]etherscan.Entry{}
-	for _, e := range entries {
-		byID[e.ID] = e
-	}
-	repro, err := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	originals, err := subjects.ReadOriginals(env.Warehouse)
 	if err != nil {
 		return nil, err
 	}
-	samples, err := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	samples, err := subjects.CompilingSamples(env.Warehouse)
 	if err != nil {
 		return nil, err
 	}
-	originals := map[string]string{}
 	var units []pipeline.Unit
 	add := func(id string, b *benchUnit) {
 		for _, a := range ablations {
@@ -49,21 +46,16 @@ func (s *Stage) planBenchmark(env *pipeline.Env, ablations []engine.Ablation) ([
 			units = append(units, pipeline.Unit{ID: unitID(id, a), Contract: b.entry.ID, Fingerprint: fp, Payload: unit{bench: b, ablation: a}})
 		}
 	}
-	for _, r := range repro {
-		e, ok := byID[r.ContractID]
-		if !ok || !r.Kept || r.Artifact == "" {
+	for _, e := range entries {
+		art := originals.Artifacts[e.ID]
+		if !originals.Kept[e.ID] || art == "" {
 			continue
 		}
-		originals[r.ContractID] = r.Artifact
-		add(r.ContractID+"/original", &benchUnit{entry: e, original: r.Artifact})
-	}
-	for i := range samples {
-		sm := samples[i]
-		orig, ok := originals[sm.ContractID]
-		if !ok || !sm.CompiledRepaired || sm.Artifact == "" {
-			continue
+		add(e.ID+"/original", &benchUnit{entry: e, original: art})
+		for i := range samples[e.ID] {
+			sm := samples[e.ID][i]
+			add(fmt.Sprintf("%s/%s/%d", e.ID, sm.Model, sm.Sample), &benchUnit{entry: e, original: art, sample: &sm})
 		}
-		add(fmt.Sprintf("%s/%s/%d", sm.ContractID, sm.Model, sm.Sample), &benchUnit{entry: byID[sm.ContractID], original: orig, sample: &sm})
 	}
 	if len(units) == 0 {
 		env.Log.Info("vuln: no kept originals or compiling samples in the warehouse yet (run verify, generate and compile first)")

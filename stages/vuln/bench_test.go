@@ -2,6 +2,7 @@ package vuln
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/artifact"
@@ -15,50 +16,68 @@ import (
 
 const demoCorpus = "../../data/corpus/demo"
 
-// TestBenchmarkOriginalAndReferenceSample writes what verify and compile
-// would have written for one demo contract (a kept original and a sample
-// that is the original's own output) and runs the stage on them: the two
-// runs must report the same classes, so vuln_rate counts nothing new.
-func TestBenchmarkOriginalAndReferenceSample(t *testing.T) {
+// TestBenchmarkOriginalAndSamples writes what verify and compile would have
+// written for one demo contract (a kept original, a reference sample that is
+// the original's own output, and a hand-made sample whose release no longer
+// pays out) and runs the stage on them with a small budget: the reference
+// sample reports what its original reports, so vuln_rate counts nothing new
+// for it; the hand-made sample holds the Ether it takes, a frozen-Ether
+// finding its original lacks, which vuln_rate counts for its model.
+func TestBenchmarkOriginalAndSamples(t *testing.T) {
 	env := newEnv(t, demoCorpus)
-	id := seedWarehouse(t, env, "EtherLocker")
+	id := seedWarehouse(t, env, "EtherLocker", map[string]func(string) string{
+		"handmade": func(src string) string {
+			return strings.Replace(src, "l.beneficiary.transfer(l.amount);", "", 1)
+		},
+	})
 	s := New()
 	s.Config.Population, s.Config.Generations = 12, 6
 	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil || c.Units != 2 || c.Failed != 0 {
+	if err != nil || c.Units != 3 || c.Failed != 0 {
 		t.Fatalf("counters %+v, err %v", c, err)
 	}
 	runs := read[schemas.VulnRun](t, env, "vuln_runs")
-	if len(runs) != 2 {
-		t.Fatalf("%d runs, want the original and the sample", len(runs))
+	if len(runs) != 3 {
+		t.Fatalf("%d runs, want the original and two samples", len(runs))
 	}
 	classes := map[string]string{}
 	for _, r := range runs {
-		if r.ContractID != id || r.Status != "ok" || r.TestCases == 0 {
+		if r.ContractID != id || r.Status != "ok" || r.TestCases == 0 || r.Target != "EtherLocker" {
 			t.Errorf("run %+v", r)
 		}
-		classes[r.Subject] = r.Classes
+		classes[r.Subject+"/"+r.Model] = r.Classes
 	}
-	if classes["original"] != classes["sample"] {
-		t.Errorf("the reference sample reports %q, its original %q", classes["sample"], classes["original"])
+	if classes["sample/reference"] != classes["original/"] {
+		t.Errorf("the reference sample reports %q, its original %q", classes["sample/reference"], classes["original/"])
+	}
+	if strings.Contains(classes["original/"], "frozen_ether") || !strings.Contains(classes["sample/handmade"], "frozen_ether") {
+		t.Errorf("frozen Ether: original %q, hand-made sample %q; want it on the sample only", classes["original/"], classes["sample/handmade"])
 	}
 	db, err := views.OpenInMemory(env.Warehouse.Root)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	var compiling, fresh int
-	if err := db.QueryRow("SELECT compiling, with_new_finding FROM vuln_rate WHERE model = 'reference' AND class = 'any'").Scan(&compiling, &fresh); err != nil {
-		t.Fatal(err)
-	}
-	if compiling != 1 || fresh != 0 {
-		t.Errorf("vuln_rate: %d compiling, %d with a new finding; want 1 and 0", compiling, fresh)
+	for _, want := range []struct {
+		model, class     string
+		compiling, fresh int
+	}{{"reference", "any", 1, 0}, {"handmade", "frozen_ether", 1, 1}, {"handmade", "reentrancy", 1, 0}} {
+		var compiling, fresh int
+		q := "SELECT compiling, with_new_finding FROM vuln_rate WHERE model = ? AND class = ?"
+		if err := db.QueryRow(q, want.model, want.class).Scan(&compiling, &fresh); err != nil {
+			t.Fatal(err)
+		}
+		if compiling != want.compiling || fresh != want.fresh {
+			t.Errorf("vuln_rate %s %s: %d compiling, %d with a new finding; want %d and %d", want.model, want.class, compiling, fresh, want.compiling, want.fresh)
+		}
 	}
 }
 
-// seedWarehouse compiles a demo contract, stores its artifact and writes a
-// kept reproducibility row and a compiling reference sample for it.
-func seedWarehouse(t *testing.T, env *pipeline.Env, name string) string {
+// seedWarehouse compiles a demo contract, stores its artifact and writes
+// kept contracts and reproducibility rows for it, a compiling reference
+// sample (the original's own artifact) and one compiling sample per entry
+// of edits (the original's source rewritten).
+func seedWarehouse(t *testing.T, env *pipeline.Env, name string, edits map[string]func(string) string) string {
 	t.Helper()
 	client, err := etherscan.NewRecorded(demoCorpus)
 	if err != nil {
@@ -78,22 +97,47 @@ func seedWarehouse(t *testing.T, env *pipeline.Env, name string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, err := env.Engines.Solc().Compile(context.Background(), rec.CompileInput(nil))
-	if err != nil {
-		t.Fatal(err)
+	store := artifact.New(env.Data)
+	compile := func(files map[string]string) string {
+		out, err := env.Engines.Solc().Compile(context.Background(), rec.CompileInput(files))
+		if err != nil {
+			t.Fatal(err)
+		}
+		art, err := store.Put(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return art
 	}
-	art, err := artifact.New(env.Data).Put(out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	art := compile(nil)
 	parts := warehouse.ByContract(entry.ID)
-	repro := []schemas.Reproducibility{{ContractID: entry.ID, Name: name, Kept: true, Artifact: art}}
-	if err := warehouse.Write(env.Warehouse.Path("reproducibility", parts, "verify"), repro); err != nil {
-		t.Fatal(err)
+	write := func(dataset, unit string, rows any) {
+		t.Helper()
+		var err error
+		switch r := rows.(type) {
+		case []schemas.Contract:
+			err = warehouse.Write(env.Warehouse.Path(dataset, parts, unit), r)
+		case []schemas.Reproducibility:
+			err = warehouse.Write(env.Warehouse.Path(dataset, parts, unit), r)
+		case []schemas.Sample:
+			err = warehouse.Write(env.Warehouse.Path(dataset, parts, unit), r)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
 	}
-	sample := []schemas.Sample{{ContractID: entry.ID, Model: "reference", Generator: "reference", CompiledRaw: true, CompiledRepaired: true, Artifact: art}}
-	if err := warehouse.Write(env.Warehouse.Path("samples", parts, "compile-reference"), sample); err != nil {
-		t.Fatal(err)
+	write("contracts", "verify", []schemas.Contract{{ContractID: entry.ID, Name: name, Kept: true}})
+	write("reproducibility", "verify", []schemas.Reproducibility{{ContractID: entry.ID, Name: name, Kept: true, Artifact: art}})
+	samples := []schemas.Sample{{ContractID: entry.ID, Model: "reference", Generator: "reference", CompiledRaw: true, CompiledRepaired: true, Artifact: art}}
+	for model, edit := range edits {
+		files := map[string]string{}
+		for file, src := range rec.Files.Files {
+			if files[file] = edit(src); files[file] == src && len(rec.Files.Files) == 1 {
+				t.Fatalf("the %s edit changes nothing", model)
+			}
+		}
+		samples = append(samples, schemas.Sample{ContractID: entry.ID, Model: model, Generator: "import", CompiledRaw: true, CompiledRepaired: true, Artifact: compile(files)})
 	}
+	write("samples", "compile", samples)
 	return entry.ID
 }

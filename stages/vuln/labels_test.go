@@ -51,6 +51,9 @@ func TestLabelRowsOnePerClass(t *testing.T) {
 		if r.Labelled != want {
 			t.Errorf("%s labelled=%v", r.Class, r.Labelled)
 		}
+		if r.Judged != (r.Class != string(engine.FrozenEther)) {
+			t.Errorf("%s judged=%v: only frozen_ether has no DASP category", r.Class, r.Judged)
+		}
 		if want && (r.DASP != "time_manipulation" || r.Lines != "[2]") {
 			t.Errorf("block_state row %+v", r)
 		}

@@ -10,12 +10,15 @@
 //     labels never reach the detector) by the version its entry names, or,
 //     when that compiler cannot load, by the newest release the file's
 //     pragma admits (recorded in `compiler_substitution`). The target is the
-//     last contract of the file that has code (`--vuln-target last`; `main`
-//     picks the last one no other contract of the file names: the library
-//     and log contracts some files end with are skipped). It is deployed from
-//     a fixed account with default constructor arguments (zero values;
-//     addresses name a stub contract that accepts any call) and some Ether
-//     (internal/vuln.DeployStandalone). The labels are mapped to the five
+//     file's main contract (`--vuln-target main`, the default): of the
+//     contracts with code that no other contract of the file inherits
+//     from, the one with the most ABI functions, then the largest runtime
+//     code; so the Log helper 16 files end with, and the attacker two of
+//     them add, are skipped (see mainContract). `--vuln-target last` takes the file's last contract
+//     with code. It is deployed from a fixed account with default
+//     constructor arguments (zero values; addresses name a stub contract
+//     that accepts any call, as do addresses the code holds as constants)
+//     and some Ether (internal/vuln.DeployStandalone). The labels are mapped to the five
 //     classes into `vuln_labels` (see schemas/vuln_labels.md for the DASP
 //     mapping); `vuln_eval` and `vuln_ablation` score the findings.
 //   - The Etherscan record layout of the working corpus: the benchmark. Every
@@ -52,17 +55,17 @@ import (
 type Stage struct {
 	Config    engine.Config
 	Ablations []string
-	Target    string        // SmartBugs target choice: last or main
+	Target    string        // SmartBugs target choice: main (default) or last
 	Budget    time.Duration // wall clock per run
 }
 
 // New returns the stage with the engine's defaults.
 func New() *Stage {
-	return &Stage{Config: engine.DefaultConfig(), Ablations: []string{string(engine.AblationNone)}, Target: "last", Budget: 120 * time.Second}
+	return &Stage{Config: engine.DefaultConfig(), Ablations: []string{string(engine.AblationNone)}, Target: "main", Budget: 120 * time.Second}
 }
 
 func (s *Stage) Name() string    { return "vuln" }
-func (s *Stage) Version() string { return "1" }
+func (s *Stage) Version() string { return "2" }
 func (s *Stage) Summary() string {
 	return "statically guided evolutionary fuzzing with five vulnerability oracles (SAEFUZZ) on originals and samples, or on SmartBugs Curated"
 }
@@ -79,7 +82,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.Uint64Var(&c.TxGas, "vuln-tx-gas", c.TxGas, "vuln: gas limit of each generated transaction")
 	fs.DurationVar(&s.Budget, "vuln-budget", s.Budget, "vuln: wall-clock limit of one detector run (0: the generations alone bound it)")
 	fs.StringSliceVar(&s.Ablations, "ablation", s.Ablations, "vuln: detector variants to run, comma-separated: none, no-static, random, opcode")
-	fs.StringVar(&s.Target, "vuln-target", s.Target, "vuln: SmartBugs target contract: last (the file's last contract with code) or main (the last one no other contract names)")
+	fs.StringVar(&s.Target, "vuln-target", s.Target, "vuln: SmartBugs target contract: main (of the contracts no other one inherits from, the one with the most ABI functions) or last (the file's last contract with code)")
 }
 
 // unit is what Plan hands to Run.
@@ -97,7 +100,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		return nil, err
 	}
 	if s.Target != "last" && s.Target != "main" {
-		return nil, fmt.Errorf("vuln: --vuln-target %q: want last or main", s.Target)
+		return nil, fmt.Errorf("vuln: --vuln-target %q: want main or last", s.Target)
 	}
 	if isSmartBugs(env.Corpus) {
 		return s.planSmartBugs(env, ablations)
