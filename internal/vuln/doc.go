@@ -45,9 +45,21 @@
 // mutations: arguments replaced or bits flipped; sender, value or time gap
 // changed; a transaction repeated or replaced by a fresh one; each mutation
 // lands, half of the time, on a transaction that reverted when the seed
-// ran, so evolution repairs invalid test cases). The best
+// ran, so evolution repairs invalid test cases; drawing a repaired
+// transaction's sender by each actor's past success with the function was
+// tried and dropped: 79.5% -> 80.5% valid test cases on SmartBugs Curated,
+// but reentrancy found in 12 files instead of 15, as it steers deposits
+// and withdrawals away from the attacker). The best
 // seed survives unchanged (elitism of one). A fixed number of generations;
 // unchanged seeds are not executed again, since execution is deterministic.
+//
+// A test case is one generated transaction; it is valid when it succeeds
+// (no revert, no failure). Every generated transaction is ABI-valid by
+// construction (offspring that do not encode are rejected), so the ratio
+// measures what execution accepts: owner-only functions called by the
+// three other actors, calls that refuse contract callers (the attacker),
+// array getters with indexes out of range, guessing games and amount
+// guards account for most of the rest on SmartBugs Curated.
 //
 // Each transaction runs in its own block after the deployment's (number +1,
 // time + the gap the seed gives it) on a fork of the prepared state: the
