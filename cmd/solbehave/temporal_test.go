@@ -28,8 +28,10 @@ func TestTemporal(t *testing.T) {
 	bin := buildSolbehave(t)
 	addr := devServer(t, bin)
 	corpus := smallCorpus(t)
+	// The reference runs the same binary as the workers: the tree may change
+	// between compiling this test and building the binary.
 	reference := t.TempDir()
-	runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", reference)...)
+	runBin(t, bin, corpus, reference, 0)
 	want := digest(t, reference)
 
 	t.Run("ThreeWorkers", func(t *testing.T) {
@@ -46,22 +48,19 @@ func TestTemporal(t *testing.T) {
 	})
 
 	t.Run("KilledWorker", func(t *testing.T) {
-		victim := worker(t, bin, addr, "killed", nil)
-		others := []*proc{worker(t, bin, addr, "killed", nil), worker(t, bin, addr, "killed", nil)}
+		workers := []*proc{worker(t, bin, addr, "killed", nil), worker(t, bin, addr, "killed", nil), worker(t, bin, addr, "killed", nil)}
 		data := t.TempDir()
 		run := temporalRun(t, bin, addr, "killed", corpus, data, pipelineArgs)
-		// Kill the worker as it starts a unit halfway down the pipeline, so it
-		// dies holding work that the others must take over.
-		select {
-		case line, ok := <-victim.next(`msg="unit start" stage=o2 `):
-			if !ok {
-				t.Fatalf("the victim exited:\n%s", victim.output())
-			}
-			t.Logf("SIGKILL after: %s", line)
-		case <-time.After(5 * time.Minute):
-			t.Fatal("the victim never started an o2 unit")
-		}
+		// Kill the first worker to start an O2 unit, halfway down the
+		// pipeline, so it dies holding work that the others must take over.
+		victim := firstLine(t, workers, `msg="unit start" stage=o2 `, 5*time.Minute)
 		victim.cmd.Process.Signal(syscall.SIGKILL)
+		var others []*proc
+		for _, w := range workers {
+			if w != victim {
+				others = append(others, w)
+			}
+		}
 		if err := run.Wait(); err != nil {
 			t.Fatalf("run after SIGKILL of a worker: %v", err)
 		}
@@ -108,6 +107,32 @@ func buildSolbehave(t *testing.T) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
+}
+
+// firstLine waits for the first of the processes to print a line containing
+// substr and returns it.
+func firstLine(t *testing.T, ps []*proc, substr string, limit time.Duration) *proc {
+	t.Helper()
+	type hit struct {
+		p    *proc
+		line string
+	}
+	got := make(chan hit, len(ps))
+	for _, p := range ps {
+		go func(p *proc) {
+			if line, ok := <-p.next(substr); ok {
+				got <- hit{p, line}
+			}
+		}(p)
+	}
+	select {
+	case h := <-got:
+		t.Logf("worker %d: %s", h.p.cmd.Process.Pid, h.line)
+		return h.p
+	case <-time.After(limit):
+		t.Fatalf("no worker printed %q within %s", substr, limit)
+		return nil
+	}
 }
 
 // devServer starts the dev server for a test.

@@ -106,6 +106,8 @@ func (w *Worker) plan(ctx context.Context, cfg Config, stage string) (PlanResult
 func (w *Worker) unit(ctx context.Context, stage string, in UnitInput) (UnitResult, error) {
 	info := activity.GetInfo(ctx)
 	res := UnitResult{Attempt: info.Attempt}
+	stop := heartbeat(ctx, in.Config.Heartbeat) // from the start: this worker's first plan of the stage may be slow
+	defer stop()
 	rt, s, err := w.stage(in.Config, stage)
 	if err != nil {
 		return res, err
@@ -122,8 +124,6 @@ func (w *Worker) unit(ctx context.Context, stage string, in UnitInput) (UnitResu
 			return res, nil
 		}
 	}
-	stop := heartbeat(ctx, in.Config.Heartbeat)
-	defer stop()
 	w.Log.Info("unit start", "stage", stage, "unit", u.ID, "attempt", info.Attempt)
 	last := info.Attempt >= in.Config.Attempts
 	failed, err := rt.runner.RunUnit(ctx, w.inject(s, info.Attempt), u, !last)
