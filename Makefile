@@ -11,7 +11,7 @@ ARGS    ?=
 # The bench's corpus: the real mainnet contracts beside the checkout when present.
 BENCH_CORPUS ?= $(if $(wildcard ../shared/corpus/mainnet),../shared/corpus/mainnet,$(CORPUS))
 
-.PHONY: all build run test test-deps vet demo-corpus bench bench-smoke bench-temporal clean check-tools
+.PHONY: all build run test test-deps temporal-dev vet demo-corpus bench bench-smoke bench-temporal clean check-tools
 
 all: build
 
@@ -37,7 +37,13 @@ test-deps:
 	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 || \
 	  echo "chromium not installed: the report's browser test will skip"; }
 
-test: check-tools vet test-deps
+# The Temporal tests run an embedded server, its own Go module (tools/temporal-dev):
+# built here, once per content (cached in $SOLBEHAVE_CACHE), so that its first,
+# slow build (minutes on 2 cores) does not run inside a test's timeout.
+temporal-dev: build
+	./$(BIN) temporal dev-server --build-only
+
+test: check-tools vet test-deps temporal-dev
 	$(GO) test -timeout 30m ./...
 
 # bench: ours vs bare go-ethereum vs Hardhat 2 (EDR, installed from npm into the

@@ -132,6 +132,7 @@ func newTemporalCmd() *cobra.Command {
 func newDevServerCmd() *cobra.Command {
 	var port int
 	var db, ip, namespace, source, level string
+	var buildOnly bool
 	cmd := &cobra.Command{
 		Use:   "dev-server",
 		Short: "Start an embedded Temporal server (SQLite) on --port; prints `ready HOST:PORT`",
@@ -147,7 +148,10 @@ func newDevServerCmd() *cobra.Command {
 				}
 			}
 			bin, err := temporal.DevServerBinary(cmd.Context(), source, temporal.CacheDir(), newLogger(false))
-			if err != nil {
+			if err != nil || buildOnly {
+				if err == nil {
+					fmt.Fprintln(cmd.OutOrStdout(), bin)
+				}
 				return err
 			}
 			args := []string{bin, "--ip", ip, "--port", strconv.Itoa(port), "--namespace", namespace, "--log-level", level}
@@ -164,5 +168,6 @@ func newDevServerCmd() *cobra.Command {
 	f.StringVar(&namespace, "namespace", "default", "namespace to create")
 	f.StringVar(&source, "source", "", "the dev server's module (default: "+temporal.DevServerModule+" above the working directory)")
 	f.StringVar(&level, "log-level", "warn", "server log level")
+	f.BoolVar(&buildOnly, "build-only", false, "build (or find) the cached server binary, print its path and exit (make test runs this first)")
 	return cmd
 }
