@@ -35,3 +35,12 @@ func Classify(err error) (class string, retriable bool) {
 	}
 	return "internal", false
 }
+
+// ErrText is err's message, "" for nil: how errors enter fingerprints and
+// reason columns.
+func ErrText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}

@@ -161,7 +161,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		}
 		for _, ex := range exs {
 			u := unit{ex: ex, rec: rec, loadErr: loadErr, artifact: artifacts[e.ID]}
-			fp := pipeline.Fingerprint(s.Version(), dcrextract.Version, ex, s.History, digest, u.artifact, errString(loadErr), s.llmKey(ex))
+			fp := pipeline.Fingerprint(s.Version(), dcrextract.Version, ex, s.History, digest, u.artifact, pipeline.ErrText(loadErr), s.llmKey(ex))
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + ex.Name, Contract: e.ID, Fingerprint: fp, Payload: u})
 		}
 	}
@@ -231,13 +231,6 @@ func readInputs(w *warehouse.Warehouse) (map[string]bool, map[string]string, err
 		}
 	}
 	return kept, artifacts, nil
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // Run does one unit.

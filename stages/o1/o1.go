@@ -130,7 +130,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		}
 		for _, model := range sortedKeys(byModel) {
 			u := unit{rec: rec, loadErr: loadErr, origArtifact: in.artifacts[e.ID], model: model, samples: byModel[model]}
-			fp := pipeline.Fingerprint(s.Version(), s, env.Seed, digest, u.origArtifact, model, sampleKeys(u.samples), errString(loadErr))
+			fp := pipeline.Fingerprint(s.Version(), s, env.Seed, digest, u.origArtifact, model, sampleKeys(u.samples), pipeline.ErrText(loadErr))
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + model, Contract: e.ID, Fingerprint: fp, Payload: u})
 		}
 	}
@@ -175,13 +175,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // Run fuzzes one model's samples of one contract against the original.

@@ -116,7 +116,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		if u.rec != nil {
 			digest = u.rec.Digest
 		}
-		fp := pipeline.Fingerprint(s.Version(), s, digest, u.origArtifact, sampleKeys(samples), errString(u.loadErr))
+		fp := pipeline.Fingerprint(s.Version(), s, digest, u.origArtifact, sampleKeys(samples), pipeline.ErrText(u.loadErr))
 		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: u})
 	}
 	return units, nil
@@ -147,13 +147,6 @@ func sampleKeys(samples []schemas.Sample) []sampleKey {
 		keys[i] = sampleKey{Model: s.Model, Sample: s.Sample, Artifact: s.Artifact}
 	}
 	return keys
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // Run replays one contract's history on its original and its samples.

@@ -127,7 +127,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		if u.rec != nil {
 			digest = u.rec.Digest
 		}
-		fp := pipeline.Fingerprint(s.Version(), s, digest, u.origArtifact, sampleKeys(samples), callsDigest(calls), errString(u.loadErr))
+		fp := pipeline.Fingerprint(s.Version(), s, digest, u.origArtifact, sampleKeys(samples), callsDigest(calls), pipeline.ErrText(u.loadErr))
 		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: u})
 	}
 	return units, nil
@@ -192,13 +192,6 @@ func sortedExtractors(calls map[string][]schemas.SequenceCall) []string {
 	}
 	sort.Strings(exs)
 	return exs
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // Matches reports whether extractor is the model itself: llm:<m> for a

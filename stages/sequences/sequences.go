@@ -118,7 +118,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		}
 		for _, g := range graphs {
 			u := unit{extractor: g.Extractor, graphPath: g.Path, rec: rec, loadErr: loadErr, artifact: in.artifacts[e.ID]}
-			fp := pipeline.Fingerprint(s.Version(), sequence.Version, s, env.Seed, digest, u.artifact, g.GraphSHA256, errString(loadErr))
+			fp := pipeline.Fingerprint(s.Version(), sequence.Version, s, env.Seed, digest, u.artifact, g.GraphSHA256, pipeline.ErrText(loadErr))
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Extractor, Contract: e.ID, Fingerprint: fp, Payload: u})
 		}
 	}
@@ -155,13 +155,6 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 		sort.Slice(list, func(i, j int) bool { return list[i].Extractor < list[j].Extractor })
 	}
 	return in, nil
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // Run generates one contract's sequences from one extractor's graph.

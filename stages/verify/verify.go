@@ -72,22 +72,15 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	for _, e := range entries {
 		rec, err := deploy.Load(client, e, s.Budget)
 		u := unit{rec: rec, loadErr: err}
-		fp := pipeline.Fingerprint(s.Version(), s, e.ID, errString(err))
+		fp := pipeline.Fingerprint(s.Version(), s, e.ID, pipeline.ErrText(err))
 		if rec != nil {
-			fp = pipeline.Fingerprint(s.Version(), s, rec.Digest, errString(err))
+			fp = pipeline.Fingerprint(s.Version(), s, rec.Digest, pipeline.ErrText(err))
 		} else {
 			u.rec = &deploy.Record{Entry: e}
 		}
 		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: u})
 	}
 	return units, nil
-}
-
-func errString(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // Run verifies one contract. A contract that cannot be verified still gets
