@@ -5,11 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/solbehave/solbehave/internal/artifact"
-	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/views"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -79,56 +76,12 @@ func TestBenchmarkOriginalAndSamples(t *testing.T) {
 // of edits (the original's source rewritten).
 func seedWarehouse(t *testing.T, env *pipeline.Env, name string, edits map[string]func(string) string) string {
 	t.Helper()
-	client, err := etherscan.NewRecorded(demoCorpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := etherscan.ListCorpus(demoCorpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var entry etherscan.Entry
-	for _, e := range entries {
-		if e.Name == name {
-			entry = e
-		}
-	}
-	rec, err := deploy.Load(client, entry, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	store := artifact.New(env.Data)
-	compile := func(files map[string]string) string {
-		out, err := env.Engines.Solc().Compile(context.Background(), rec.CompileInput(files))
-		if err != nil {
-			t.Fatal(err)
-		}
-		art, err := store.Put(out)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return art
-	}
-	art := compile(nil)
-	parts := warehouse.ByContract(entry.ID)
-	write := func(dataset, unit string, rows any) {
-		t.Helper()
-		var err error
-		switch r := rows.(type) {
-		case []schemas.Contract:
-			err = warehouse.Write(env.Warehouse.Path(dataset, parts, unit), r)
-		case []schemas.Reproducibility:
-			err = warehouse.Write(env.Warehouse.Path(dataset, parts, unit), r)
-		case []schemas.Sample:
-			err = warehouse.Write(env.Warehouse.Path(dataset, parts, unit), r)
-		}
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
-	write("contracts", "verify", []schemas.Contract{{ContractID: entry.ID, Name: name, Kept: true}})
-	write("reproducibility", "verify", []schemas.Reproducibility{{ContractID: entry.ID, Name: name, Kept: true, Artifact: art}})
-	samples := []schemas.Sample{{ContractID: entry.ID, Model: "reference", Generator: "reference", CompiledRaw: true, CompiledRepaired: true, Artifact: art}}
+	rec := stagetest.LoadRecords(t, demoCorpus, 0, name)[0]
+	id := rec.Entry.ID
+	art, _ := stagetest.Compile(t, env, rec, nil)
+	stagetest.Write(t, env, "contracts", id, "verify", []schemas.Contract{{ContractID: id, Name: name, Kept: true}})
+	stagetest.Write(t, env, "reproducibility", id, "verify", []schemas.Reproducibility{{ContractID: id, Name: name, Kept: true, Artifact: art}})
+	samples := []schemas.Sample{stagetest.Sample("reference", 0, art, "")}
 	for model, edit := range edits {
 		files := map[string]string{}
 		for file, src := range rec.Files.Files {
@@ -136,8 +89,14 @@ func seedWarehouse(t *testing.T, env *pipeline.Env, name string, edits map[strin
 				t.Fatalf("the %s edit changes nothing", model)
 			}
 		}
-		samples = append(samples, schemas.Sample{ContractID: entry.ID, Model: model, Generator: "import", CompiledRaw: true, CompiledRepaired: true, Artifact: compile(files)})
+		sample, _ := stagetest.Compile(t, env, rec, files)
+		s := stagetest.Sample("import:"+model, 0, sample, "")
+		s.Model = model
+		samples = append(samples, s)
 	}
-	write("samples", "compile", samples)
-	return entry.ID
+	for i := range samples {
+		samples[i].ContractID = id
+	}
+	stagetest.Write(t, env, "samples", id, "compile", samples)
+	return id
 }
