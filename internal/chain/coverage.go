@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"cmp"
 	"maps"
-	"math/bits"
 	"slices"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/solbehave/solbehave/internal/bitset"
 )
 
 // CodePC is an instruction of one bytecode, by code hash and program counter.
@@ -38,7 +38,7 @@ type Coverage struct {
 
 // codeBits is the coverage of one bytecode: program counters reached, JUMPI
 // outcomes taken and not taken, one bit per program counter.
-type codeBits struct{ pcs, taken, missed bitset }
+type codeBits struct{ pcs, taken, missed bitset.Set }
 
 // Merge adds o to c and reports how many PCs and branch outcomes were new.
 func (c *Coverage) Merge(o *Coverage) (newPCs, newBranches int) {
@@ -54,8 +54,8 @@ func (c *Coverage) Merge(o *Coverage) (newPCs, newBranches int) {
 			cb = &codeBits{}
 			c.codes[h] = cb
 		}
-		newPCs += cb.pcs.or(ob.pcs)
-		newBranches += cb.taken.or(ob.taken) + cb.missed.or(ob.missed)
+		newPCs += cb.pcs.Or(ob.pcs)
+		newBranches += cb.taken.Or(ob.taken) + cb.missed.Or(ob.missed)
 	}
 	return newPCs, newBranches
 }
@@ -63,7 +63,7 @@ func (c *Coverage) Merge(o *Coverage) (newPCs, newBranches int) {
 // Instructions is the number of distinct (bytecode, PC) pairs reached.
 func (c *Coverage) Instructions() (n int) {
 	for _, cb := range c.codes {
-		n += cb.pcs.count()
+		n += cb.pcs.Count()
 	}
 	return n
 }
@@ -71,7 +71,7 @@ func (c *Coverage) Instructions() (n int) {
 // BranchOutcomes is the number of distinct JUMPI outcomes seen.
 func (c *Coverage) BranchOutcomes() (n int) {
 	for _, cb := range c.codes {
-		n += cb.taken.count() + cb.missed.count()
+		n += cb.taken.Count() + cb.missed.Count()
 	}
 	return n
 }
@@ -79,7 +79,7 @@ func (c *Coverage) BranchOutcomes() (n int) {
 // HasPC reports whether the instruction was reached.
 func (c *Coverage) HasPC(p CodePC) bool {
 	cb := c.codes[p.Code]
-	return cb != nil && cb.pcs.has(p.PC)
+	return cb != nil && cb.pcs.Has(p.PC)
 }
 
 // HasBranch reports whether the JUMPI outcome was seen.
@@ -89,16 +89,16 @@ func (c *Coverage) HasBranch(b Branch) bool {
 		return false
 	}
 	if b.Taken {
-		return cb.taken.has(b.PC)
+		return cb.taken.Has(b.PC)
 	}
-	return cb.missed.has(b.PC)
+	return cb.missed.Has(b.PC)
 }
 
 // PCs lists the instructions reached, by code hash then PC.
 func (c *Coverage) PCs() []CodePC {
 	var out []CodePC
 	for _, h := range c.sortedCodes() {
-		c.codes[h].pcs.each(func(pc uint64) { out = append(out, CodePC{Code: h, PC: pc}) })
+		c.codes[h].pcs.Each(func(pc uint64) { out = append(out, CodePC{Code: h, PC: pc}) })
 	}
 	return out
 }
@@ -109,8 +109,8 @@ func (c *Coverage) Branches() []Branch {
 	for _, h := range c.sortedCodes() {
 		cb := c.codes[h]
 		start := len(out)
-		cb.missed.each(func(pc uint64) { out = append(out, Branch{Code: h, PC: pc}) })
-		cb.taken.each(func(pc uint64) { out = append(out, Branch{Code: h, PC: pc, Taken: true}) })
+		cb.missed.Each(func(pc uint64) { out = append(out, Branch{Code: h, PC: pc}) })
+		cb.taken.Each(func(pc uint64) { out = append(out, Branch{Code: h, PC: pc, Taken: true}) })
 		slices.SortStableFunc(out[start:], func(a, b Branch) int { return cmp.Compare(a.PC, b.PC) })
 	}
 	return out
@@ -122,67 +122,11 @@ func (c *Coverage) sortedCodes() []common.Hash {
 	return hs
 }
 
-// bitset is a growable set of program counters.
-type bitset []uint64
-
-func newBitset(size int) bitset { return make(bitset, size/64+1) }
-
-func (b *bitset) set(i uint64) {
-	w := int(i >> 6)
-	if w >= len(*b) {
-		*b = append(*b, make(bitset, w-len(*b)+1)...)
-	}
-	(*b)[w] |= 1 << (i & 63)
-}
-
-func (b bitset) has(i uint64) bool {
-	w := int(i >> 6)
-	return w < len(b) && b[w]&(1<<(i&63)) != 0
-}
-
-func (b bitset) count() (n int) {
-	for _, w := range b {
-		n += bits.OnesCount64(w)
-	}
-	return n
-}
-
-// or adds o to b and returns how many bits were new.
-func (b *bitset) or(o bitset) (added int) {
-	if len(o) > len(*b) {
-		*b = append(*b, make(bitset, len(o)-len(*b))...)
-	}
-	for i, w := range o {
-		added += bits.OnesCount64(w &^ (*b)[i])
-		(*b)[i] |= w
-	}
-	return added
-}
-
-func (b bitset) each(f func(uint64)) {
-	for i, w := range b {
-		for ; w != 0; w &= w - 1 {
-			f(uint64(i*64 + bits.TrailingZeros64(w)))
-		}
-	}
-}
-
-// take returns a copy of b trimmed after its last non-zero word and clears b.
-func (b bitset) take() bitset {
-	hi := len(b)
-	for hi > 0 && b[hi-1] == 0 {
-		hi--
-	}
-	out := slices.Clone(b[:hi])
-	clear(b[:hi])
-	return out
-}
-
 // codeCoverage is what one call reached in one bytecode; the bitsets are kept
 // between calls and cleared when collected.
 type codeCoverage struct {
 	hash               common.Hash
-	pcs, taken, missed bitset
+	pcs, taken, missed bitset.Set
 	touched            bool
 }
 
@@ -207,15 +151,15 @@ func newCoverageRecorder() *coverageRecorder {
 
 func (c *coverageRecorder) onOpcode(pc uint64, op byte, _, _ uint64, scope tracing.OpContext, _ []byte, _ int, _ error) {
 	cc := c.codeOf(scope)
-	cc.pcs.set(pc)
+	cc.pcs.Add(pc)
 	if op != byte(vm.JUMPI) {
 		return
 	}
 	if stack := scope.StackData(); len(stack) >= 2 {
 		if stack[len(stack)-2].IsZero() {
-			cc.missed.set(pc)
+			cc.missed.Add(pc)
 		} else {
-			cc.taken.set(pc)
+			cc.taken.Add(pc)
 		}
 	}
 }
@@ -247,7 +191,7 @@ func (c *coverageRecorder) byHash(h common.Hash, codeLen int) *codeCoverage {
 	cc := c.codes[h]
 	if cc == nil {
 		size := codeLen + 1 // execution may run onto the implicit STOP past the end
-		cc = &codeCoverage{hash: h, pcs: newBitset(size), taken: newBitset(size), missed: newBitset(size)}
+		cc = &codeCoverage{hash: h, pcs: bitset.New(size), taken: bitset.New(size), missed: bitset.New(size)}
 		c.codes[h] = cc
 	}
 	if !cc.touched {
@@ -281,7 +225,7 @@ func (c *coverageRecorder) reset() {
 func (c *coverageRecorder) collect() *Coverage {
 	cov := &Coverage{codes: make(map[common.Hash]*codeBits, len(c.touched))}
 	for _, cc := range c.touched {
-		cov.codes[cc.hash] = &codeBits{pcs: cc.pcs.take(), taken: cc.taken.take(), missed: cc.missed.take()}
+		cov.codes[cc.hash] = &codeBits{pcs: cc.pcs.Take(), taken: cc.taken.Take(), missed: cc.missed.Take()}
 		cc.touched = false
 	}
 	c.reset()

@@ -1,14 +1,13 @@
 package fuzz
 
 import (
-	"math/bits"
-
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/holiman/uint256"
 
+	"github.com/solbehave/solbehave/internal/bitset"
 	"github.com/solbehave/solbehave/internal/chain"
 )
 
@@ -36,7 +35,7 @@ type tracker struct {
 
 // codeBits is the coverage of one bytecode.
 type codeBits struct {
-	pcs, taken, missed bitset
+	pcs, taken, missed bitset.Set
 }
 
 func newTracker() *tracker { return &tracker{codes: map[common.Hash]*codeBits{}} }
@@ -58,7 +57,7 @@ func (t *tracker) begin() {
 
 func (t *tracker) onOpcode(pc uint64, op byte, _, _ uint64, scope tracing.OpContext, _ []byte, _ int, _ error) {
 	cb := t.codeOf(scope)
-	if cb.pcs.add(pc) {
+	if cb.pcs.Add(pc) {
 		t.fresh = true
 	}
 	switch vm.OpCode(op) {
@@ -79,7 +78,7 @@ func (t *tracker) onOpcode(pc uint64, op byte, _, _ uint64, scope tracing.OpCont
 	if stack[len(stack)-2].IsZero() {
 		outcome = &cb.missed
 	}
-	if outcome.add(pc) {
+	if outcome.Add(pc) {
 		t.fresh = true
 	}
 }
@@ -107,7 +106,7 @@ func (t *tracker) byHash(h common.Hash, codeLen int) *codeBits {
 	cb := t.codes[h]
 	if cb == nil {
 		size := codeLen + 1 // execution may run onto the implicit STOP past the end
-		cb = &codeBits{pcs: newBitset(size), taken: newBitset(size), missed: newBitset(size)}
+		cb = &codeBits{pcs: bitset.New(size), taken: bitset.New(size), missed: bitset.New(size)}
 		t.codes[h] = cb
 	}
 	return cb
@@ -116,34 +115,8 @@ func (t *tracker) byHash(h common.Hash, codeLen int) *codeBits {
 func (t *tracker) stats() CoverageStats {
 	var s CoverageStats
 	for _, cb := range t.codes {
-		s.Instructions += cb.pcs.count()
-		s.Branches += cb.taken.count() + cb.missed.count()
+		s.Instructions += cb.pcs.Count()
+		s.Branches += cb.taken.Count() + cb.missed.Count()
 	}
 	return s
-}
-
-// bitset is a growable set of small integers.
-type bitset []uint64
-
-func newBitset(size int) bitset { return make(bitset, size/64+1) }
-
-// add sets bit i and reports whether it was clear.
-func (b *bitset) add(i uint64) bool {
-	w := int(i >> 6)
-	if w >= len(*b) {
-		*b = append(*b, make(bitset, w-len(*b)+1)...)
-	}
-	mask := uint64(1) << (i & 63)
-	if (*b)[w]&mask != 0 {
-		return false
-	}
-	(*b)[w] |= mask
-	return true
-}
-
-func (b bitset) count() (n int) {
-	for _, w := range b {
-		n += bits.OnesCount64(w)
-	}
-	return n
 }
