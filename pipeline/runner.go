@@ -275,8 +275,8 @@ func (r *Runner) removeOrphans(s Stage, units []Unit) error {
 		path := filepath.Join(dir, e.Name())
 		var m manifest
 		b, err := os.ReadFile(path)
-		if err == nil && json.Unmarshal(b, &m) == nil && !r.Shard.Owns(m.Contract) {
-			continue // another shard's unit
+		if err == nil && json.Unmarshal(b, &m) == nil && (!r.Shard.Owns(m.Contract) || !inScope(s, m.Unit)) {
+			continue // another shard's unit, or another setting's
 		}
 		if err == nil {
 			r.removeStale(&m, nil)
@@ -284,6 +284,11 @@ func (r *Runner) removeOrphans(s Stage, units []Unit) error {
 		os.Remove(path)
 	}
 	return nil
+}
+
+func inScope(s Stage, unitID string) bool {
+	sc, ok := s.(Scoped)
+	return !ok || sc.InScope(unitID)
 }
 
 func (r *Runner) stateDir() string { return filepath.Join(r.Env.Data, "state") }

@@ -26,6 +26,14 @@ type Stage interface {
 	Run(ctx context.Context, env *Env, u Unit) (*Output, error)
 }
 
+// Scoped is a stage whose plan covers only some of its units, by setting:
+// the runner removes the outputs of a unit the plan no longer lists only
+// when InScope says the unit is one this run could have planned (an O3 run
+// of one profile leaves the other profile's units alone).
+type Scoped interface {
+	InScope(unitID string) bool
+}
+
 // Unit is one independent piece of a stage's work.
 type Unit struct {
 	ID          string // unique within the stage, e.g. a contract id or contract/model/sample

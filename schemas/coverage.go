@@ -11,6 +11,7 @@ var coverageDoc string
 type FunctionCoverage struct {
 	Oracle       string `parquet:"oracle"`
 	GraphSetting string `parquet:"graph_setting"`
+	Profile      string `parquet:"profile"`
 	ContractID   string `parquet:"contract_id"`
 	Model        string `parquet:"model"`
 	Function     string `parquet:"function"`

@@ -6,7 +6,7 @@ import _ "embed"
 var dcrAnnotationsDoc string
 
 // DCRAnnotation is one row of the `dcr_annotations` dataset: one human
-// judgement of a DCR relation of a contract (the ground truth of Table II).
+// judgement of a DCR relation of a contract (the ground truth of Table III).
 type DCRAnnotation struct {
 	ContractID string `parquet:"contract_id"`
 	Annotator  string `parquet:"annotator"`

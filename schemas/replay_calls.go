@@ -15,6 +15,8 @@ type ReplayCall struct {
 	Sample                    int64  `parquet:"sample"`
 	Oracle                    string `parquet:"oracle"`
 	GraphSetting              string `parquet:"graph_setting"`
+	Profile                   string `parquet:"profile"`
+	Extractor                 string `parquet:"extractor"`
 	Seq                       int64  `parquet:"seq"`
 	Step                      int64  `parquet:"step"`
 	TxHash                    string `parquet:"tx_hash"`

@@ -13,6 +13,7 @@ var sequenceCallsDoc string
 type SequenceCall struct {
 	ContractID    string `parquet:"contract_id"`
 	Extractor     string `parquet:"extractor"`
+	Profile       string `parquet:"profile"`
 	Seq           int64  `parquet:"seq"`
 	Step          int64  `parquet:"step"`
 	Try           int64  `parquet:"try"`

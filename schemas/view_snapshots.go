@@ -14,6 +14,7 @@ type ViewSnapshot struct {
 	Sample            int64  `parquet:"sample"`
 	Oracle            string `parquet:"oracle"`
 	GraphSetting      string `parquet:"graph_setting"`
+	Profile           string `parquet:"profile"`
 	Seq               int64  `parquet:"seq"`
 	AfterCalls        int64  `parquet:"after_calls"`
 	Function          string `parquet:"function"`

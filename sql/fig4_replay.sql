@@ -1,11 +1,12 @@
--- fig4_replay: solbehave paper Figure 4(a), the replay columns: per oracle, model and graph setting, contracts compared (N), mean and minimum status match rate, divergent contracts
+-- fig4_replay: solbehave paper Figure 4(a), the replay columns: per oracle, model, graph setting and Algorithm 1 profile, contracts compared (N), mean and minimum status match rate, divergent contracts
 -- depends: replay_sample_summary, replay_secondary, samples
--- columns: oracle, model, graph_setting, n, status_match_mean, status_match_min, divergent
+-- columns: oracle, model, graph_setting, profile, extractor, n, status_match_mean, status_match_min, divergent
 -- columns: secondary_only_calls, secondary_only_contracts
 CREATE OR REPLACE VIEW fig4_replay AS
 WITH per_contract AS (
     SELECT
-        oracle, graph_setting, model, contract_id,
+        oracle, graph_setting, profile, model, contract_id,
+        string_agg(DISTINCT extractor, ',' ORDER BY extractor) AS extractor,
         avg(status_match_rate) AS mean_rate,
         min(status_match_rate) AS min_rate,
         bool_or(divergent) AS divergent
@@ -14,7 +15,8 @@ WITH per_contract AS (
 ),
 per_model AS (
     SELECT
-        oracle, graph_setting, model,
+        oracle, graph_setting, profile, model,
+        string_agg(DISTINCT extractor, ',' ORDER BY extractor) AS extractor,
         count(*) AS n,
         avg(mean_rate) AS status_match_mean,
         avg(min_rate) AS status_match_min,
@@ -22,12 +24,14 @@ per_model AS (
     FROM per_contract
     GROUP BY ALL
 ),
-oracles AS (SELECT DISTINCT oracle, graph_setting FROM per_contract),
+oracles AS (SELECT DISTINCT oracle, graph_setting, profile FROM per_contract),
 models AS (SELECT DISTINCT model FROM samples UNION SELECT DISTINCT model FROM per_contract)
 SELECT
     o.oracle,
     m.model,
     o.graph_setting,
+    o.profile,
+    p.extractor,
     coalesce(p.n, 0) AS n,
     p.status_match_mean,
     p.status_match_min,
@@ -36,8 +40,8 @@ SELECT
     coalesce(s.secondary_only_contracts, 0) AS secondary_only_contracts
 FROM oracles o
 CROSS JOIN models m
-LEFT JOIN per_model p ON p.oracle = o.oracle AND p.graph_setting = o.graph_setting AND p.model = m.model
-LEFT JOIN replay_secondary s ON s.oracle = o.oracle AND s.graph_setting = o.graph_setting AND s.model = m.model
-ORDER BY o.oracle, o.graph_setting, m.model;
+LEFT JOIN per_model p ON p.oracle = o.oracle AND p.graph_setting = o.graph_setting AND p.profile = o.profile AND p.model = m.model
+LEFT JOIN replay_secondary s ON s.oracle = o.oracle AND s.graph_setting = o.graph_setting AND s.profile = o.profile AND s.model = m.model
+ORDER BY o.oracle, o.graph_setting, o.profile, m.model;
 
-COMMENT ON VIEW fig4_replay IS 'Figure 4(a), replay oracles: one row per replay oracle present (O2, O3 per graph setting, O4 beside them) and model. n: contracts compared (at least one compiling sample replayed; 0 when the model has none). status_match_mean: a contract''s status match rate is the mean over its samples, then averaged over contracts (0..1). status_match_min: the minimum over a contract''s samples, averaged over contracts, since one faulty sample can hide in a mean over ten. divergent: contracts where some sample disagrees with the original on some call. secondary_only_calls / secondary_only_contracts: calls whose status matched but gas (±10%), events, return data or storage differed, and contracts only those would flag (see replay_secondary).';
+COMMENT ON VIEW fig4_replay IS 'Figure 4(a), replay oracles: one row per replay oracle present (O2, O3 per graph setting and Algorithm 1 profile, O4 beside them) and model. profile: paper (the default) or extended (see sequence_calls), '''' for O2; extractor: the extractor whose DCR graphs made the O3/O4 calls (fixed: the reference extractor; matched: the model''s own), NULL where the model has no row. n: contracts compared (at least one compiling sample replayed; 0 when the model has none). status_match_mean: a contract''s status match rate is the mean over its samples, then averaged over contracts (0..1). status_match_min: the minimum over a contract''s samples, averaged over contracts, since one faulty sample can hide in a mean over ten. divergent: contracts where some sample disagrees with the original on some call. secondary_only_calls / secondary_only_contracts: calls whose status matched but gas (±10%), events, return data or storage differed, and contracts only those would flag (see replay_secondary).';

@@ -1,6 +1,6 @@
--- replay_sample_summary: dataset helper for Figure 4 and §IV-F: one row per replay oracle, graph setting, contract and sample, with its status match rate, divergence and the calls each secondary axis flags
+-- replay_sample_summary: dataset helper for Figure 4 and §IV-F: one row per replay oracle, graph setting, profile, contract and sample, with its status match rate, divergence and the calls each secondary axis flags
 -- depends: replay_calls
--- columns: oracle, graph_setting, contract_id, model, sample, calls, status_matches
+-- columns: oracle, graph_setting, profile, extractor, contract_id, model, sample, calls, status_matches
 -- columns: status_match_rate, divergent, first_divergent_seq, first_divergent_step
 -- columns: first_divergent_function, gas_flagged_calls, events_differ_calls, return_differs_calls
 -- columns: storage_differs_calls, secondary_only_calls
@@ -16,6 +16,8 @@ WITH axes AS (
 SELECT
     oracle,
     graph_setting,
+    profile,
+    extractor,
     contract_id,
     model,
     sample,
@@ -32,6 +34,6 @@ SELECT
     count(*) FILTER (WHERE status_match AND storage_differs) AS storage_differs_calls,
     count(*) FILTER (WHERE status_match AND (gas_flag OR events_differ OR return_differs OR storage_differs)) AS secondary_only_calls
 FROM axes
-GROUP BY oracle, graph_setting, contract_id, model, sample;
+GROUP BY oracle, graph_setting, profile, extractor, contract_id, model, sample;
 
-COMMENT ON VIEW replay_sample_summary IS 'Per replay oracle (O2, O3, O4), graph setting, contract, model and sample: calls compared, calls whose status matched the original, the status match rate (§IV-F(a)), divergent (any status disagreement), where the first disagreement is, and, among status-matching calls, how many each secondary axis flags: gas beyond ±10%, events (count or topics), return data, storage writes, and any of them (secondary_only_calls).';
+COMMENT ON VIEW replay_sample_summary IS 'Per replay oracle (O2, O3, O4), graph setting, Algorithm 1 profile and extractor (O3/O4; '''' for O2), contract, model and sample: calls compared, calls whose status matched the original, the status match rate (§IV-F(a)), divergent (any status disagreement), where the first disagreement is, and, among status-matching calls, how many each secondary axis flags: gas beyond ±10%, events (count or topics), return data, storage writes, and any of them (secondary_only_calls).';

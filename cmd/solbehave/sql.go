@@ -68,7 +68,7 @@ func printSummary(cmd *cobra.Command, g *globals) error {
 }
 
 // summaryViews are the paper tables a run's summary shows when filled.
-var summaryViews = []string{"table1_compile", "fig4_replay", "table4_coverage", "table5_o1", "table2_dcr_validation", "vuln_rate"}
+var summaryViews = []string{"table1_compile", "fig4_replay", "table4_coverage", "table5_o1", "table3_dcr_validation", "vuln_rate"}
 
 const summaryQuery = `SELECT count(*) AS contracts,
   count(*) FILTER (WHERE r.kept) AS reproduced,

@@ -62,6 +62,6 @@
 // `llm_calls` dataset (purpose "dcr").
 //
 // EventKey names events independently of the ids an extractor chose
-// (`<function>.<branch>`), which is how annotations and the Table II view
+// (`<function>.<branch>`), which is how annotations and the Table III view
 // match relations across extractors.
 package dcrextract

@@ -93,3 +93,22 @@ func TestStaticArguments(t *testing.T) {
 		t.Fatalf("transferOwnership(%s), want the deployer %s", e.Args[0].Value.Text, in.Caller.Hex())
 	}
 }
+
+func TestDefaultExtractorsFollowTheGenerators(t *testing.T) {
+	for _, c := range []struct {
+		generators []string
+		want       string
+	}{
+		{nil, "static"},
+		{[]string{"mutant", "reference"}, "static"},
+		{[]string{"mutant", "openai:gemma", "import:/x", "openai:qwen"}, "llm:gemma,llm:qwen"},
+		{[]string{"openai:"}, "static"},
+	} {
+		if got := strings.Join(DefaultExtractors(c.generators), ","); got != c.want {
+			t.Errorf("DefaultExtractors(%v) = %s, want %s", c.generators, got, c.want)
+		}
+		if got, want := DefaultReference(c.generators), strings.Split(c.want, ",")[0]; got != want {
+			t.Errorf("DefaultReference(%v) = %s, want %s", c.generators, got, want)
+		}
+	}
+}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strings"
 )
 
 // Config tunes one run of Algorithm 1.
@@ -16,29 +18,74 @@ type Config struct {
 	Alpha       float64 // probability of taking a prerequisite (the paper: 0.8)
 	Beta        float64 // probability of taking an obligation (the paper: 0.7)
 	Bonus       float64 // UCB exploration weight c in rate + c·sqrt(ln N / n)
-	Users       int     // accounts the `any` events are sent from
-	Fallback    bool    // try history, then generated arguments, when the proposed ones revert
-	// HistoryTries and SearchTries bound the fallback's tuples per step.
-	HistoryTries, SearchTries int
-	// FallbackPatience stops the fallback for an event after that many
-	// steps in a row in which it found nothing (its tries would only eat the
-	// attempt bound); 0: never stop.
-	FallbackPatience int
+	Parts               // the protocol parts a profile sets
 	// Stall ends a sequence after that many discarded steps in a row; 0: never.
 	Stall int
 	// MaxLength ends a sequence after that many kept calls; 0: unbounded (the paper).
 	MaxLength int
 	Gas       uint64 // gas limit of every call; 0: chain.DefaultGas
-	// BlockGap is the mean number of blocks between two steps; 0: the
-	// history's own pace.
+	// BlockGap is the mean number of blocks between two steps; 0: one
+	// block, or with HistoryPace the history's own pace.
 	BlockGap uint64
 	Seed     uint64
 }
 
-// DefaultConfig is the paper's setting plus the bounds this package adds.
+// Parts are the settings in which our extended protocol departs from the
+// paper's (§IV-E2 d, e): a profile fixes all of them, a flag each one.
+type Parts struct {
+	// Users is the number of accounts the `any` events are sent from, the
+	// history's most frequent senders first; 0: every call is sent from the
+	// deployer (the paper).
+	Users int
+	// HistoryTries and SearchTries bound the retries of a step whose call
+	// reverted: recorded argument tuples, then generated ones. 0 and 0: the
+	// call is discarded with no retry (the paper).
+	HistoryTries, SearchTries int
+	// FallbackPatience stops the retries of an event after that many steps
+	// in a row in which they found nothing (they would only eat the attempt
+	// bound); 0: never stop.
+	FallbackPatience int
+	// HistoryPace advances the blocks by a random gap whose mean is the
+	// history's pace; false: one block of 12 seconds per call (the paper is
+	// silent on time; this is our choice).
+	HistoryPace bool
+}
+
+// Profiles of Algorithm 1's protocol parts.
+const (
+	ProfilePaper    = "paper"    // §IV-E2 as printed
+	ProfileExtended = "extended" // our extensions: senders, retries, search, history pace
+)
+
+// ProfileNames lists the profiles, the default first.
+func ProfileNames() []string { return []string{ProfilePaper, ProfileExtended} }
+
+// ProfileParts is the setting of the named profile.
+func ProfileParts(profile string) (Parts, error) {
+	switch profile {
+	case ProfilePaper:
+		return Parts{}, nil
+	case ProfileExtended:
+		return Parts{Users: 4, HistoryTries: 3, SearchTries: 4, FallbackPatience: 3, HistoryPace: true}, nil
+	}
+	return Parts{}, fmt.Errorf("unknown profile %q (want one of %v)", profile, ProfileNames())
+}
+
+// IsProfile reports a known profile name.
+func IsProfile(name string) bool { return slices.Contains(ProfileNames(), name) }
+
+// DefaultConfig is the paper's setting (profile paper) plus the attempt
+// bound this package adds.
 func DefaultConfig() Config {
-	return Config{Budget: 1000, Alpha: 0.8, Beta: 0.7, Bonus: math.Sqrt2, Users: 4, Fallback: true,
-		HistoryTries: 3, SearchTries: 4, FallbackPatience: 3, Seed: 42}
+	return Config{Budget: 1000, Alpha: 0.8, Beta: 0.7, Bonus: math.Sqrt2, Seed: 42}
+}
+
+// ProfileConfig is DefaultConfig with the named profile's parts.
+func ProfileConfig(profile string) (Config, error) {
+	c := DefaultConfig()
+	p, err := ProfileParts(profile)
+	c.Parts = p
+	return c, err
 }
 
 // maxAttempts is the effective bound on tries.
@@ -69,12 +116,23 @@ func (c Config) Validate() error {
 	if c.Bonus < 0 || math.IsNaN(c.Bonus) {
 		errs = append(errs, fmt.Errorf("bonus must not be negative, got %v", c.Bonus))
 	}
-	if c.Users <= 0 {
-		errs = append(errs, fmt.Errorf("users must be positive, got %d", c.Users))
+	if c.Users < 0 {
+		errs = append(errs, fmt.Errorf("users must not be negative, got %d", c.Users))
 	}
 	return errors.Join(errs...)
 }
 
 // Version identifies the algorithm's behaviour: bump it when the sequences
 // generated for the same input change, so stages recompute them.
-const Version = "sequence-1"
+const Version = "sequence-2"
+
+// UnitProfile is the profile a stage unit id ends with ("<...>/<profile>"),
+// or "" when it names none: the o3 and sequences stages key their units by
+// profile, and a run of one profile leaves the other's units alone.
+func UnitProfile(unitID string) string {
+	i := strings.LastIndex(unitID, "/")
+	if p := unitID[i+1:]; i >= 0 && IsProfile(p) {
+		return p
+	}
+	return ""
+}

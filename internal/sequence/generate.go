@@ -152,10 +152,7 @@ func newGenerator(c Contract, cfg Config, eng *dcr.Engine) *generator {
 	g := &generator{cfg: cfg, c: c, d: d, eng: eng, events: map[string]dcr.Event{}, ownership: map[string]bool{},
 		methods: map[string]*abi.Method{}, methodErr: map[string]error{}, history: historyTuples(d.ABI, c.History),
 		rng: rand.New(rand.NewPCG(cfg.Seed, cfg.Seed^0x5eed5eed5eed5eed)), stats: map[string]*tally{},
-		users: users(cfg.Users, c.History, d.Deployer, d.Address), pace: historyPace(d.Block, c.History)}
-	if cfg.BlockGap > 0 {
-		g.pace.blocks = cfg.BlockGap
-	}
+		users: users(cfg.Users, c.History, d.Deployer, d.Address), pace: paceOf(cfg, d.Block, c.History)}
 	for _, f := range c.Ownership {
 		g.ownership[f] = true
 	}
@@ -209,7 +206,7 @@ func (g *generator) sequence() int {
 			break
 		}
 		g.advance(r)
-		user := g.users[g.rng.IntN(len(g.users))]
+		user := g.user()
 		cands, awaited, gerrs := g.candidates(r, user)
 		if len(cands) == 0 {
 			end = EndNoEvent
@@ -243,6 +240,16 @@ func (g *generator) bound(stall, length int) string {
 		return EndStall
 	}
 	return ""
+}
+
+// user draws the account an `any` event of the step is sent from: the
+// deployer when there are no user accounts (the paper: every call comes from
+// the address that deployed the contract, §IV-E2 d).
+func (g *generator) user() common.Address {
+	if len(g.users) == 0 {
+		return g.d.Deployer
+	}
+	return g.users[g.rng.IntN(len(g.users))]
 }
 
 // advance moves to the next step's block: a gap uniform in [1, 2·mean−1]
@@ -325,7 +332,7 @@ func (g *generator) finish(r *run) {
 		g.advance(r)
 		sender := g.d.Deployer
 		if ev.Role != dcr.RoleOwner {
-			sender = g.users[g.rng.IntN(len(g.users))]
+			sender = g.user()
 		}
 		view := memoView{r.gs.At(sender, r.block), newStepMemo()}
 		if enabled, _ := g.eng.Enabled(r.m, view); !setOf(enabled)[id] {

@@ -84,12 +84,12 @@ func TestGenerationIsDeterministicUnderTheSeed(t *testing.T) {
 	d := loadDemo(t, "StakingPool")
 	c := d.contract(t)
 	a, b := generate(t, c, smallConfig(80)), generate(t, c, smallConfig(80))
-	if !reflect.DeepEqual(a.Rows("x", "static"), b.Rows("x", "static")) {
+	if !reflect.DeepEqual(a.Rows("x", "static", ProfilePaper), b.Rows("x", "static", ProfilePaper)) {
 		t.Fatal("two runs with one seed differ")
 	}
 	other := smallConfig(80)
 	other.Seed = 7
-	if reflect.DeepEqual(a.Rows("x", "static"), generate(t, c, other).Rows("x", "static")) {
+	if reflect.DeepEqual(a.Rows("x", "static", ProfilePaper), generate(t, c, other).Rows("x", "static", ProfilePaper)) {
 		t.Fatal("another seed gave the same sequences")
 	}
 }
@@ -161,9 +161,10 @@ func TestOwnershipTransfersComeLast(t *testing.T) {
 	}
 }
 
-// The argument fallback: an event whose proposed arguments always revert
-// keeps no call without it, and calls with recorded arguments with it.
-func TestArgumentFallbackFindsRecordedArguments(t *testing.T) {
+// The retries: an event whose proposed arguments always revert keeps no
+// call under the paper's protocol (a revert is discarded), and calls with
+// recorded arguments under the extended one.
+func TestRetriesFindRecordedArgumentsOnlyInExtended(t *testing.T) {
 	d := loadDemo(t, "EtherLocker")
 	c := d.contract(t)
 	c.Graph = &dcr.Graph{Contract: "EtherLocker", Events: []dcr.Event{{ID: "lockSuccess", Function: "lock", Branch: "success",
@@ -171,14 +172,19 @@ func TestArgumentFallbackFindsRecordedArguments(t *testing.T) {
 			{Type: "address", Value: dcr.StringArg("0x00000000000000000000000000000000000000b0")},
 			{Type: "uint256", Value: dcr.NumberArg("0")}, // in the past: lock requires a day ahead
 		}}}}
-	cfg := smallConfig(20)
+	cfg := profileConfig(t, ProfilePaper, 20)
 	cfg.MaxAttempts = 200
-	cfg.Fallback = false
 	without := generate(t, c, cfg)
-	if without.Kept != 0 {
-		t.Fatalf("without the fallback %d calls kept", without.Kept)
+	if without.Kept != 0 || len(without.Attempts) != 200 {
+		t.Fatalf("paper: %d calls kept of %d attempts", without.Kept, len(without.Attempts))
 	}
-	cfg.Fallback = true
+	for _, a := range without.Attempts {
+		if a.Try != 0 || a.ArgsSource != ArgsProposed {
+			t.Fatalf("paper retried: %+v", a)
+		}
+	}
+	cfg = profileConfig(t, ProfileExtended, 20)
+	cfg.MaxAttempts = 200
 	with := generate(t, c, cfg)
 	sources := map[string]int{}
 	for _, a := range with.Attempts {
@@ -190,7 +196,76 @@ func TestArgumentFallbackFindsRecordedArguments(t *testing.T) {
 		}
 	}
 	if with.Kept != 20 || sources[ArgsHistory] == 0 || sources[ArgsProposed] != 0 {
-		t.Fatalf("with the fallback: %d kept, by source %v", with.Kept, sources)
+		t.Fatalf("extended: %d kept, by source %v", with.Kept, sources)
+	}
+}
+
+// The paper's protocol on a demo contract with real users in its history:
+// every call from the deployer, no retry, no searched argument, one block of
+// 12 s per call from the block after the creation; the extended protocol
+// differs on each of these.
+func TestPaperProfileCallsFromTheDeployerWithoutRetries(t *testing.T) {
+	d := loadDemo(t, "StakingPool")
+	c := d.contract(t)
+	paper := generate(t, c, profileConfig(t, ProfilePaper, 80))
+	created := c.Deployment.Block
+	lastSeq, want := -1, chainBlock{}
+	for _, a := range paper.Attempts {
+		if a.Call.From != c.Deployment.Deployer || a.Try != 0 || a.ArgsSource == ArgsSearch {
+			t.Fatalf("paper attempt %+v: want the deployer, try 0, no search", a)
+		}
+		if a.Seq != lastSeq { // each sequence starts again from the deployment
+			lastSeq, want = a.Seq, chainBlock{created.Number, created.Time}
+		}
+		want = chainBlock{want.number + 1, want.time + 12}
+		if got := (chainBlock{a.Call.Block.Number, a.Call.Block.Time}); got != want {
+			t.Fatalf("paper attempt seq %d step %d at %+v, want %+v", a.Seq, a.Step, got, want)
+		}
+	}
+	if len(paper.Users) != 0 || paper.Kept == 0 {
+		t.Fatalf("paper: users %v, %d kept", paper.Users, paper.Kept)
+	}
+	ext := generate(t, c, profileConfig(t, ProfileExtended, 80))
+	others, retries, paced := 0, 0, 0
+	for _, a := range ext.Attempts {
+		if a.Call.From != c.Deployment.Deployer {
+			others++
+		}
+		if a.Try > 0 {
+			retries++
+		}
+		if a.Step == 0 && a.Call.Block.Number != created.Number+1 {
+			paced++
+		}
+	}
+	if others == 0 || retries == 0 || paced == 0 {
+		t.Fatalf("extended: %d calls from users, %d retries, %d first steps paced by the history", others, retries, paced)
+	}
+}
+
+type chainBlock struct{ number, time uint64 }
+
+// A proposal whose arguments do not encode is replaced, once, by a recorded
+// call of the same function, under the paper's protocol too.
+func TestPaperReplacesAnUnusableProposalByARecordedCall(t *testing.T) {
+	d := loadDemo(t, "EtherLocker")
+	c := d.contract(t)
+	c.Graph = &dcr.Graph{Contract: "EtherLocker", Events: []dcr.Event{{ID: "lockSuccess", Function: "lock", Branch: "success",
+		Role: dcr.RoleAny, Included: true, Value: "1 ether", Args: []dcr.Arg{ // one argument of two
+			{Type: "address", Value: dcr.StringArg("0x00000000000000000000000000000000000000b0")}}}}}
+	res := generate(t, c, profileConfig(t, ProfilePaper, 10))
+	steps := map[[2]int][]Attempt{}
+	for _, a := range res.Attempts {
+		k := [2]int{a.Seq, a.Step}
+		steps[k] = append(steps[k], a)
+	}
+	for k, tries := range steps {
+		if len(tries) != 2 || tries[0].Status != schemas.StatusUnencodable || tries[1].ArgsSource != ArgsHistory {
+			t.Fatalf("step %v: %+v; want the unencodable proposal, then one recorded call", k, tries)
+		}
+	}
+	if res.Kept == 0 {
+		t.Fatal("no recorded lock call was kept")
 	}
 }
 
@@ -200,7 +275,7 @@ func TestReplayableReproducesTheGeneration(t *testing.T) {
 	d := loadDemo(t, "PaymentChannel")
 	c := d.contract(t)
 	res := generate(t, c, smallConfig(60))
-	rows := res.Rows("PaymentChannel", "static")
+	rows := res.Rows("PaymentChannel", "static", ProfilePaper)
 	seqs, err := Replayable(rows)
 	if err != nil {
 		t.Fatal(err)
@@ -238,7 +313,7 @@ func TestConfigValidate(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := DefaultConfig()
-	bad.Budget, bad.Alpha, bad.Users = 0, 1.5, 0
+	bad.Budget, bad.Alpha, bad.Users = 0, 1.5, -1
 	err := bad.Validate()
 	for _, want := range []string{"budget", "alpha", "users"} {
 		if err == nil || !strings.Contains(err.Error(), want) {

@@ -101,3 +101,13 @@ func smallConfig(budget int) Config {
 	cfg.Budget = budget
 	return cfg
 }
+
+func profileConfig(t testing.TB, profile string, budget int) Config {
+	t.Helper()
+	cfg, err := ProfileConfig(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Budget = budget
+	return cfg
+}

@@ -115,6 +115,20 @@ type pace struct {
 	secsPerBlock uint64
 }
 
+// paceOf is the clock of a run: one block of 12 seconds per call (the paper
+// says nothing of time), or with HistoryPace the history's pace; BlockGap,
+// when set, is the mean blocks per call either way.
+func paceOf(cfg Config, created chain.Block, txs []deploy.Tx) pace {
+	p := pace{blocks: 1, secsPerBlock: 12}
+	if cfg.HistoryPace {
+		p = historyPace(created, txs)
+	}
+	if cfg.BlockGap > 0 {
+		p.blocks = cfg.BlockGap
+	}
+	return p
+}
+
 // historyPace is the history's mean blocks per transaction and seconds
 // per block (1 block of 12 s without a history to learn from).
 func historyPace(created chain.Block, txs []deploy.Tx) pace {

@@ -14,12 +14,13 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-// Rows are the result's rows of `sequence_calls`, in attempt order.
-func (r *Result) Rows(contractID, extractor string) []schemas.SequenceCall {
+// Rows are the result's rows of `sequence_calls`, in attempt order, for the
+// graph of extractor under the named profile.
+func (r *Result) Rows(contractID, extractor, profile string) []schemas.SequenceCall {
 	rows := make([]schemas.SequenceCall, len(r.Attempts))
 	for i, a := range r.Attempts {
 		c := a.Call
-		row := schemas.SequenceCall{ContractID: contractID, Extractor: extractor,
+		row := schemas.SequenceCall{ContractID: contractID, Extractor: extractor, Profile: profile,
 			Seq: int64(a.Seq), Step: int64(a.Step), Try: int64(a.Try), Position: int64(a.Position),
 			Event: a.Event, Function: a.Function, Branch: a.Branch, Role: string(a.Role), Priority: a.Priority,
 			ArgsSource: a.ArgsSource, Args: a.Args, Sender: lowerHex(c.From), ValueWei: bigOrZero(c.Value).String(),
@@ -42,7 +43,7 @@ func gasLimit(g uint64) uint64 {
 	return g
 }
 
-// Replayable rebuilds, from one contract's and one extractor's rows, its
+// Replayable rebuilds, from one contract's rows of one extractor and profile, its
 // sequences in order, each holding every call that reached the chain at the
 // place it was tried: the kept calls as they are and the refused ones
 // (status revert) as probes, whose effects the replay discards. Its kept

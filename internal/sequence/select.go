@@ -79,12 +79,17 @@ func (g *generator) proposed(ev dcr.Event) variant {
 	return v
 }
 
-// fallback is the next argument tuple to try after tried, if any: a
-// recorded one not yet tried (successful ones first), then a generated one.
-// Events of a `fail` branch and functions the ABI lacks get none, nor an
-// event whose last FallbackPatience fallbacks all found nothing.
+// fallback is the next argument tuple to try after tried, if any. A
+// proposal that could not be sent (its arguments do not encode) gets one
+// recorded call of the function instead, in every profile (the paper
+// decodes arguments from history where a proposal is unusable). A proposal
+// that reverted gets up to HistoryTries recorded tuples not yet tried
+// (successful ones first), then up to SearchTries generated ones; the paper
+// tries none. Events of a `fail` branch and functions the ABI lacks get no
+// other tuple, nor an event whose last FallbackPatience fallbacks all found
+// nothing.
 func (g *generator) fallback(ev dcr.Event, tried []variant) (variant, bool) {
-	if !g.cfg.Fallback || ev.Branch == "fail" || g.methodErr[ev.ID] != nil ||
+	if ev.Branch == "fail" || g.methodErr[ev.ID] != nil ||
 		(g.cfg.FallbackPatience > 0 && g.stats[ev.ID].fruitless >= g.cfg.FallbackPatience) {
 		return variant{}, false
 	}
@@ -97,7 +102,8 @@ func (g *generator) fallback(ev dcr.Event, tried []variant) (variant, bool) {
 			search++
 		}
 	}
-	if history < g.cfg.HistoryTries && search == 0 {
+	unusable := tried[0].status != "" && history == 0 && search == 0
+	if (unusable || history < g.cfg.HistoryTries) && search == 0 {
 		if v, ok := g.fromHistory(ev, tried); ok {
 			return v, true
 		}

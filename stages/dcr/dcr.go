@@ -4,14 +4,18 @@
 // <data>/dcr/<contract_id>/<extractor>.json and as rows of `dcr_graphs`,
 // `dcr_events` and `dcr_relations`; it also loads the human annotations
 // (data/annotations/dcr/<contract_id>.json) into `dcr_annotations`, which
-// `table2_dcr_validation` scores the extractors against (§V-C, Table II).
+// `table3_dcr_validation` scores the extractors against (§V-C, Table III).
 //
 // Extractors (--extractor, comma-separated):
-//   - static (the default): rules over the original's AST, deterministic,
-//     no model (internal/dcrextract).
 //   - llm:<model>: the paper's extractor, a model behind the
 //     OpenAI-compatible endpoint --llm-url; its requests are rows of
 //     `llm_calls` with purpose `dcr`, cached like every LLM call.
+//   - static: rules over the original's AST, deterministic, no model
+//     (internal/dcrextract).
+//
+// Without --extractor, every LLM generator's model extracts (llm:<model> for
+// each --generator openai:<model>), as in the paper; with no LLM generator,
+// the static rules do.
 //
 // Inputs: `contracts` (kept), `reproducibility.artifact` (the original's
 // compiler output; recompiled when the artifact is missing) and the corpus
@@ -37,6 +41,7 @@ import (
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm"
+	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/warehouse"
@@ -46,7 +51,8 @@ import (
 
 // Stage is the dcr stage.
 type Stage struct {
-	Extractors  []string // static, llm:<model>
+	Extractors  []string // static, llm:<model>; none: dcrextract.DefaultExtractors(Generators)
+	Generators  []string // the run's generators (--generator), which choose the default extractors
 	History     int      // recorded transactions read for argument proposals
 	Annotations string   // folder of <contract_id>.json annotation files
 	Temperature float64  // LLM sampling temperature
@@ -56,11 +62,11 @@ type Stage struct {
 	clients map[string]*llm.Client // per model
 }
 
-// New returns the stage with its defaults: the static extractor, the first
-// 1,000 transactions (O2's budget), the repository's annotations.
+// New returns the stage with its defaults: the extractors the generators
+// imply, the first 1,000 transactions (O2's budget), the repository's
+// annotations.
 func New() *Stage {
-	return &Stage{Extractors: []string{dcrextract.StaticName}, History: 1000,
-		Annotations: filepath.Join("data", "annotations", "dcr"), MaxTokens: 8192}
+	return &Stage{History: 1000, Annotations: filepath.Join("data", "annotations", "dcr"), MaxTokens: 8192}
 }
 
 func (s *Stage) Name() string { return "dcr" }
@@ -73,7 +79,8 @@ func (s *Stage) Summary() string {
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	// Shared: the sequences stage reads the graphs of the same extractors.
-	sharedflag.StringList(fs, &s.Extractors, "extractor", s.Extractors, "DCR extractors, comma-separated: static, llm:<model>")
+	sharedflag.StringList(fs, &s.Extractors, "extractor", s.Extractors, "DCR extractors, comma-separated: static, llm:<model> (default: llm:<model> for every --generator openai:<model>, else static)")
+	sharedflag.StringList(fs, &s.Generators, "generator", nil, regen.GeneratorFlagUsage)
 	fs.IntVar(&s.History, "dcr-history", s.History, "recorded transactions read to propose event arguments")
 	fs.StringVar(&s.Annotations, "dcr-annotations", s.Annotations, "folder of DCR annotation files (<contract_id>.json); \"\" for none")
 	fs.Float64Var(&s.Temperature, "dcr-temperature", s.Temperature, "LLM sampling temperature for DCR extraction")
@@ -125,7 +132,7 @@ type unit struct {
 // Plan makes one unit per (kept contract, extractor) and one per annotated
 // corpus contract.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	exs, err := parseExtractors(s.Extractors)
+	exs, err := parseExtractors(s.extractors())
 	if err != nil {
 		return nil, err
 	}
@@ -169,6 +176,14 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		env.Log.Warn("dcr: no kept contract (run verify first); only annotations are loaded")
 	}
 	return units, nil
+}
+
+// extractors are the named extractors, or the generators' default.
+func (s *Stage) extractors() []string {
+	if len(s.Extractors) > 0 {
+		return s.Extractors
+	}
+	return dcrextract.DefaultExtractors(s.Generators)
 }
 
 // llmKey is what an LLM graph depends on beyond the contract.

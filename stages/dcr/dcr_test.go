@@ -83,7 +83,7 @@ func writeJSON(t *testing.T, path string, v any) {
 
 // TestStaticStageAndTable2 runs the stage on two demo contracts with an
 // annotation for one of them, then checks the graph file, the rows, a rerun
-// that skips everything, and table2_dcr_validation against counts computed
+// that skips everything, and table3_dcr_validation against counts computed
 // here from the rows.
 func TestStaticStageAndTable2(t *testing.T) {
 	env := newEnv(t)
@@ -184,7 +184,7 @@ func table2(t *testing.T, env *pipeline.Env, relation string) [3]int64 {
 	}
 	defer db.Close()
 	var got [3]int64
-	err = db.QueryRow(`SELECT tp, fp, fn FROM table2_dcr_validation WHERE extractor = 'static' AND relation = ?`, relation).
+	err = db.QueryRow(`SELECT tp, fp, fn FROM table3_dcr_validation WHERE extractor = 'static' AND relation = ?`, relation).
 		Scan(&got[0], &got[1], &got[2])
 	if err != nil {
 		t.Fatal(err)
@@ -276,6 +276,35 @@ func TestRepositoryAnnotationsParse(t *testing.T) {
 	for _, f := range files {
 		if _, err := ReadAnnotations(f); err != nil {
 			t.Error(err)
+		}
+	}
+}
+
+// Without --extractor, an LLM generator's model extracts the graphs (the
+// paper's extractor), through the endpoint on 127.0.0.1; without an LLM
+// generator, the static rules do.
+func TestExtractorFollowsTheGenerators(t *testing.T) {
+	srv := llmtest.New(t, func(n int, _ llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: vaultGraph} })
+	for _, tc := range []struct {
+		generators []string
+		want       string
+		requests   int
+	}{{[]string{"mutant", "reference"}, "static", 0}, {[]string{"mutant", "openai:test-model"}, "llm:test-model", 1}} {
+		env := newEnv(t)
+		keep(t, env, vaultID)
+		s := New()
+		s.Generators, s.Annotations = tc.generators, ""
+		s.LLM.BaseURL, s.LLM.APIKey, s.LLM.Timeout = srv.BaseURL(), "k", 5*time.Second
+		before := len(srv.Requests())
+		if c := run(t, env, s); c.Failed != 0 || c.Ran != 1 {
+			t.Fatalf("%v: counters %+v", tc.generators, c)
+		}
+		g := rows[schemas.DCRGraph](t, env, "dcr_graphs")
+		if len(g) != 1 || g[0].Extractor != tc.want || g[0].Status != "ok" || len(srv.Requests())-before != tc.requests {
+			t.Fatalf("%v: graphs %+v after %d requests, want one %s graph", tc.generators, g, len(srv.Requests())-before, tc.want)
+		}
+		if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
+			t.Fatalf("scripted endpoint at %s", srv.URL)
 		}
 	}
 }

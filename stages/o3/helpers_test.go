@@ -28,8 +28,14 @@ func TestMain(m *testing.M) {
 const demoCorpus = "../../data/corpus/demo"
 
 // writeSequences runs Algorithm 1 with the static graph, as the sequences
-// stage does, and writes its rows under extractor.
+// stage does under the paper profile, and writes its rows under extractor.
 func writeSequences(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *solc.Output, budget int, extractors ...string) *sequence.Result {
+	t.Helper()
+	return writeProfile(t, env, rec, out, budget, sequence.ProfilePaper, extractors...)
+}
+
+// writeProfile is writeSequences under the named profile.
+func writeProfile(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *solc.Output, budget int, profile string, extractors ...string) *sequence.Result {
 	t.Helper()
 	res, err := dcrextract.Static(dcrextract.FromRecord(rec, out))
 	if err != nil {
@@ -39,14 +45,17 @@ func writeSequences(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *so
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := sequence.DefaultConfig()
+	cfg, err := sequence.ProfileConfig(profile)
+	if err != nil {
+		t.Fatal(err)
+	}
 	cfg.Budget = budget
 	gen, err := sequence.Generate(context.Background(), c, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ex := range extractors {
-		stagetest.Write(t, env, "sequence_calls", rec.Entry.ID, "sequences-"+ex, gen.Rows(rec.Entry.ID, ex))
+		stagetest.Write(t, env, "sequence_calls", rec.Entry.ID, "sequences-"+ex+"-"+profile, gen.Rows(rec.Entry.ID, ex, profile))
 	}
 	return gen
 }

@@ -19,15 +19,22 @@
 // never mixes into O3's figures.
 //
 // Graph settings (§V-D): `fixed` replays every model's samples against the
-// sequences of --reference-extractor (default static); `matched` replays a
-// model's samples against the sequences of the extractor that is that model
-// (llm:<m> for a sample model <m> or <provider>:<m>). Reference, mutant and
-// import samples have no extractor of their own, so only `fixed` covers
-// them.
+// sequences of --reference-extractor (default: the first LLM generator's
+// model, llm:<m>, else static); `matched` replays a model's samples against
+// the sequences of the extractor that is that model (llm:<m> for a sample
+// model <m> or <provider>:<m>). Reference, mutant and import samples have no
+// extractor of their own, so only `fixed` covers them.
 //
-// Outputs: `replay_calls` (oracles O3 and O4), `view_snapshots` (O3) and
+// Profiles: the stage replays the sequences Algorithm 1 generated under
+// --o3-profile (paper or extended, shared with the sequences stage); one
+// unit per (contract, profile), and a run of one profile leaves the other's
+// rows.
+//
+// Outputs: `replay_calls` (oracles O3 and O4, with the profile and the
+// extractor whose graph made the calls), `view_snapshots` (O3) and
 // `coverage` (O3, one row set per extractor, `model` = the extractor;
-// graph_setting `fixed` for the reference extractor, `matched` for others).
+// graph_setting `fixed` for the reference extractor, `matched` for others),
+// each row with its profile.
 package o3
 
 import (
@@ -44,8 +51,10 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/sequence"
 	"github.com/solbehave/solbehave/internal/sharedflag"
@@ -63,22 +72,30 @@ const (
 
 // Stage is the o3 stage.
 type Stage struct {
-	Reference     string // the extractor whose sequences every model is judged by (fixed)
-	SnapshotEvery int    // kept calls between two readings of the zero-argument views
-	History       int    // recorded transactions loaded (as the sequences stage did)
+	// Reference is the extractor whose sequences every model is judged by
+	// (fixed); "": dcrextract.DefaultReference(Generators).
+	Reference     string
+	Generators    []string // the run's generators (--generator)
+	Profile       string   // the profile whose sequences are replayed
+	SnapshotEvery int      // kept calls between two readings of the zero-argument views
+	History       int      // recorded transactions loaded (as the sequences stage did)
 }
 
 // New returns the stage with its defaults.
-func New() *Stage { return &Stage{Reference: "static", SnapshotEvery: 50, History: 1000} }
+func New() *Stage {
+	return &Stage{Profile: sequence.ProfilePaper, SnapshotEvery: 50, History: 1000}
+}
 
 func (s *Stage) Name() string    { return "o3" }
-func (s *Stage) Version() string { return "1" }
+func (s *Stage) Version() string { return "2" }
 func (s *Stage) Summary() string {
 	return "O3/O4: replay the validated sequences (O3) and the pruned calls as probes (O4) on the original and every compiling sample"
 }
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&s.Reference, "reference-extractor", s.Reference, "O3: extractor whose sequences judge every model (graph_setting fixed)")
+	fs.StringVar(&s.Reference, "reference-extractor", s.Reference, "O3: extractor whose sequences judge every model, graph_setting fixed (default: llm:<model> of the first --generator openai:<model>, else static)")
+	sharedflag.StringList(fs, &s.Generators, "generator", nil, regen.GeneratorFlagUsage)
+	sharedflag.String(fs, &s.Profile, "o3-profile", s.Profile, "O3: protocol of Algorithm 1: paper (every call from the deployer, proposed arguments, no retry, one block of 12 s per call) or extended (history senders, retries with recorded and searched arguments, history pace)")
 	sharedflag.Int(fs, &s.SnapshotEvery, "snapshot-every", s.SnapshotEvery, "replay oracles: calls between two readings of the zero-argument view functions (0: none)")
 	sharedflag.Int(fs, &s.History, "o3-history", s.History, "O3: recorded transactions read for senders, pace and fallback arguments")
 }
@@ -98,12 +115,27 @@ type sampleKey struct {
 	Artifact string
 }
 
-// Plan makes one unit per kept contract with compiling samples and sequences.
-func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	if strings.TrimSpace(s.Reference) == "" {
-		return nil, errors.New("o3: --reference-extractor is empty")
+// reference is the named reference extractor, or the generators' default.
+func (s *Stage) reference() string {
+	if r := strings.TrimSpace(s.Reference); r != "" {
+		return r
 	}
-	in, err := readInputs(env.Warehouse)
+	return dcrextract.DefaultReference(s.Generators)
+}
+
+// InScope: a run plans one profile's units and leaves the other's.
+func (s *Stage) InScope(unitID string) bool {
+	p := sequence.UnitProfile(unitID)
+	return p == "" || p == s.Profile
+}
+
+// Plan makes one unit per kept contract with compiling samples and
+// sequences of the profile.
+func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	if !sequence.IsProfile(s.Profile) {
+		return nil, fmt.Errorf("o3: --o3-profile %q: want one of %v", s.Profile, sequence.ProfileNames())
+	}
+	in, err := readInputs(env.Warehouse, s.Profile)
 	if err != nil || len(in.samples) == 0 || len(in.calls) == 0 {
 		return nil, err
 	}
@@ -127,8 +159,9 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		if u.rec != nil {
 			digest = u.rec.Digest
 		}
-		fp := pipeline.Fingerprint(s.Version(), s, digest, u.origArtifact, sampleKeys(samples), callsDigest(calls), pipeline.ErrText(u.loadErr))
-		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: u})
+		fp := pipeline.Fingerprint(s.Version(), s.reference(), s.Profile, s.SnapshotEvery, s.History, digest, u.origArtifact,
+			sampleKeys(samples), callsDigest(calls), pipeline.ErrText(u.loadErr))
+		units = append(units, pipeline.Unit{ID: e.ID + "/" + s.Profile, Contract: e.ID, Fingerprint: fp, Payload: u})
 	}
 	return units, nil
 }
@@ -140,7 +173,9 @@ type inputs struct {
 	calls     map[string]map[string][]schemas.SequenceCall // contract -> extractor -> rows
 }
 
-func readInputs(w *warehouse.Warehouse) (*inputs, error) {
+// readInputs reads the kept originals, the compiling samples and the
+// sequence rows of one profile.
+func readInputs(w *warehouse.Warehouse, profile string) (*inputs, error) {
 	orig, err := subjects.ReadOriginals(w)
 	if err != nil {
 		return nil, err
@@ -156,6 +191,9 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 	in := &inputs{kept: orig.Kept, artifacts: orig.Artifacts, samples: samples,
 		calls: map[string]map[string][]schemas.SequenceCall{}}
 	for _, c := range calls {
+		if c.Profile != profile {
+			continue
+		}
 		byEx := in.calls[c.ContractID]
 		if byEx == nil {
 			byEx = map[string][]schemas.SequenceCall{}
@@ -235,7 +273,7 @@ func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, contract
 	if err != nil {
 		return pipeline.Fail("input", false, fmt.Errorf("%s sequences: %w", ex, err))
 	}
-	fixed := ex == s.Reference
+	fixed := ex == s.reference()
 	var judged []replay.Sample
 	for _, smp := range samples {
 		if fixed || Matches(smp.Model, ex) {
@@ -251,12 +289,16 @@ func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, contract
 	if fixed {
 		setting = SettingFixed
 	}
-	pipeline.Add(out, "coverage", sp.keptResult(res).CoverageRows(replay.Labels{ContractID: contractID, Oracle: schemas.OracleO3, GraphSetting: setting}, ex))
+	cov := sp.keptResult(res).CoverageRows(replay.Labels{ContractID: contractID, Oracle: schemas.OracleO3, GraphSetting: setting}, ex)
+	for i := range cov {
+		cov[i].Profile = s.Profile
+	}
+	pipeline.Add(out, "coverage", cov)
 	if fixed {
-		s.addRows(env, out, res, sp, contractID, SettingFixed, func(string) bool { return true })
+		s.addRows(env, out, res, sp, contractID, ex, SettingFixed, func(string) bool { return true })
 	}
 	if hasMatched(judged, ex) {
-		s.addRows(env, out, res, sp, contractID, SettingMatched, func(model string) bool { return Matches(model, ex) })
+		s.addRows(env, out, res, sp, contractID, ex, SettingMatched, func(model string) bool { return Matches(model, ex) })
 	}
 	return nil
 }
@@ -270,8 +312,9 @@ func hasMatched(samples []replay.Sample, ex string) bool {
 	return false
 }
 
-// addRows writes one graph setting's O3 and O4 rows for the samples keep admits.
-func (s *Stage) addRows(env *pipeline.Env, out *pipeline.Output, res *replay.Result, sp split, contractID, setting string, keep func(model string) bool) {
+// addRows writes one graph setting's O3 and O4 rows for the samples keep
+// admits, labelled with the profile and the extractor ex.
+func (s *Stage) addRows(env *pipeline.Env, out *pipeline.Output, res *replay.Result, sp split, contractID, ex, setting string, keep func(model string) bool) {
 	calls := res.CallRows(replay.Labels{ContractID: contractID, Oracle: schemas.OracleO3, GraphSetting: setting})
 	var o3, o4 []schemas.ReplayCall
 	odd := 0
@@ -279,6 +322,7 @@ func (s *Stage) addRows(env *pipeline.Env, out *pipeline.Output, res *replay.Res
 		if !keep(r.Model) {
 			continue
 		}
+		r.Profile, r.Extractor = s.Profile, ex
 		if r.Probe {
 			r.Oracle = schemas.OracleO4
 			o4 = append(o4, r)
@@ -301,6 +345,7 @@ func (s *Stage) addRows(env *pipeline.Env, out *pipeline.Output, res *replay.Res
 	var views []schemas.ViewSnapshot
 	for _, v := range res.ViewRows(replay.Labels{ContractID: contractID, Oracle: schemas.OracleO3, GraphSetting: setting}) {
 		if keep(v.Model) {
+			v.Profile = s.Profile
 			v.AfterCalls = int64(sp.keptBefore(v.Seq, int(v.AfterCalls)))
 			views = append(views, v)
 		}

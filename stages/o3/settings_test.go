@@ -61,49 +61,58 @@ func TestGraphSettings(t *testing.T) {
 }
 
 // replayRows are synthetic replay_calls rows: calls of which the first
-// mismatches do not match the original's status.
-func replayRows(contract, oracle, setting, model string, calls, mismatches int) []schemas.ReplayCall {
+// mismatches do not match the original's status (O3/O4 under profile).
+func replayRows(contract, oracle, setting, profile, model string, calls, mismatches int) []schemas.ReplayCall {
 	var rows []schemas.ReplayCall
 	for i := 0; i < calls; i++ {
 		rows = append(rows, schemas.ReplayCall{ContractID: contract, Model: model, Oracle: oracle, GraphSetting: setting,
+			Profile: profile, Extractor: map[bool]string{true: "static"}[profile != ""],
 			Step: int64(i), StatusRef: "success", StatusSample: "success", StatusMatch: i >= mismatches})
 	}
 	return rows
 }
 
 // The comparison views on known verdicts: complementarity counts and the
-// Spearman correlation of the two oracles' match rates across models.
+// Spearman correlation of the two oracles' match rates across models, each
+// per profile: the extended profile's rows (O3 flags nothing there) neither
+// mix into the paper's figures nor vanish.
 func TestComplementarityAndAgreementViews(t *testing.T) {
 	env := stagetest.NewEnv(t, demoCorpus, engines)
 	// Status match rates per model: O2 a 1.0, b 0.9, c 0.8; O3 a 0.95, b 0.97, c 0.7.
 	// Ranks O2 (c, b, a) = 1, 2, 3; O3 (c, a, b) = 1, 2, 3: d = (1, -1, 0), rho = 1 - 6*2/(3*8) = 0.5.
 	rates := map[string][2]int{"a": {0, 5}, "b": {10, 3}, "c": {20, 30}} // mismatches of 100 for O2, O3
 	part := 0
-	add := func(contract, oracle, setting, model string, calls, mismatches int) {
+	add := func(contract, oracle, setting, profile, model string, calls, mismatches int) {
 		part++
-		stagetest.Write(t, env, "replay_calls", contract, fmt.Sprint("p", part), replayRows(contract, oracle, setting, model, calls, mismatches))
+		stagetest.Write(t, env, "replay_calls", contract, fmt.Sprint("p", part), replayRows(contract, oracle, setting, profile, model, calls, mismatches))
 	}
 	for model, m := range rates {
-		add("K1", "O2", "", model, 100, m[0])
-		add("K1", "O3", SettingFixed, model, 100, m[1])
-		add("K1", "O4", SettingFixed, model, 100, 100) // never part of the O2/O3 figures
+		add("K1", "O2", "", "", model, 100, m[0])
+		add("K1", "O3", SettingFixed, "paper", model, 100, m[1])
+		add("K1", "O4", SettingFixed, "paper", model, 100, 100) // never part of the O2/O3 figures
+		add("K1", "O3", SettingFixed, "extended", model, 100, 0)
 	}
 	// Model a on two more contracts: K2 flagged by O3 only, K3 by O2 only
 	// (O3 never ran on K3, so it is outside the comparison). K1 is O3-only for a too.
-	add("K2", "O2", "", "a", 10, 0)
-	add("K2", "O3", SettingFixed, "a", 10, 1)
-	add("K3", "O2", "", "a", 10, 2)
+	add("K2", "O2", "", "", "a", 10, 0)
+	add("K2", "O3", SettingFixed, "paper", "a", 10, 1)
+	add("K2", "O3", SettingFixed, "extended", "a", 10, 0)
+	add("K3", "O2", "", "", "a", 10, 2)
 	db := stagetest.OpenViews(t, env)
 	// Rates with the extra contracts: O2 a = mean(1.0, 1.0, 0.8) = 0.933 still above b (0.9);
 	// O3 a = mean(0.95, 0.9) = 0.925, below b (0.97) and above c (0.7): the ranks hold.
-	agree := stagetest.QueryMaps(t, db, `SELECT * FROM oracle_agreement`)
-	if len(agree) != 1 || agree[0]["models"] != int64(3) || math.Abs(agree[0]["spearman_rho"].(float64)-0.5) > 1e-9 {
-		t.Fatalf("oracle_agreement %v, want rho 0.5 over 3 models", agree)
+	agree := stagetest.QueryMaps(t, db, `SELECT * FROM oracle_agreement ORDER BY profile`)
+	if len(agree) != 2 || agree[1]["profile"] != "paper" || agree[1]["models"] != int64(3) || math.Abs(agree[1]["spearman_rho"].(float64)-0.5) > 1e-9 ||
+		agree[0]["profile"] != "extended" || agree[0]["spearman_rho"] != nil {
+		t.Fatalf("oracle_agreement %v, want rho 0.5 over 3 models for paper, none for extended (every O3 rate 1)", agree)
 	}
-	comp := stagetest.QueryMaps(t, db, `SELECT * FROM fig4_complementarity ORDER BY model`)
-	want := `[{"both":0,"graph_setting":"fixed","model":"a","n_both":2,"n_o2":3,"n_o3":2,"o2_only":0,"o3_only":2},` +
-		`{"both":1,"graph_setting":"fixed","model":"b","n_both":1,"n_o2":1,"n_o3":1,"o2_only":0,"o3_only":0},` +
-		`{"both":1,"graph_setting":"fixed","model":"c","n_both":1,"n_o2":1,"n_o3":1,"o2_only":0,"o3_only":0}]`
+	comp := stagetest.QueryMaps(t, db, `SELECT * FROM fig4_complementarity ORDER BY profile DESC, model`)
+	want := `[{"both":0,"extractor":"static","graph_setting":"fixed","model":"a","n_both":2,"n_o2":3,"n_o3":2,"o2_only":0,"o3_only":2,"profile":"paper"},` +
+		`{"both":1,"extractor":"static","graph_setting":"fixed","model":"b","n_both":1,"n_o2":1,"n_o3":1,"o2_only":0,"o3_only":0,"profile":"paper"},` +
+		`{"both":1,"extractor":"static","graph_setting":"fixed","model":"c","n_both":1,"n_o2":1,"n_o3":1,"o2_only":0,"o3_only":0,"profile":"paper"},` +
+		`{"both":0,"extractor":"static","graph_setting":"fixed","model":"a","n_both":2,"n_o2":3,"n_o3":2,"o2_only":0,"o3_only":0,"profile":"extended"},` +
+		`{"both":0,"extractor":"static","graph_setting":"fixed","model":"b","n_both":1,"n_o2":1,"n_o3":1,"o2_only":1,"o3_only":0,"profile":"extended"},` +
+		`{"both":0,"extractor":"static","graph_setting":"fixed","model":"c","n_both":1,"n_o2":1,"n_o3":1,"o2_only":1,"o3_only":0,"profile":"extended"}]`
 	if stagetest.JSON(comp) != want {
 		t.Fatalf("fig4_complementarity %s\nwant %s", stagetest.JSON(comp), want)
 	}

@@ -21,8 +21,10 @@ type figure struct {
 	YLabel  string
 }
 
-// oracleLabel names an oracle with its graph setting, e.g. "O3 (matched)".
-const oracleLabel = `oracle || CASE WHEN graph_setting <> '' THEN ' (' || graph_setting || ')' ELSE '' END`
+// oracleLabel names an oracle with its graph setting and Algorithm 1
+// profile, e.g. "O3 (matched, paper)".
+const oracleLabel = `oracle || CASE WHEN graph_setting <> '' THEN ' (' || graph_setting ||
+	CASE WHEN profile <> '' THEN ', ' || profile ELSE '' END || ')' ELSE '' END`
 
 const bucketOrder = `CASE size_bucket WHEN '1-5' THEN 1 WHEN '6-10' THEN 2 WHEN '11-20' THEN 3 WHEN '21-30' THEN 4 ELSE 5 END`
 
@@ -45,7 +47,7 @@ var figures = []figure{
 	{ID: "fig4a", Title: "Figure 4(a): divergent contracts per oracle", Kind: "bars", Percent: true, YLabel: "contracts with Ĉ ≠ C*",
 		Caption: "Per model, the share of compared contracts on which some sample disagrees with the original (sample_verdicts: every oracle that reports verdicts).",
 		Query: `WITH per_contract AS (
-				SELECT oracle, graph_setting, model, contract_id, bool_or(divergent) AS divergent
+				SELECT oracle, graph_setting, profile, model, contract_id, bool_or(divergent) AS divergent
 				FROM sample_verdicts GROUP BY ALL)
 			SELECT model, ` + oracleLabel + ` AS o, avg(CASE WHEN divergent THEN 1.0 ELSE 0.0 END)
 			FROM per_contract GROUP BY ALL ORDER BY model, o`},
@@ -61,7 +63,7 @@ var figures = []figure{
 	{ID: "coverage", Title: "Function coverage per oracle (Table IV)", Kind: "bars", Percent: true, YLabel: "functions called",
 		Caption: "Mean share of a contract's functions that the oracle calls at least once (coverage; O3 per extractor).",
 		Query: `WITH per_contract AS (
-				SELECT oracle, graph_setting, model, contract_id, avg(CASE WHEN calls > 0 THEN 1.0 ELSE 0.0 END) AS covered
+				SELECT oracle, graph_setting, profile, model, contract_id, avg(CASE WHEN calls > 0 THEN 1.0 ELSE 0.0 END) AS covered
 				FROM coverage GROUP BY ALL)
 			SELECT ` + oracleLabel + ` AS o, CASE WHEN model = '' THEN 'every model' ELSE model END AS m, avg(covered)
 			FROM per_contract GROUP BY ALL ORDER BY o, m`},

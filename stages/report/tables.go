@@ -32,7 +32,7 @@ var sections = []section{
 		Views: []string{"fig4_replay", "fig4_complementarity", "table4_coverage", "replay_secondary"}},
 	{ID: "fuzzing", Title: "Differential fuzzing (Tables V and VI)", Figures: []string{"o1"},
 		Views: []string{"table5_o1", "table6_oracles"}},
-	{ID: "dcr", Title: "DCR extraction (Table II)", Views: []string{"table2_dcr_validation"}},
+	{ID: "dcr", Title: "DCR extraction (Table III)", Views: []string{"table3_dcr_validation"}},
 	{ID: "vuln", Title: "Vulnerabilities", Figures: []string{"vuln"},
 		Views: []string{"vuln_rate", "vuln_eval", "vuln_ablation"}},
 	{ID: "mutants", Title: "Oracle check by mutation analysis", Figures: []string{"mutants"},

@@ -7,12 +7,20 @@
 // `sequence_calls`: the kept ones are the sequences O3 replays, the others,
 // at their place, the negative probes O4 replays (stage o3).
 //
-// One unit per (contract, extractor). Inputs: `contracts` (kept),
+// --o3-profile chooses the protocol: `paper` (the default, §IV-E2 as
+// printed) or `extended` (our senders, retries, argument search and history
+// pacing); --o3-users, --o3-history-tries, --o3-search-tries,
+// --o3-fallback-patience and --o3-history-pace set one part each over the
+// profile. The profile is part of the unit and a column of the rows, and a
+// run of one profile leaves the other's units and rows as they are.
+//
+// One unit per (contract, extractor, profile). Inputs: `contracts` (kept),
 // `reproducibility.artifact` (the original's compiler output), `dcr_graphs`
 // (status ok; the graph file under <data>/dcr/) and the corpus record
 // (deployment, senders, pace and fallback arguments from its first
 // --o3-history transactions). Each unit's seed derives from --seed, the
-// contract and the extractor, so runs, job counts and shards agree.
+// contract and the extractor (not the profile, so the profiles differ by
+// their protocol only), so runs, job counts and shards agree.
 package sequences
 
 import (
@@ -40,40 +48,84 @@ import (
 
 // Stage is the sequences stage.
 type Stage struct {
-	Config  sequence.Config // Seed is set per unit from --seed
-	History int             // recorded transactions read
+	// Config is Algorithm 1's setting; its Parts come from Profile and
+	// Overrides, and its Seed is set per unit from --seed.
+	Config    sequence.Config
+	Profile   string    // paper, extended
+	Overrides Overrides // parts set one by one over the profile
+	History   int       // recorded transactions read
+}
+
+// Overrides are the profile's parts given on their own (nil: the profile's).
+type Overrides struct {
+	Users, HistoryTries, SearchTries, FallbackPatience *int
+	HistoryPace                                        *bool
 }
 
 // New returns the stage with the paper's parameters (T = 1,000, α = 0.8,
-// β = 0.7) and the argument fallback on.
-func New() *Stage { return &Stage{Config: sequence.DefaultConfig(), History: 1000} }
+// β = 0.7) and profile.
+func New() *Stage {
+	return &Stage{Config: sequence.DefaultConfig(), Profile: sequence.ProfilePaper, History: 1000}
+}
 
 func (s *Stage) Name() string { return "sequences" }
 
 // Version: bump when the sequences for the same input change.
-func (s *Stage) Version() string { return "1" }
+func (s *Stage) Version() string { return "2" }
 func (s *Stage) Summary() string {
 	return "Algorithm 1: build validated call sequences from each DCR graph on the original (kept and pruned calls)"
 }
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
-	c := &s.Config
+	c, o := &s.Config, &s.Overrides
 	fs.IntVar(&c.Budget, "o3-budget", c.Budget, "O3: successful calls Algorithm 1 collects per contract and extractor (T)")
-	fs.IntVar(&c.MaxAttempts, "o3-max-attempts", c.MaxAttempts, "O3: most calls tried per contract and extractor, fallbacks included (0: 2 x --o3-budget)")
+	fs.IntVar(&c.MaxAttempts, "o3-max-attempts", c.MaxAttempts, "O3: most calls tried per contract and extractor, retries included (0: 2 x --o3-budget; the paper has no bound)")
 	fs.Float64Var(&c.Alpha, "o3-alpha", c.Alpha, "O3: probability of choosing a prerequisite")
 	fs.Float64Var(&c.Beta, "o3-beta", c.Beta, "O3: probability of choosing an obligation")
 	fs.Float64Var(&c.Bonus, "o3-bonus", c.Bonus, "O3: UCB exploration weight c (success rate + c*sqrt(ln N / n))")
-	fs.IntVar(&c.Users, "o3-users", c.Users, "O3: user accounts `any` events are sent from (the history's most frequent senders first)")
-	fs.BoolVar(&c.Fallback, "o3-fallback", c.Fallback, "O3: when the proposed arguments revert, try recorded ones, then generated ones")
-	fs.IntVar(&c.HistoryTries, "o3-history-tries", c.HistoryTries, "O3: recorded argument tuples tried per discarded step")
-	fs.IntVar(&c.SearchTries, "o3-search-tries", c.SearchTries, "O3: generated argument tuples tried per discarded step")
-	fs.IntVar(&c.FallbackPatience, "o3-fallback-patience", c.FallbackPatience, "O3: stop the fallback for an event after this many fruitless steps in a row (0: never)")
+	// Shared: o3 replays the sequences of the same profile.
+	sharedflag.String(fs, &s.Profile, "o3-profile", s.Profile, "O3: protocol of Algorithm 1: paper (every call from the deployer, proposed arguments, no retry, one block of 12 s per call) or extended (history senders, retries with recorded and searched arguments, history pace)")
+	optionalInt(fs, &o.Users, "o3-users", "O3: user accounts the events of role any are sent from, the history's most frequent senders first; 0: every call from the deployer (default: the profile's, paper 0, extended 4)")
+	optionalInt(fs, &o.HistoryTries, "o3-history-tries", "O3: recorded argument tuples retried after a call reverts (default: the profile's, paper 0, extended 3)")
+	optionalInt(fs, &o.SearchTries, "o3-search-tries", "O3: generated argument tuples retried after a call reverts, after the recorded ones (default: the profile's, paper 0, extended 4)")
+	optionalInt(fs, &o.FallbackPatience, "o3-fallback-patience", "O3: stop the retries of an event after this many fruitless steps in a row, 0: never (default: the profile's, paper 0, extended 3)")
+	optionalBool(fs, &o.HistoryPace, "o3-history-pace", "O3: advance the clock by a random gap around the history's pace instead of one block of 12 s per call (default: the profile's, paper false, extended true)")
 	fs.IntVar(&c.Stall, "o3-stall", c.Stall, "O3: end a sequence after this many discarded steps in a row (0: never, as the paper)")
 	fs.IntVar(&c.MaxLength, "o3-max-length", c.MaxLength, "O3: end a sequence after this many kept calls (0: unbounded, as the paper)")
 	fs.Uint64Var(&c.Gas, "o3-gas", c.Gas, "O3: gas limit of every call (0: the harness default, 30M)")
-	fs.Uint64Var(&c.BlockGap, "o3-block-gap", c.BlockGap, "O3: mean blocks between two calls (0: the history's own pace)")
+	fs.Uint64Var(&c.BlockGap, "o3-block-gap", c.BlockGap, "O3: mean blocks between two calls (0: one, or the history's pace with --o3-history-pace)")
 	// Shared: o3 loads the same records.
 	sharedflag.Int(fs, &s.History, "o3-history", s.History, "O3: recorded transactions read for senders, pace and fallback arguments")
+}
+
+// config is the Config a unit runs with: the profile's parts, each
+// override on top.
+func (s *Stage) config() (sequence.Config, error) {
+	parts, err := sequence.ProfileParts(s.Profile)
+	if err != nil {
+		return sequence.Config{}, fmt.Errorf("--o3-profile: %w", err)
+	}
+	o := s.Overrides
+	for _, p := range []struct {
+		v   *int
+		dst *int
+	}{{o.Users, &parts.Users}, {o.HistoryTries, &parts.HistoryTries}, {o.SearchTries, &parts.SearchTries}, {o.FallbackPatience, &parts.FallbackPatience}} {
+		if p.v != nil {
+			*p.dst = *p.v
+		}
+	}
+	if o.HistoryPace != nil {
+		parts.HistoryPace = *o.HistoryPace
+	}
+	cfg := s.Config
+	cfg.Parts = parts
+	return cfg, cfg.Validate()
+}
+
+// InScope: a run plans one profile's units and leaves the other's.
+func (s *Stage) InScope(unitID string) bool {
+	p := sequence.UnitProfile(unitID)
+	return p == "" || p == s.Profile
 }
 
 // unit is what Plan hands to Run.
@@ -83,11 +135,13 @@ type unit struct {
 	rec       *deploy.Record
 	loadErr   error
 	artifact  string
+	cfg       sequence.Config
 }
 
-// Plan makes one unit per kept contract and extracted graph.
+// Plan makes one unit per kept contract and extracted graph, for the profile.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	if err := s.Config.Validate(); err != nil {
+	cfg, err := s.config()
+	if err != nil {
 		return nil, fmt.Errorf("sequences: %w", err)
 	}
 	if s.History < 0 {
@@ -117,9 +171,9 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 			digest = rec.Digest
 		}
 		for _, g := range graphs {
-			u := unit{extractor: g.Extractor, graphPath: g.Path, rec: rec, loadErr: loadErr, artifact: in.artifacts[e.ID]}
-			fp := pipeline.Fingerprint(s.Version(), sequence.Version, s, env.Seed, digest, u.artifact, g.GraphSHA256, pipeline.ErrText(loadErr))
-			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Extractor, Contract: e.ID, Fingerprint: fp, Payload: u})
+			u := unit{extractor: g.Extractor, graphPath: g.Path, rec: rec, loadErr: loadErr, artifact: in.artifacts[e.ID], cfg: cfg}
+			fp := pipeline.Fingerprint(s.Version(), sequence.Version, cfg, s.Profile, s.History, env.Seed, digest, u.artifact, g.GraphSHA256, pipeline.ErrText(loadErr))
+			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Extractor + "/" + s.Profile, Contract: e.ID, Fingerprint: fp, Payload: u})
 		}
 	}
 	return units, nil
@@ -178,14 +232,14 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if err != nil {
 		return nil, pipeline.Fail("deploy", false, err)
 	}
-	cfg := s.Config
+	cfg := u.cfg
 	cfg.Seed = UnitSeed(env.Seed, pu.Contract, u.extractor)
 	res, err := sequence.Generate(ctx, c, cfg)
 	if err != nil {
 		return nil, pipeline.Fail("sequences", false, err)
 	}
 	o := &pipeline.Output{}
-	pipeline.Add(o, "sequence_calls", res.Rows(pu.Contract, u.extractor))
+	pipeline.Add(o, "sequence_calls", res.Rows(pu.Contract, u.extractor, s.Profile))
 	return o, nil
 }
 

@@ -1,9 +1,11 @@
 package sequences
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/dcr"
@@ -59,7 +61,7 @@ func setup(t *testing.T, env *pipeline.Env, graphs map[string]*dcr.Graph, names 
 func stats(t *testing.T, env *pipeline.Env) map[string]any {
 	t.Helper()
 	got := stagetest.QueryMaps(t, stagetest.OpenViews(t, env), `SELECT contracts, attempted, kept, discarded, contracts_without_sequence,
-		kept_history + kept_search AS kept_fallback, (SELECT count(*) FROM sequence_calls) AS rows FROM sequence_stats`)
+		kept_history + kept_search AS kept_fallback, contracts_attempt_bound, (SELECT count(*) FROM sequence_calls) AS rows FROM sequence_stats`)
 	if len(got) == 0 {
 		t.Fatal("sequence_stats is empty")
 	}
@@ -99,26 +101,88 @@ func TestStageGeneratesTheBudgetPerGraph(t *testing.T) {
 }
 
 // A graph whose only event's proposed arguments always revert leaves the
-// contract without a sequence, unless the fallback finds other arguments.
-func TestFallbackFlagDecidesWhetherAContractGetsASequence(t *testing.T) {
+// contract without a sequence under the paper's protocol; the extended
+// one's retries find recorded arguments, and --o3-history-tries alone does
+// too over the paper profile.
+func TestProfileDecidesWhetherAContractGetsASequence(t *testing.T) {
 	lockInThePast := &dcr.Graph{Contract: "EtherLocker", Extractor: "static", Events: []dcr.Event{{
 		ID: "lockSuccess", Function: "lock", Branch: "success", Role: dcr.RoleAny, Included: true, Value: "1 ether",
 		Args: []dcr.Arg{{Type: "address", Value: dcr.StringArg("0x00000000000000000000000000000000000000b0")},
 			{Type: "uint256", Value: dcr.NumberArg("0")}}}}}
-	for _, fallback := range []bool{false, true} {
+	three := 3
+	for _, tc := range []struct {
+		name      string
+		profile   string
+		tries     *int
+		sequenced bool
+	}{{"paper", "paper", nil, false}, {"extended", "extended", nil, true}, {"paper+history-tries", "paper", &three, true}} {
 		env := stagetest.NewEnv(t, demoCorpus, engines)
 		setup(t, env, map[string]*dcr.Graph{"EtherLocker": lockInThePast}, "EtherLocker")
 		s := New()
-		s.Config.Budget, s.Config.MaxAttempts, s.Config.Fallback = 10, 100, fallback
+		s.Profile, s.Overrides.HistoryTries = tc.profile, tc.tries
+		s.Config.Budget, s.Config.MaxAttempts = 10, 100
 		stagetest.RunStage(t, env, s)
 		got := stats(t, env)
 		none, kept := got["contracts_without_sequence"].(int64), got["kept"].(int64)
-		if fallback && (none != 0 || kept != 10 || got["kept_fallback"].(int64) != 10) {
-			t.Errorf("with the fallback: %v", got)
+		if tc.sequenced && (none != 0 || kept != 10 || got["kept_fallback"].(int64) != 10) {
+			t.Errorf("%s: %v", tc.name, got)
 		}
-		if !fallback && (none != 1 || kept != 0 || got["attempted"].(int64) != 100) {
-			t.Errorf("without the fallback: %v", got)
+		if !tc.sequenced && (none != 1 || kept != 0 || got["attempted"].(int64) != 100 || got["contracts_attempt_bound"] != int64(1)) {
+			t.Errorf("%s: %v", tc.name, got)
 		}
+	}
+}
+
+// The two profiles on the demo StakingPool: paper sends every call from the
+// deployer and searches no argument, extended does not; a run of paper then
+// extended keeps both profiles' rows, and each rerun skips its own units.
+func TestProfilesDifferAndKeepEachOthersRows(t *testing.T) {
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	setup(t, env, nil, "StakingPool")
+	paper, ext := New(), New()
+	paper.Config.Budget, ext.Config.Budget = 60, 60
+	ext.Profile = "extended"
+	if c := stagetest.RunStage(t, env, paper); c.Ran != 1 {
+		t.Fatalf("paper ran %+v", c)
+	}
+	if c := stagetest.RunStage(t, env, ext); c.Ran != 1 {
+		t.Fatalf("extended ran %+v", c)
+	}
+	db := stagetest.OpenViews(t, env)
+	per := map[string]map[string]any{}
+	for _, r := range stagetest.QueryMaps(t, db, `SELECT profile, count(DISTINCT sender) AS senders,
+		count(*) FILTER (WHERE args_source = 'search') AS searched, count(*) FILTER (WHERE try > 0) AS retries
+		FROM sequence_calls GROUP BY profile`) {
+		per[r["profile"].(string)] = r
+	}
+	p, e := per["paper"], per["extended"]
+	if p == nil || e == nil {
+		t.Fatalf("rows per profile %v: want both", per)
+	}
+	if p["senders"] != int64(1) || p["searched"] != int64(0) || p["retries"] != int64(0) {
+		t.Errorf("paper %v: want one sender, no search, no retry", p)
+	}
+	if e["senders"].(int64) < 2 || e["searched"].(int64) == 0 {
+		t.Errorf("extended %v: want user senders and searched arguments", e)
+	}
+	deployer := stagetest.QueryMaps(t, db, `SELECT DISTINCT sender FROM sequence_calls WHERE profile = 'paper' AND role = 'owner'`)
+	if n := stagetest.QueryInt(t, db, `SELECT count(*) FROM sequence_calls WHERE profile = 'paper' AND sender <> ?`, deployer[0]["sender"]); n != 0 {
+		t.Errorf("paper: %d calls not from the deployer", n)
+	}
+	if c := stagetest.RunStage(t, env, paper); c.Ran != 0 {
+		t.Errorf("paper again ran %d units", c.Ran)
+	}
+	if n := stagetest.QueryInt(t, stagetest.OpenViews(t, env), `SELECT count(DISTINCT profile) FROM sequence_calls`); n != 2 {
+		t.Errorf("%d profiles left after a rerun of paper, want 2", n)
+	}
+}
+
+func TestUnknownProfileIsAnError(t *testing.T) {
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	s := New()
+	s.Profile = "papers"
+	if _, err := s.Plan(context.Background(), env); err == nil || !strings.Contains(err.Error(), "papers") {
+		t.Fatalf("Plan with --o3-profile papers: %v", err)
 	}
 }
 

@@ -1,7 +1,7 @@
--- table2_dcr_validation: solbehave paper Table II (§V-C), human validation of the extracted DCR relations, per extractor and relation type
+-- table3_dcr_validation: solbehave paper Table III (§V-C), human validation of the extracted DCR relations, per extractor and relation type
 -- depends: dcr_relations, dcr_annotations, dcr_graphs
 -- columns: extractor, relation, tp, fp, fn, precision, recall, f1, unjudged
-CREATE OR REPLACE VIEW table2_dcr_validation AS
+CREATE OR REPLACE VIEW table3_dcr_validation AS
 WITH judgements AS (
     -- one verdict per annotated relation; a relation judged both ways counts as correct
     SELECT contract_id, type, source_key, target_key, bool_or(verdict = 'correct') AS correct
@@ -65,4 +65,4 @@ FROM grid g
 LEFT JOIN counts c ON c.extractor = g.extractor AND c.relation = g.relation
 ORDER BY g.extractor, g.ord;
 
-COMMENT ON VIEW table2_dcr_validation IS 'Paper Table II: per extractor and relation type (condition, response, include, exclude, all), the extracted relations of the annotated contracts that the annotation judges correct (tp), that it judges incorrect or does not judge (fp; the unjudged ones are also counted in unjudged), and the correct relations the extractor did not emit (fn), with precision, recall and F1 (NULL when undefined). Relations are matched by type and event keys (<function>.<branch>). A rejected or failed extraction of an annotated contract misses all its relations.';
+COMMENT ON VIEW table3_dcr_validation IS 'Paper Table III: per extractor and relation type (condition, response, include, exclude, all), the extracted relations of the annotated contracts that the annotation judges correct (tp), that it judges incorrect or does not judge (fp; the unjudged ones are also counted in unjudged), and the correct relations the extractor did not emit (fn), with precision, recall and F1 (NULL when undefined). Relations are matched by type and event keys (<function>.<branch>). A rejected or failed extraction of an annotated contract misses all its relations.';

@@ -1,0 +1,75 @@
+package o3
+
+import (
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/sequence"
+	"github.com/solbehave/solbehave/internal/stagetest"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// A run of o3 under the paper profile, then under extended, keeps both
+// profiles' rows apart; a rerun of paper skips its unit and erases nothing.
+func TestProfilesKeepEachOthersRows(t *testing.T) {
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
+	id, out := stagetest.Compile(t, env, rec, nil)
+	stagetest.WriteInputs(t, env, vaultID, id, stagetest.References(1, id))
+	paperGen := writeProfile(t, env, rec, out, 30, sequence.ProfilePaper, "static")
+	extGen := writeProfile(t, env, rec, out, 30, sequence.ProfileExtended, "static")
+	paper, ext := New(), New()
+	ext.Profile = sequence.ProfileExtended
+	for _, s := range []*Stage{paper, ext} {
+		if c := stagetest.RunStage(t, env, s); c.Ran != 1 {
+			t.Fatalf("%s: counters %+v", s.Profile, c)
+		}
+	}
+	if c := stagetest.RunStage(t, env, paper); c.Ran != 0 || c.Units != 1 {
+		t.Fatalf("paper again: counters %+v", c)
+	}
+	db := stagetest.OpenViews(t, env)
+	got := map[string]int64{}
+	for _, r := range stagetest.QueryMaps(t, db, `SELECT profile, count(*) AS n FROM replay_calls WHERE oracle = 'O3' AND extractor = 'static' GROUP BY ALL`) {
+		got[r["profile"].(string)] = r["n"].(int64)
+	}
+	if got["paper"] != int64(paperGen.Kept) || got["extended"] != int64(extGen.Kept) || len(got) != 2 {
+		t.Fatalf("O3 rows per profile %v, want paper %d, extended %d", got, paperGen.Kept, extGen.Kept)
+	}
+	for _, q := range []string{
+		`SELECT count(DISTINCT profile) FROM fig4_replay WHERE oracle = 'O3' AND n > 0`,
+		`SELECT count(DISTINCT profile) FROM coverage WHERE oracle = 'O3'`,
+		`SELECT count(DISTINCT profile) FROM view_snapshots WHERE oracle = 'O3'`,
+		`SELECT count(DISTINCT profile) FROM replay_secondary WHERE oracle = 'O4'`,
+	} {
+		if n := stagetest.QueryInt(t, db, q); n != 2 {
+			t.Errorf("%s = %d, want 2", q, n)
+		}
+	}
+}
+
+// Without --reference-extractor the fixed setting takes the first LLM
+// generator's graphs (the paper's extractor), and static without one; the
+// rows and views name the extractor.
+func TestReferenceExtractorFollowsTheGenerators(t *testing.T) {
+	for _, tc := range []struct {
+		generators []string
+		reference  string
+	}{{nil, "static"}, {[]string{"mutant", "openai:m", "openai:n"}, "llm:m"}} {
+		env := stagetest.NewEnv(t, demoCorpus, engines)
+		rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
+		id, out := stagetest.Compile(t, env, rec, nil)
+		stagetest.WriteInputs(t, env, vaultID, id, []schemas.Sample{stagetest.Sample("reference", 0, id, "")})
+		writeSequences(t, env, rec, out, 10, "static", "llm:m")
+		s := New()
+		s.Generators = tc.generators
+		stagetest.RunStage(t, env, s)
+		db := stagetest.OpenViews(t, env)
+		rows := stagetest.QueryMaps(t, db, `SELECT DISTINCT graph_setting, extractor FROM replay_calls WHERE oracle = 'O3'`)
+		if len(rows) != 1 || rows[0]["graph_setting"] != SettingFixed || rows[0]["extractor"] != tc.reference {
+			t.Errorf("generators %v: O3 rows %v, want fixed on %s", tc.generators, rows, tc.reference)
+		}
+		if n := stagetest.QueryInt(t, db, `SELECT count(*) FROM fig4_replay WHERE oracle = 'O3' AND model = 'reference' AND extractor = ?`, tc.reference); n != 1 {
+			t.Errorf("generators %v: fig4_replay names the extractor on %d rows", tc.generators, n)
+		}
+	}
+}
