@@ -9,7 +9,10 @@ import (
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/spf13/pflag"
+
 	"github.com/solbehave/solbehave/internal/dcrextract"
+	"github.com/solbehave/solbehave/internal/sequence"
 	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
@@ -191,6 +194,30 @@ func TestUnitSeedDependsOnEveryPart(t *testing.T) {
 	for _, b := range []uint64{UnitSeed(43, "C", "static"), UnitSeed(42, "D", "static"), UnitSeed(42, "C", "llm:x")} {
 		if a == b {
 			t.Fatal("seed collision")
+		}
+	}
+}
+
+// A part's flag overrides the profile's setting of it, and only that part.
+func TestPartFlagsOverrideTheProfile(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want sequence.Parts
+	}{
+		{nil, sequence.Parts{}},
+		{[]string{"--o3-profile", "extended"}, sequence.Parts{Users: 4, HistoryTries: 3, SearchTries: 4, FallbackPatience: 3, HistoryPace: true}},
+		{[]string{"--o3-profile", "extended", "--o3-users", "0", "--o3-history-pace=false"}, sequence.Parts{HistoryTries: 3, SearchTries: 4, FallbackPatience: 3}},
+		{[]string{"--o3-search-tries", "2", "--o3-history-pace"}, sequence.Parts{SearchTries: 2, HistoryPace: true}},
+	} {
+		s := New()
+		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
+		s.BindFlags(fs)
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		cfg, err := s.config()
+		if err != nil || cfg.Parts != tc.want {
+			t.Errorf("%v: parts %+v (%v), want %+v", tc.args, cfg.Parts, err, tc.want)
 		}
 	}
 }
