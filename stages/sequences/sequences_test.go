@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/solbehave/solbehave/internal/dcr"
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/dcr"
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/sequence"
 	"github.com/solbehave/solbehave/internal/stagetest"
