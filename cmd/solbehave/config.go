@@ -31,6 +31,7 @@ func keySpace() *pflag.FlagSet {
 // loadConfig makes the effective configuration the command runs with.
 func (g *globals) loadConfig(cmd *cobra.Command) error {
 	g.cmdline = commandLine(cmd)
+	g.logw = cmd.ErrOrStderr()
 	cfg, err := config.Load(keySpace(), cmd.Flags(), g.configPath)
 	if err != nil {
 		return err

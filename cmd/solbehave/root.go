@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -29,6 +30,7 @@ type globals struct {
 	cfg        *config.Config // the effective configuration (loaded before every command runs)
 	cmdline    string         // the command line as given, for the runs dataset
 	lastRun    string         // id of the last run that recorded a row (read by tests)
+	logw       io.Writer      // where logs go: the command's stderr
 
 	counters []pipeline.Counters // what the last run did per stage (read by tests)
 }
@@ -85,7 +87,7 @@ func (g *globals) env() *pipeline.Env {
 		Data:      g.data,
 		Seed:      g.seed,
 		Jobs:      g.jobs,
-		Log:       newLogger(g.quiet),
+		Log:       newLoggerTo(g.logw, g.quiet),
 		Out:       os.Stdout,
 		Warehouse: warehouse.New(filepath.Join(g.data, "warehouse")),
 		Engines:   &pipeline.Engines{},
@@ -93,12 +95,17 @@ func (g *globals) env() *pipeline.Env {
 }
 
 // newLogger logs to stderr: info and up, or warnings and up when quiet.
-func newLogger(quiet bool) *slog.Logger {
+func newLogger(quiet bool) *slog.Logger { return newLoggerTo(os.Stderr, quiet) }
+
+func newLoggerTo(w io.Writer, quiet bool) *slog.Logger {
+	if w == nil {
+		w = os.Stderr
+	}
 	level := slog.LevelInfo
 	if quiet {
 		level = slog.LevelWarn
 	}
-	return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
 }
 
 func (g *globals) dbPath() string { return filepath.Join(g.data, "solbehave.duckdb") }

@@ -41,3 +41,6 @@ func versionLess(a, b string) bool {
 	}
 	return sa < sb
 }
+
+// CacheDir is the cache folder the compilers install into.
+func CacheDir() string { return defaultCacheDir() }
