@@ -158,3 +158,63 @@ func queryRows(t *testing.T, data, query string) []string {
 	}
 	return vals
 }
+
+// TestPublishRelease is the third check on a small run: the release
+// has under 100 files, verifies, names no folder of this machine (decoded),
+// opens from anywhere, lists every dataset with its fields; its rows join to
+// their run; a dataset made with two values of a parameter stops publish
+// unless --allow-mixed; --archive writes one .tar.zst.
+func TestPublishRelease(t *testing.T) {
+	corpus, data := smallCorpus(t), t.TempDir()
+	base := []string{"--corpus", corpus, "--data", data, "--quiet"}
+	runLogged(t, append([]string{"run", "--until", "o2", "--samples", "1", "--generator", "mutant", "--verify-budget", "40", "--o2-budget", "30"}, base...)...)
+	out := filepath.Join(t.TempDir(), "release")
+	if msg, err := solbehave(t, "publish", "--data", data, "--corpus", corpus, "--out", out, "--archive"); err != nil {
+		t.Fatalf("publish: %v\n%s", err, msg)
+	}
+	if err := checkRelease(out); err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	filepath.WalkDir(out, func(_ string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			n++
+		}
+		return err
+	})
+	if n >= 100 {
+		t.Fatalf("release has %d files, want < 100", n)
+	}
+	if _, err := os.Stat(out + ".tar.zst"); err != nil {
+		t.Fatal("no archive:", err)
+	}
+	// Checked independently of publish: every decoded cell and text file.
+	if err := checkNoLocalPaths(context.Background(), out, []string{data, corpus}); err != nil {
+		t.Fatal(err)
+	}
+	joined := queryRows(t, out, "SELECT count(*) FILTER (WHERE r.run_id IS NULL) FROM replay_calls c LEFT JOIN runs r USING (run_id)")
+	if len(joined) != 1 || joined[0] != "0" {
+		t.Fatalf("replay_calls rows without their run: %v", joined)
+	}
+	var pkg struct{ Resources []struct{ Name string } }
+	if err := readJSON(filepath.Join(out, "datapackage.json"), &pkg); err != nil || len(pkg.Resources) == 0 {
+		t.Fatalf("datapackage: %v", err)
+	}
+
+	// o2 again at another budget on one shard's contracts: o2's rows now mix budgets.
+	c, _ := runLogged(t, append([]string{"run", "--only", "o2", "--o2-budget", "20", "--shard", "0/2"}, base...)...)
+	if c["o2"].Ran == 0 || c["o2"].Units == len(smallCorpusIDs) {
+		t.Skipf("shard 0/2 holds all or none of the contracts (%+v)", c["o2"])
+	}
+	msg, err := solbehave(t, "publish", "--data", data, "--corpus", corpus, "--out", filepath.Join(t.TempDir(), "mixed"))
+	if err == nil || !strings.Contains(err.Error(), "o2-budget = 20 | 30") {
+		t.Fatalf("a dataset mixing o2-budget 20 and 30 was published: %v\n%s", err, msg)
+	}
+	allowed := filepath.Join(t.TempDir(), "allowed")
+	if msg, err := solbehave(t, "publish", "--data", data, "--corpus", corpus, "--out", allowed, "--allow-mixed"); err != nil {
+		t.Fatalf("--allow-mixed: %v\n%s", err, msg)
+	}
+	if b, _ := os.ReadFile(filepath.Join(allowed, "README.md")); !strings.Contains(string(b), "o2-budget = 20 | 30") {
+		t.Fatal("the datasheet does not say which parameter is mixed")
+	}
+}
