@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -312,32 +313,7 @@ func (r *Runner) writeManifest(m manifest) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, b)
-}
-
-func writeFileAtomic(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, b, 0o644)
 }
 
 // Status counts a stage's units by the state of their stored outputs.
