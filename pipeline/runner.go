@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -34,14 +35,16 @@ type Counters struct {
 
 // manifest is written after a unit's outputs, so its presence means they are complete.
 type manifest struct {
-	Unit        string   `json:"unit"`
-	Contract    string   `json:"contract"`
-	Stage       string   `json:"stage"`
-	Version     string   `json:"version"`
-	Fingerprint string   `json:"fingerprint"`
-	Files       []string `json:"files"` // relative to the warehouse root
-	Failed      bool     `json:"failed,omitempty"`
-	Retriable   bool     `json:"retriable,omitempty"`
+	Unit        string            `json:"unit"`
+	Contract    string            `json:"contract"`
+	Stage       string            `json:"stage"`
+	Version     string            `json:"version"`
+	Fingerprint string            `json:"fingerprint"`
+	Files       []string          `json:"files"` // relative to the warehouse root
+	Failed      bool              `json:"failed,omitempty"`
+	Retriable   bool              `json:"retriable,omitempty"`
+	Run         string            `json:"run,omitempty"`    // the run that wrote it (see manifest_params.go)
+	Params      map[string]string `json:"params,omitempty"` // the fingerprinted parameters it was made with
 }
 
 // Run plans the stage, runs every unit whose fingerprint changed, and
@@ -117,6 +120,7 @@ func (r *Runner) Prepare(ctx context.Context, s Stage) ([]Unit, Counters, error)
 		}
 		todo = append(todo, u)
 	}
+	r.logStale(s, todo)
 	return todo, c, nil
 }
 
@@ -153,7 +157,8 @@ func (r *Runner) Stored(s Stage, u Unit) (current, failed bool) {
 // retriable "storage" error; nothing is stored then.
 func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable bool) (failed bool, err error) {
 	out, uerr := safeRun(ctx, s, r.Env, u)
-	m := manifest{Unit: u.ID, Contract: u.Contract, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint}
+	m := manifest{Unit: u.ID, Contract: u.Contract, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint,
+		Run: r.Env.Run.id(), Params: r.Env.Run.params(s.Name())}
 	if uerr != nil {
 		class, retriable := Classify(uerr)
 		if retriable && holdRetriable {
@@ -313,32 +318,7 @@ func (r *Runner) writeManifest(m manifest) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, b)
-}
-
-func writeFileAtomic(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(path, b, 0o644)
 }
 
 // Status counts a stage's units by the state of their stored outputs.

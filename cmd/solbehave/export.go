@@ -3,13 +3,13 @@ package main
 import (
 	"database/sql"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/views"
 )
 
@@ -65,26 +65,10 @@ func writeResult(cmd *cobra.Command, db *sql.DB, query, format, out string) erro
 		}
 		return views.Query(cmd.Context(), db, query, format, cmd.OutOrStdout())
 	}
-	if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(out), "."+filepath.Base(out)+".tmp-*")
+	err := atomicfile.Write(out, 0o644, func(w io.Writer) error {
+		return views.Query(cmd.Context(), db, query, format, w)
+	})
 	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name()) // a no-op once renamed
-	if err := views.Query(cmd.Context(), db, query, format, tmp); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), out); err != nil {
 		return err
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", out)

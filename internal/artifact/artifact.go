@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/solc"
 )
 
@@ -43,7 +44,7 @@ func (s *Store) Put(out *solc.Output) (string, error) {
 	if err := zw.Close(); err != nil {
 		return "", err
 	}
-	return id, writeAtomic(path, buf.Bytes())
+	return id, atomicfile.WriteFile(path, buf.Bytes(), 0o644)
 }
 
 // Get loads an artifact by id.
@@ -69,23 +70,3 @@ func (s *Store) Get(id string) (*solc.Output, error) {
 }
 
 func (s *Store) path(id string) string { return filepath.Join(s.Dir, id+".json.gz") }
-
-func writeAtomic(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
-}

@@ -15,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
 )
@@ -52,7 +53,7 @@ func InstallHardhat(ctx context.Context, cache string, timeout time.Duration) (*
 		return nil, err
 	}
 	for name, body := range map[string][]byte{"hardhat.js": hardhatScript, "hardhat.config.js": hardhatConfig} {
-		if err := writeAtomic(filepath.Join(dir, name), body); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name), body, 0o644); err != nil {
 			return nil, err
 		}
 	}
@@ -63,30 +64,21 @@ func npmInstall(ctx context.Context, cache, dir string, timeout time.Duration) e
 	if err := os.MkdirAll(cache, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.MkdirTemp(cache, "hardhat-install-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(tmp)
-	if err := os.WriteFile(filepath.Join(tmp, "package.json"), []byte(`{"private": true}`+"\n"), 0o644); err != nil {
-		return err
-	}
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error", HardhatPackage)
-	cmd.Dir = tmp
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("npm install %s (limit %s): %w\n%s", HardhatPackage, timeout, err, tail(out.String(), 2000))
-	}
-	if err := os.Rename(tmp, dir); err != nil {
-		if _, verr := hardhatVersion(dir); verr == nil {
-			return nil // another run installed it meanwhile
+	return atomicfile.Dir(dir, func(tmp string) error {
+		if err := os.WriteFile(filepath.Join(tmp, "package.json"), []byte(`{"private": true}`+"\n"), 0o644); err != nil {
+			return err
 		}
-		return err
-	}
-	return nil
+		ctx, cancel := context.WithTimeout(ctx, timeout)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, "npm", "install", "--no-audit", "--no-fund", "--loglevel=error", HardhatPackage)
+		cmd.Dir = tmp
+		var out bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("npm install %s (limit %s): %w\n%s", HardhatPackage, timeout, err, tail(out.String(), 2000))
+		}
+		return nil
+	})
 }
 
 func hardhatVersion(dir string) (string, error) {
@@ -102,23 +94,6 @@ func hardhatVersion(dir string) (string, error) {
 		return "", fmt.Errorf("hardhat %s in %s, want 2.x", pkg.Version, dir)
 	}
 	return pkg.Version, nil
-}
-
-func writeAtomic(path string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-"+filepath.Base(path))
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 func tail(s string, n int) string {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"time"
+
+	"github.com/solbehave/solbehave/internal/atomicfile"
 )
 
 // SchemaVersion names the layout of latest.json.
@@ -117,7 +119,7 @@ func (r *Report) Write(path string) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, append(b, '\n'))
+	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }
 
 // ReadReport loads a latest.json.

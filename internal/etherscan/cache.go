@@ -1,7 +1,6 @@
 package etherscan
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -9,6 +8,8 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+
+	"github.com/solbehave/solbehave/internal/atomicfile"
 )
 
 // cachingTransport stores successful answers on disk, keyed by the request
@@ -34,7 +35,7 @@ func (t *cachingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 		return nil, err
 	}
 	if cacheable(body) {
-		writeAtomic(path, body)
+		atomicfile.WriteFile(path, body, 0o644) // a lost cache entry only costs a request
 	}
 	return respond(req, res.StatusCode, body), nil
 }
@@ -59,21 +60,4 @@ func cacheable(body []byte) bool {
 		return false
 	}
 	return env.Status == "1" || env.Message == "No transactions found"
-}
-
-func writeAtomic(path string, body []byte) {
-	if os.MkdirAll(filepath.Dir(path), 0o755) != nil {
-		return
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, werr := io.Copy(tmp, bytes.NewReader(body))
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return
-	}
-	os.Rename(tmp.Name(), path)
 }

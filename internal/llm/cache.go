@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+
+	"github.com/solbehave/solbehave/internal/atomicfile"
 )
 
 // cache stores successful replies as JSON files named by the request digest.
@@ -37,24 +39,7 @@ func (c *cache) put(key string, r *Response) error {
 	if err != nil {
 		return err
 	}
-	path := c.path(key)
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return atomicfile.WriteFile(c.path(key), b, 0o644)
 }
 
 func sha256Hex(b []byte) string {

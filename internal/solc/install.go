@@ -18,6 +18,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/solbehave/solbehave/internal/atomicfile"
 )
 
 // ErrInstall wraps failures to fetch or unpack a compiler from npm.
@@ -93,22 +95,7 @@ func (in *installer) workerScript() (string, error) {
 	if _, err := os.Stat(path); err == nil {
 		return path, nil
 	}
-	if err := os.MkdirAll(in.root, 0o755); err != nil {
-		return "", fmt.Errorf("%w: %v", ErrInstall, err)
-	}
-	tmp, err := os.CreateTemp(in.root, ".worker-*.js")
-	if err != nil {
-		return "", fmt.Errorf("%w: %v", ErrInstall, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(workerJS); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("%w: %v", ErrInstall, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return "", fmt.Errorf("%w: %v", ErrInstall, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := atomicfile.WriteFile(path, workerJS, 0o644); err != nil {
 		return "", fmt.Errorf("%w: %v", ErrInstall, err)
 	}
 	return path, nil

@@ -2,79 +2,35 @@ package warehouse
 
 import (
 	"fmt"
+	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/parquet-go/parquet-go"
+
+	"github.com/solbehave/solbehave/internal/atomicfile"
 )
 
 // Write stores rows as a zstd-compressed Parquet file at path, creating
 // parent folders. The file appears atomically: rows go to
-// `<file>.tmp-<random>` in the same folder, which is fsynced and renamed over
+// `.<file>.tmp-<random>` in the same folder, which is fsynced and renamed over
 // path, so a crash leaves either the old part or the new one (plus at worst a
 // stray tmp file, which neither [Warehouse.Files] nor `*.parquet` globs
 // match). Zero rows still write a valid file carrying the schema of T.
 func Write[T any](path string, rows []T) (err error) {
 	defer recoverAsError(&err, "write "+path)
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("warehouse: write %s: %w", path, err)
-	}
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
+	err = atomicfile.Write(path, 0o644, func(w io.Writer) error { return encode(w, rows) })
 	if err != nil {
 		return fmt.Errorf("warehouse: write %s: %w", path, err)
 	}
-	committed := false
-	defer func() { // also runs while a panic unwinds
-		if !committed {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if err := encode(tmp, rows); err != nil {
-		return fmt.Errorf("warehouse: write %s: %w", path, err)
-	}
-	if err := commit(tmp, path); err != nil {
-		return fmt.Errorf("warehouse: write %s: %w", path, err)
-	}
-	committed = true
 	return nil
 }
 
-func encode[T any](f *os.File, rows []T) error {
+func encode[T any](f io.Writer, rows []T) error {
 	w := parquet.NewGenericWriter[T](f, parquet.Compression(&parquet.Zstd))
 	if _, err := w.Write(rows); err != nil {
 		return err
 	}
 	return w.Close() // flushes pages and writes the footer
-}
-
-// commit makes the finished tmp file durable and moves it into place.
-func commit(tmp *os.File, path string) error {
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600 files
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	return syncDir(filepath.Dir(path))
-}
-
-// syncDir persists the rename itself; without it a crash could lose the new
-// directory entry even though the file's data was synced.
-func syncDir(dir string) error {
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	defer d.Close()
-	return d.Sync()
 }
 
 // Read returns every row of the Parquet file at path. Columns of the file

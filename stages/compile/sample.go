@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/pipeline"
@@ -122,22 +123,5 @@ func orText(s, def string) string {
 }
 
 func writeFile(data, rel string, b []byte) error {
-	p := filepath.Join(data, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
+	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), b, 0o644)
 }

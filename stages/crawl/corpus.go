@@ -11,6 +11,7 @@ import (
 
 	esapi "github.com/nanmu42/etherscan-api"
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -36,11 +37,7 @@ func writeEnvelope(path string, result any) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return atomicfile.WriteFile(path, b, 0o644)
 }
 
 // dirDigest digests a corpus folder's files, so a changed record reruns its unit.

@@ -36,6 +36,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	dcrg "github.com/solbehave/solbehave/internal/dcr"
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/deploy"
@@ -349,7 +350,7 @@ func (s *Stage) store(env *pipeline.Env, out *pipeline.Output, row *schemas.DCRG
 		return err
 	}
 	rel := graphPath(row.ContractID, row.Extractor)
-	if err := writeAtomic(filepath.Join(env.Data, rel), append(raw, '\n')); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(env.Data, rel), append(raw, '\n'), 0o644); err != nil {
 		return err
 	}
 	sum := sha256.Sum256(append(raw, '\n'))
@@ -378,24 +379,4 @@ func graphPath(contractID, extractor string) string {
 
 func removeGraph(data, contractID, extractor string) {
 	os.Remove(filepath.Join(data, graphPath(contractID, extractor)))
-}
-
-func writeAtomic(path string, b []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

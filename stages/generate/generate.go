@@ -37,6 +37,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm"
@@ -327,24 +328,7 @@ func mutationsJSON(ms []mutate.Mutation) string {
 }
 
 func writeFile(data, rel string, b []byte) error {
-	p := filepath.Join(data, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
+	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), b, 0o644)
 }
 
 // removeStale deletes the files of samples beyond k (a lowered --samples).

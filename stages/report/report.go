@@ -25,6 +25,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
 	sqlviews "github.com/solbehave/solbehave/sql"
@@ -124,34 +125,11 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	stamp := fmt.Sprintf("<meta name=%q content=%q>\n<meta name=%q content=%q>\n",
 		inputsMeta, inputs, fingerprintMeta, pu.Fingerprint)
 	html = bytes.Replace(html, []byte("<head>\n"), []byte("<head>\n"+stamp), 1)
-	if err := writeAtomic(Path(env.Data), html); err != nil {
+	if err := atomicfile.WriteFile(Path(env.Data), html, 0o644); err != nil {
 		return nil, fmt.Errorf("report: %w", err)
 	}
 	env.Log.Info("report written", "path", Path(env.Data), "bytes", len(html))
 	return &pipeline.Output{}, nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // figureIDs lists the ids of every figure, for tests and docs.

@@ -29,6 +29,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm"
@@ -239,29 +240,12 @@ func writeFiles(data, contractID string, sk *skeleton.Skeleton) (string, string,
 		return "", "", err
 	}
 	for name, content := range map[string][]byte{"skeleton.json": b, "skeleton.sol": []byte(sk.Text), "stubbed.sol": []byte(sk.Stubbed())} {
-		if err := writeAtomic(filepath.Join(dir, name), content); err != nil {
+		if err := atomicfile.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
 			return "", "", err
 		}
 	}
 	sum := sha256.Sum256(b)
 	return path.Join(rel, "skeleton.json"), hex.EncodeToString(sum[:]), nil
-}
-
-func writeAtomic(p string, b []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".tmp-*")
-	if err != nil {
-		return err
-	}
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return os.Rename(tmp.Name(), p)
 }
 
 func rows(contractID string, sk *skeleton.Skeleton, model, relPath, sum, stubErr string) []schemas.Skeleton {
