@@ -15,7 +15,13 @@ type optional[T any] struct {
 	format func(T) string
 }
 
+// Set parses a value; "" unsets it (the profile's again), so a configuration
+// file that lists every key with its default reads back.
 func (o optional[T]) Set(s string) error {
+	if s == "" {
+		*o.dst = nil
+		return nil
+	}
 	v, err := o.parse(s)
 	if err != nil {
 		return err

@@ -208,6 +208,7 @@ func TestPartFlagsOverrideTheProfile(t *testing.T) {
 		{[]string{"--o3-profile", "extended"}, sequence.Parts{Users: 4, HistoryTries: 3, SearchTries: 4, FallbackPatience: 3, HistoryPace: true}},
 		{[]string{"--o3-profile", "extended", "--o3-users", "0", "--o3-history-pace=false"}, sequence.Parts{HistoryTries: 3, SearchTries: 4, FallbackPatience: 3}},
 		{[]string{"--o3-search-tries", "2", "--o3-history-pace"}, sequence.Parts{SearchTries: 2, HistoryPace: true}},
+		{[]string{"--o3-profile", "extended", "--o3-users", "1", "--o3-users", ""}, sequence.Parts{Users: 4, HistoryTries: 3, SearchTries: 4, FallbackPatience: 3, HistoryPace: true}},
 	} {
 		s := New()
 		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)
