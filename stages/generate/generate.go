@@ -38,6 +38,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm"
@@ -327,8 +328,13 @@ func mutationsJSON(ms []mutate.Mutation) string {
 	return strings.TrimSpace(b.String())
 }
 
+// writeFile writes a sample file under data, secrets masked; rel is built
+// from ids and names that come from outside, so it must stay below data.
 func writeFile(data, rel string, b []byte) error {
-	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), b, 0o644)
+	if !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return fmt.Errorf("sample path %q would leave %s", rel, data)
+	}
+	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), redact.Bytes(b), 0o644)
 }
 
 // removeStale deletes the files of samples beyond k (a lowered --samples).
