@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
+	"github.com/gofrs/flock"
 
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
@@ -36,6 +37,14 @@ func BuildLayout(dbPath, warehouseRoot string, layout Layout) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
+	// One build at a time per file, so the leftovers of killed builds can be
+	// removed without touching a build in progress.
+	unlock, err := lockBuild(dbPath)
+	if err != nil {
+		return fmt.Errorf("views: build: %w", err)
+	}
+	defer unlock()
+	removeLeftovers(dbPath)
 	// A private folder rather than a tmp file name: DuckDB creates the file
 	// itself and may add a .wal beside it; RemoveAll clears both on failure.
 	tmpDir, err := os.MkdirTemp(dir, "."+filepath.Base(dbPath)+".tmp-")
@@ -215,4 +224,21 @@ func docSummary(doc string) string {
 		}
 	}
 	return strings.Join(para, " ")
+}
+
+func lockBuild(dbPath string) (unlock func(), err error) {
+	l := flock.New(filepath.Join(filepath.Dir(dbPath), "."+filepath.Base(dbPath)+".build.lock"), flock.SetPermissions(0o644))
+	if err := l.Lock(); err != nil {
+		return nil, err
+	}
+	return func() { l.Unlock() }, nil
+}
+
+// removeLeftovers deletes the temporary folders of builds that were killed
+// before they could remove their own.
+func removeLeftovers(dbPath string) {
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dbPath), "."+filepath.Base(dbPath)+".tmp-*"))
+	for _, p := range left {
+		os.RemoveAll(p)
+	}
 }
