@@ -30,9 +30,9 @@ type countingStage struct {
 	ran  atomic.Int32
 }
 
-func (s *countingStage) Name() string              { return "counting" }
-func (s *countingStage) Summary() string           { return "test stage" }
-func (s *countingStage) Version() string           { return "1" }
+func (s *countingStage) Name() string             { return "counting" }
+func (s *countingStage) Summary() string          { return "test stage" }
+func (s *countingStage) Version() string          { return "1" }
 func (s *countingStage) BindFlags(*pflag.FlagSet) {}
 func (s *countingStage) Plan(context.Context, *Env) ([]Unit, error) {
 	var units []Unit

@@ -3,8 +3,8 @@ package warehouse
 import (
 	"fmt"
 	"io"
-	"slices"
 	"os"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 

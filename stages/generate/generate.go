@@ -38,11 +38,11 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/atomicfile"
-	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/mutate"
+	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/skeleton"
