@@ -10,9 +10,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
-	"github.com/gofrs/flock"
 
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
@@ -226,12 +226,18 @@ func docSummary(doc string) string {
 	return strings.Join(para, " ")
 }
 
+// lockBuild holds an flock on the folder itself (no lock file to leave
+// behind) while one build runs.
 func lockBuild(dbPath string) (unlock func(), err error) {
-	l := flock.New(filepath.Join(filepath.Dir(dbPath), "."+filepath.Base(dbPath)+".build.lock"), flock.SetPermissions(0o644))
-	if err := l.Lock(); err != nil {
+	d, err := os.Open(filepath.Dir(dbPath))
+	if err != nil {
 		return nil, err
 	}
-	return func() { l.Unlock() }, nil
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return func() { d.Close() }, nil // closing the last descriptor releases the lock
 }
 
 // removeLeftovers deletes the temporary folders of builds that were killed
