@@ -199,7 +199,7 @@ func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable boo
 	}
 	if err := r.store(s, u, out, m); err != nil {
 		r.Env.Log.Error("writing unit outputs", "stage", s.Name(), "unit", u.ID, "err", err)
-		return false, Fail("storage", true, fmt.Errorf("%w: %w", ErrStorage, err))
+		return false, Fail(ClassStorage, true, fmt.Errorf("%w: %w", ErrStorage, err))
 	}
 	return m.Failed, nil
 }

@@ -25,7 +25,7 @@ func (s *Stage) writeCorpus(env *pipeline.Env, folder string, src *esapi.Contrac
 		root = filepath.Join(env.Data, "corpus", "crawled")
 	}
 	if !filepath.IsLocal(folder) || filepath.Base(folder) != folder {
-		return pipeline.Fail("input", false, fmt.Errorf("corpus folder %q would leave %s", folder, root))
+		return pipeline.Fail(pipeline.ClassInput, false, fmt.Errorf("corpus folder %q would leave %s", folder, root))
 	}
 	dir := filepath.Join(root, folder)
 	if err := writeEnvelope(filepath.Join(dir, "getsourcecode.json"), []esapi.ContractSource{*src}); err != nil {

@@ -181,7 +181,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 	if c.rejected != "" {
 		row.Reason = "input: " + c.rejected
 		pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
-		return out, pipeline.Fail("input", false, errors.New(c.rejected))
+		return out, pipeline.Fail(pipeline.ClassInput, false, errors.New(c.rejected))
 	}
 	src, txs, err := s.fetch(c)
 	if err != nil {
@@ -195,7 +195,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 		if err != nil { // a name from outside that would not stay one folder
 			row.Passed, row.Reason = false, "input: "+err.Error()
 			pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
-			return out, pipeline.Fail("input", false, err)
+			return out, pipeline.Fail(pipeline.ClassInput, false, err)
 		}
 		row.ContractID = folder
 		if err := s.writeCorpus(env, folder, src, txs); err != nil {
