@@ -44,14 +44,16 @@ type Counters struct {
 
 // manifest is written after a unit's outputs, so its presence means they are complete.
 type manifest struct {
-	Unit        string   `json:"unit"`
-	Contract    string   `json:"contract"`
-	Stage       string   `json:"stage"`
-	Version     string   `json:"version"`
-	Fingerprint string   `json:"fingerprint"`
-	Files       []string `json:"files"` // relative to the warehouse root
-	Failed      bool     `json:"failed,omitempty"`
-	Retriable   bool     `json:"retriable,omitempty"`
+	Unit        string            `json:"unit"`
+	Contract    string            `json:"contract"`
+	Stage       string            `json:"stage"`
+	Version     string            `json:"version"`
+	Fingerprint string            `json:"fingerprint"`
+	Files       []string          `json:"files"` // relative to the warehouse root
+	Failed      bool              `json:"failed,omitempty"`
+	Retriable   bool              `json:"retriable,omitempty"`
+	Run         string            `json:"run,omitempty"`    // the run that wrote it (see manifest_params.go)
+	Params      map[string]string `json:"params,omitempty"` // the fingerprinted parameters it was made with
 }
 
 // Run plans the stage, runs every unit whose fingerprint changed, and
@@ -141,6 +143,7 @@ func (r *Runner) Prepare(ctx context.Context, s Stage) ([]Unit, Counters, error)
 		}
 		todo = append(todo, u)
 	}
+	r.logStale(s, todo)
 	return todo, c, nil
 }
 
@@ -180,7 +183,8 @@ func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable boo
 	if uerr != nil && ctx.Err() != nil {
 		return false, uerr // stopped, not failed: stored as nothing, so the next run does it
 	}
-	m := manifest{Unit: u.ID, Contract: u.Contract, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint}
+	m := manifest{Unit: u.ID, Contract: u.Contract, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint,
+		Run: r.Env.Run.id(), Params: r.Env.Run.params(s.Name())}
 	if uerr != nil {
 		class, retriable := Classify(uerr)
 		if retriable && holdRetriable {

@@ -44,6 +44,7 @@ type Env struct {
 	Out       io.Writer // where summaries go (stdout)
 	Warehouse *warehouse.Warehouse
 	Engines   *Engines
+	Run       *RunInfo // the invocation, as manifests record it (nil: nothing recorded)
 }
 
 // Output collects the rows a unit produced, per dataset.

@@ -31,6 +31,9 @@ type Dataset struct {
 	Volatile []string
 	// Doc is the embedded schemas/<Name>.md.
 	Doc string
+	// RunRecord marks a dataset that records runs, not results (runs,
+	// units): `solbehave digest` leaves it out.
+	RunRecord bool
 }
 
 var (

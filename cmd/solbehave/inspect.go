@@ -31,9 +31,10 @@ func newErrorsCmd(g *globals) *cobra.Command {
 }
 
 func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
-	return &cobra.Command{
-		Use:   "status",
-		Short: "Show, per stage, units done / stale / failed / pending (runs nothing)",
+	var explain bool
+	cmd := &cobra.Command{
+		Use:   "status [--explain] [stage flags]",
+		Short: "Show, per stage, units done / stale / failed / pending against the effective configuration (runs nothing)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			shard, err := pipeline.ParseShard(g.shard)
@@ -42,9 +43,11 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			}
 			env := g.env()
 			defer env.Engines.Close()
+			env.Run = g.runInfo("")
 			r := &pipeline.Runner{Env: env, Shard: shard}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "stage\tdone\tstale\tfailed\tpending")
+			var stale []staleStage
 			for _, s := range stages {
 				st, err := r.Status(cmd.Context(), s)
 				if err != nil {
@@ -52,10 +55,41 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 					continue
 				}
 				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\n", st.Stage, st.Done, st.Stale, st.Failed, st.Pending)
+				if explain && st.Stale > 0 {
+					stale = append(stale, staleStage{s, st.Stale})
+				}
 			}
-			return w.Flush()
+			if err := w.Flush(); err != nil {
+				return err
+			}
+			return explainStale(cmd, r, stale)
 		},
 	}
+	cmd.Flags().BoolVar(&explain, "explain", false, "for each stale unit, say why: the parameter that changed (recorded in its manifest vs now), a new stage version, changed inputs")
+	for _, s := range stages {
+		s.BindFlags(cmd.Flags()) // status compares against these, like run
+	}
+	return cmd
+}
+
+type staleStage struct {
+	stage pipeline.Stage
+	stale int
+}
+
+// explainStale prints why the stale units of each stage are stale.
+func explainStale(cmd *cobra.Command, r *pipeline.Runner, stale []staleStage) error {
+	for _, st := range stale {
+		units, err := r.Plan(cmd.Context(), st.stage)
+		if err != nil {
+			return err
+		}
+		reasons := r.Reasons(st.stage, units)
+		delete(reasons, "not run yet") // pending, not stale
+		fmt.Fprintf(cmd.OutOrStdout(), "\n%s: %d stale\n", st.stage.Name(), st.stale)
+		writeReasons(cmd.OutOrStdout(), reasons, 5)
+	}
+	return nil
 }
 
 func newDigestCmd(g *globals) *cobra.Command {

@@ -5,26 +5,18 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
-	"slices"
 	"sort"
 	"strings"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/views"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 	sqlviews "github.com/solbehave/solbehave/sql"
@@ -35,39 +27,45 @@ const (
 	releaseWarehouse = "warehouse"
 	releaseDB        = "solbehave.duckdb"
 	releaseSums      = "SHA256SUMS"
+	releaseSchemas   = "schemas.md"
+	releaseViews     = "views.sql"
+	releaseDCRSchema = "dcr_graph.schema.json"
 )
 
-func newPublishCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
-	var out string
-	params := map[string]*pflag.FlagSet{}
+func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
+	p := &publisher{g: g}
 	cmd := &cobra.Command{
-		Use:   "publish --out DIR",
-		Short: "Write a release folder: Parquet datasets, schema docs, SQL views, datasheet, checksums, DuckDB file",
-		Long: "Copies the warehouse of --data into DIR (which must not exist or be empty) with a schema doc per " +
-			"dataset, the sql/ views, a README datasheet (corpus, models, parameters, seed, compiler and tool " +
-			"versions, counts), SHA256SUMS, and solbehave.duckdb whose views use paths relative to DIR, so the " +
-			"folder can be moved or downloaded anywhere. Stage flags record the parameters the run used " +
-			"(give the ones you ran with; defaults are the paper's).",
+		Use:   "publish --out DIR [--archive] [--allow-mixed]",
+		Short: "Write a release folder a dataset host accepts: one Parquet file per dataset, metadata, datasheet, checksums, DuckDB file",
+		Long: "Writes into DIR (new or empty) one Parquet file per dataset (sorted by contract, each row with the run_id of " +
+			"the run that made it), the runs that made them and the units' manifests (runs, units), the files rows point " +
+			"at (files: DCR graphs, sample sources, skeletons), the schema docs and views bundled, a README that is both " +
+			"a Hugging Face dataset card and the datasheet (intended uses, limitations, parameters, provenance), " +
+			"CITATION.cff, .zenodo.json, a Frictionless datapackage.json, LICENSE, SHA256SUMS and solbehave.duckdb " +
+			"(paths relative to DIR). Parameters and versions come from the runs and manifests of the rows published, " +
+			"not from this command's flags: a fingerprinted parameter with two values in one dataset stops publish " +
+			"(--allow-mixed publishes anyway and says so), except the parameters that separate rows by design " +
+			"(generator, extractor, O3 graph setting and profile, ablation). No file names a folder of this machine.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if out == "" {
+			if p.out == "" {
 				return fmt.Errorf("--out DIR is required")
 			}
-			p := &publisher{g: g, out: out, stages: stages, params: params}
 			if err := p.publish(cmd.Context()); err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "published %s: %d files, %d datasets, %d rows\n", out, p.files, p.datasets, p.rows)
+			fmt.Fprintf(cmd.OutOrStdout(), "published %s: %d files, %d datasets, %d rows\n", p.out, p.files, p.datasets, p.rows)
+			if p.archive {
+				fmt.Fprintf(cmd.OutOrStdout(), "archive %s\n", archivePath(p.out))
+			}
 			return nil
 		},
 	}
-	cmd.Flags().StringVar(&out, "out", "", "release folder to write")
-	for _, s := range stages {
-		fs := pflag.NewFlagSet(s.Name(), pflag.ContinueOnError)
-		s.BindFlags(fs)
-		params[s.Name()] = fs
-		cmd.Flags().AddFlagSet(fs)
-	}
+	f := cmd.Flags()
+	f.StringVar(&p.out, "out", "", "release folder to write")
+	f.BoolVar(&p.archive, "archive", false, "also write DIR.tar.zst beside the folder (one file to upload)")
+	f.BoolVar(&p.allowMixed, "allow-mixed", false, "publish even when a dataset mixes values of a fingerprinted parameter (the datasheet lists them)")
+	f.StringVar(&p.license, "license", "CC-BY-4.0", "SPDX licence of the data (code derived from verified sources keeps its own; see the files dataset)")
 	return cmd
 }
 
@@ -102,10 +100,14 @@ func newViewsCmd(g *globals) *cobra.Command {
 }
 
 type publisher struct {
-	g      *globals
-	out    string
-	stages []pipeline.Stage
-	params map[string]*pflag.FlagSet
+	g                   *globals
+	out, license        string
+	archive, allowMixed bool
+
+	manifests []pipeline.Manifest
+	runs      []schemas.RunRow // the runs that made the rows published
+	mixed     []string         // parameters with several values in one dataset
+	spdx      map[string]string
 
 	files, datasets int
 	rows            int64
@@ -116,12 +118,56 @@ func (p *publisher) publish(ctx context.Context) error {
 		return err
 	}
 	src := p.g.env().Warehouse
-	if err := copyParquet(src.Root, filepath.Join(p.out, releaseWarehouse)); err != nil {
+	if _, err := os.Stat(src.Root); err != nil {
+		return fmt.Errorf("publish: no warehouse at %s (run the pipeline first): %w", src.Root, err)
+	}
+	var err error
+	if p.manifests, err = pipeline.ReadManifests(p.g.data); err != nil {
 		return err
+	}
+	if err := p.checkMixing(); err != nil {
+		return err
+	}
+	work, err := views.OpenInMemory(src.Root)
+	if err != nil {
+		return err
+	}
+	defer work.Close()
+	steps := []func(context.Context, *sql.DB) error{p.compact, p.writeRuns, p.writeUnits, p.writeFiles}
+	for _, step := range steps {
+		if err := step(ctx, work); err != nil {
+			return err
+		}
 	}
 	if err := writeDocs(p.out); err != nil {
 		return err
 	}
+	if err := p.writeDatabaseAndSheet(ctx); err != nil {
+		return err
+	}
+	if err := p.writeMetadata(); err != nil {
+		return err
+	}
+	if err := checkNoLocalPaths(ctx, p.out, p.localPaths()); err != nil {
+		return err
+	}
+	n, err := writeChecksums(p.out)
+	p.files = n + 1
+	if err != nil {
+		return err
+	}
+	if err := checkRelease(p.out); err != nil {
+		return fmt.Errorf("publish: the release fails its own check: %w", err)
+	}
+	if p.archive {
+		return writeArchive(p.out, archivePath(p.out))
+	}
+	return nil
+}
+
+// writeDatabaseAndSheet builds solbehave.duckdb over the release (relative
+// paths), runs every view on it, and writes the README from it.
+func (p *publisher) writeDatabaseAndSheet(ctx context.Context) error {
 	dbPath := filepath.Join(p.out, releaseDB)
 	if err := views.BuildLayout(dbPath, filepath.Join(p.out, releaseWarehouse), views.Relative); err != nil {
 		return err
@@ -139,12 +185,11 @@ func (p *publisher) publish(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if err := os.WriteFile(filepath.Join(p.out, "README.md"), []byte(sheet), 0o644); err != nil {
+	card, err := p.cardFrontMatter(ctx, db)
+	if err != nil {
 		return err
 	}
-	n, err := writeChecksums(p.out)
-	p.files = n
-	return err
+	return os.WriteFile(filepath.Join(p.out, "README.md"), []byte(card+sheet), 0o644)
 }
 
 // emptyDir creates dir, or accepts it when it exists and is empty: a
@@ -162,60 +207,23 @@ func emptyDir(dir string) error {
 	return nil
 }
 
-// copyParquet copies every Parquet part under src, keeping the Hive layout;
-// temporary files of an interrupted write (".tmp-") are left out.
-func copyParquet(src, dst string) error {
-	if _, err := os.Stat(src); err != nil {
-		return fmt.Errorf("publish: no warehouse at %s (run the pipeline first): %w", src, err)
-	}
-	return filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() || !strings.HasSuffix(path, warehouse.Ext) || strings.Contains(d.Name(), ".tmp-") {
-			return err
-		}
-		rel, err := filepath.Rel(src, path)
-		if err != nil {
-			return err
-		}
-		return copyFile(path, filepath.Join(dst, rel))
-	})
-}
-
-func copyFile(src, dst string) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
-}
-
-// writeDocs writes schemas/<dataset>.md for every dataset, the DCR graph
-// JSON schema, and sql/<view>.sql for every view.
+// writeDocs writes the dataset docs as one file (a section each), the DCR
+// graph JSON schema, and the sql/ views as one file in load order.
 func writeDocs(dir string) error {
-	files := map[string]string{filepath.Join("schemas", "dcr_graph.schema.json"): schemas.DCRGraphSchema}
+	var docs strings.Builder
+	docs.WriteString("# Datasets\n\nOne section per dataset (the `schemas/<dataset>.md` files of solbehave). " +
+		"A release adds `run_id` (the run that made the row, see `runs`) to every dataset but `runs` and `units`.\n")
 	for _, d := range schemas.All() {
-		files[filepath.Join("schemas", d.Name+".md")] = d.Doc
+		docs.WriteString("\n" + strings.Replace(d.Doc, "# ", "## ", 1))
 	}
-	for _, f := range sqlviews.Files() {
-		files[filepath.Join("sql", f.Name)] = f.Text
+	var sqlText strings.Builder
+	sqlText.WriteString("-- The views of solbehave.duckdb (the sql/ folder of solbehave), one per file, in load order.\n")
+	for _, f := range views.OrderedSQLFiles() {
+		fmt.Fprintf(&sqlText, "\n-- ==== sql/%s ====\n%s\n", f.Name, strings.TrimSpace(f.Text))
 	}
+	files := map[string]string{releaseSchemas: docs.String(), releaseViews: sqlText.String(), releaseDCRSchema: schemas.DCRGraphSchema}
 	for name, text := range files {
-		path := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return err
-		}
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
 			return err
 		}
 	}
@@ -261,59 +269,7 @@ func fileSHA256(path string) (string, error) {
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
-// ---- datasheet ----
-
-func (p *publisher) datasheet(ctx context.Context, db *sql.DB) (string, error) {
-	var b strings.Builder
-	b.WriteString("# solbehave data release\n\n")
-	b.WriteString("Outcomes of the SolBehave benchmark pipeline (does Solidity a model regenerates behave like the " +
-		"original contract?), as Parquet datasets with the DuckDB views that compute the paper's tables.\n\n")
-	b.WriteString(releaseUsage)
-	sections := []func(context.Context, *sql.DB, *strings.Builder) error{
-		p.corpusSection, modelsSection, p.parametersSection, compilersSection, p.versionsSection,
-		p.countsSection, viewsSection,
-	}
-	for _, s := range sections {
-		if err := s(ctx, db, &b); err != nil {
-			return "", err
-		}
-	}
-	b.WriteString("\n## Checksums\n\n`SHA256SUMS` covers every other file: `sha256sum -c SHA256SUMS`.\n")
-	return b.String(), nil
-}
-
-const releaseUsage = "## Layout and use\n\n" +
-	"```\n" +
-	"warehouse/<dataset>/contract=<id>/<stage>.parquet   the datasets (Hive partitions)\n" +
-	"schemas/<dataset>.md                                columns, types and meaning of each dataset\n" +
-	"sql/<view>.sql                                      the views; each file's header names the paper table or figure\n" +
-	"solbehave.duckdb                                    every dataset and view, over warehouse/ by relative path\n" +
-	"SHA256SUMS                                          checksums of every other file\n" +
-	"```\n\n" +
-	"The DuckDB file's views name the Parquet files relative to this folder (DuckDB resolves relative paths " +
-	"against the working directory or `file_search_path`, never against the database file). Open it from this " +
-	"folder, or set the search path:\n\n" +
-	"```sh\n" +
-	"cd RELEASE && duckdb -readonly solbehave.duckdb -c 'SELECT * FROM fig2_size_distribution'\n" +
-	"duckdb -readonly RELEASE/solbehave.duckdb -cmd \"SET file_search_path='$PWD/RELEASE'\"\n" +
-	"```\n\n" +
-	"```python\n" +
-	"con = duckdb.connect('RELEASE/solbehave.duckdb', read_only=True, config={'file_search_path': 'RELEASE'})\n" +
-	"```\n\n" +
-	"Or query the Parquet files directly: `read_parquet('warehouse/<dataset>/**/*.parquet', hive_partitioning = true)`. " +
-	"With solbehave, `solbehave sql --data RELEASE \"...\"` works from anywhere, and `solbehave views --data RELEASE " +
-	"--layout absolute` rewrites the file with absolute paths for this machine.\n"
-
-func (p *publisher) corpusSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
-	b.WriteString("\n## Corpus\n\n")
-	corpus, _ := filepath.Abs(p.g.corpus)
-	fmt.Fprintf(b, "- corpus folder: `%s`", corpus)
-	if entries, err := etherscan.ListCorpus(p.g.corpus); err == nil {
-		fmt.Fprintf(b, " (%d contracts)", len(entries))
-	}
-	b.WriteString("\n")
-	return tableSection(ctx, db, b, "", `SELECT step, contracts FROM construction_funnel ORDER BY step_order`)
-}
+// ---- datasheet sections read from the release's DuckDB file ----
 
 func modelsSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Models\n\n")
@@ -321,45 +277,6 @@ func modelsSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
 		count(DISTINCT contract_id) AS contracts, count(*) AS samples,
 		count(*) FILTER (WHERE compiled_repaired) AS compiling
 		FROM samples GROUP BY model ORDER BY model`)
-}
-
-func (p *publisher) parametersSection(_ context.Context, _ *sql.DB, b *strings.Builder) error {
-	b.WriteString("\n## Parameters\n\n")
-	fmt.Fprintf(b, "- seed: %d\n", p.g.seed)
-	b.WriteString("\nStage parameters as given to `solbehave publish` (the paper's defaults unless set; " +
-		"pass the flags the run used). Credentials in URLs are left out.\n\n")
-	b.WriteString("| parameter | value | stages |\n|---|---|---|\n")
-	// Stages share some flags (--llm-url, ...): one row each, with its stages.
-	var names []string
-	users := map[string][]string{}
-	values := map[string]string{}
-	for _, s := range p.stages {
-		p.params[s.Name()].VisitAll(func(f *pflag.Flag) {
-			if _, seen := users[f.Name]; !seen {
-				names = append(names, f.Name)
-				values[f.Name] = redactURL(f.Value.String())
-			}
-			users[f.Name] = append(users[f.Name], s.Name())
-		})
-	}
-	for _, n := range names {
-		fmt.Fprintf(b, "| `--%s` | `%s` | %s |\n", n, values[n], strings.Join(users[n], ", "))
-	}
-	return nil
-}
-
-// redactURL drops the user info and query of a URL value (where API keys
-// hide); other values pass unchanged.
-func redactURL(v string) string {
-	u, err := url.Parse(v)
-	if err != nil || u.Scheme == "" || u.Host == "" {
-		return v
-	}
-	if u.User != nil || u.RawQuery != "" {
-		u.User, u.RawQuery = nil, ""
-		return u.String() + " (credentials removed)"
-	}
-	return v
 }
 
 func compilersSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
@@ -370,123 +287,11 @@ func compilersSection(ctx context.Context, db *sql.DB, b *strings.Builder) error
 		WHERE compiler_used <> '' GROUP BY ALL ORDER BY compiler_used`)
 }
 
-func (p *publisher) versionsSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
-	b.WriteString("\n## Versions\n\n")
-	fmt.Fprintf(b, "- solbehave: %s\n", toolVersion())
-	fmt.Fprintf(b, "- Go: %s\n", runtime.Version())
-	var duck string
-	if err := db.QueryRowContext(ctx, "SELECT version()").Scan(&duck); err != nil {
-		return err
-	}
-	fmt.Fprintf(b, "- DuckDB: %s\n", duck)
-	stages, err := stageManifests(filepath.Join(p.g.data, "state"))
-	if err != nil {
-		return err
-	}
-	if len(stages) > 0 {
-		b.WriteString("\n| stage | version | units | failed |\n|---|---|---|---|\n")
-		for _, s := range stages {
-			fmt.Fprintf(b, "| %s | %s | %d | %d |\n", s.stage, s.version, s.units, s.failed)
-		}
-	}
-	return nil
-}
-
-func toolVersion() string {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return "unknown"
-	}
-	v := info.Main.Version
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v += " " + s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				v += " (modified)"
-			}
-		}
-	}
-	return v
-}
-
-type stageRecord struct {
-	stage, version string
-	units, failed  int
-}
-
-// stageManifests summarises the runner's manifests: which stages ran, at
-// which version, over how many units.
-func stageManifests(stateDir string) ([]stageRecord, error) {
-	dirs, err := os.ReadDir(stateDir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	var out []stageRecord
-	for _, d := range dirs {
-		if !d.IsDir() {
-			continue
-		}
-		rec := stageRecord{stage: d.Name()}
-		versions := map[string]bool{}
-		files, _ := filepath.Glob(filepath.Join(stateDir, d.Name(), "*.json"))
-		for _, f := range files {
-			var m struct {
-				Version string `json:"version"`
-				Failed  bool   `json:"failed"`
-			}
-			raw, err := os.ReadFile(f)
-			if err != nil || json.Unmarshal(raw, &m) != nil {
-				continue
-			}
-			rec.units++
-			if m.Failed {
-				rec.failed++
-			}
-			versions[m.Version] = true
-		}
-		rec.version = strings.Join(sortedKeys(versions), ", ")
-		out = append(out, rec)
-	}
-	return out, nil
-}
-
-func sortedKeys(m map[string]bool) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
-func (p *publisher) countsSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
-	b.WriteString("\n## Datasets\n\n| dataset | rows | contracts | schema |\n|---|---|---|---|\n")
-	for _, d := range schemas.All() {
-		var rows, contracts int64
-		q := fmt.Sprintf("SELECT count(*), count(DISTINCT contract) FROM %s", quoteIdent(d.Name))
-		if !slices.Contains(d.Partitions, warehouse.ContractKey) {
-			q = fmt.Sprintf("SELECT count(*), 0 FROM %s", quoteIdent(d.Name))
-		}
-		if err := db.QueryRowContext(ctx, q).Scan(&rows, &contracts); err != nil {
-			return fmt.Errorf("publish: counting %s: %w", d.Name, err)
-		}
-		p.datasets++
-		p.rows += rows
-		fmt.Fprintf(b, "| `%s` | %d | %d | [schemas/%s.md](schemas/%s.md) |\n", d.Name, rows, contracts, d.Name, d.Name)
-	}
-	return nil
-}
-
 func viewsSection(_ context.Context, _ *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Views\n\n| view | reproduces |\n|---|---|\n")
 	for _, f := range sqlviews.Files() {
 		what := viewAbout(f)
-		fmt.Fprintf(b, "| [`%s`](sql/%s) | %s |\n", f.View(), f.Name, strings.ReplaceAll(what, "|", "\\|"))
+		fmt.Fprintf(b, "| `%s` | %s |\n", f.View(), strings.ReplaceAll(what, "|", "\\|"))
 	}
 	return nil
 }
@@ -545,4 +350,13 @@ func tableSection(ctx context.Context, db *sql.DB, b *strings.Builder, empty, qu
 	b.WriteString("\n| " + strings.Join(cols, " | ") + " |\n|" + strings.Repeat("---|", len(cols)) + "\n")
 	b.WriteString(strings.Join(lines, "\n") + "\n")
 	return nil
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
 }

@@ -2,13 +2,16 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
@@ -23,6 +26,12 @@ type globals struct {
 	force  bool
 	quiet  bool
 	shard  string
+
+	configPath string         // --config FILE ("" : solbehave.toml in the working folder, if any)
+	cfg        *config.Config // the effective configuration (loaded before every command runs)
+	cmdline    string         // the command line as given, for the runs dataset
+	lastRun    string         // id of the last run that recorded a row (read by tests)
+	logw       io.Writer      // where logs go: the command's stderr
 
 	counters []pipeline.Counters // what the last run did per stage (read by tests)
 }
@@ -39,8 +48,30 @@ func newRootWithGlobals() (*cobra.Command, *globals) {
 		Short:         "Does the Solidity a model writes behave like the contract it was asked to rewrite?",
 		SilenceUsage:  true,
 		SilenceErrors: true,
+		Version:       readVersion().withSolc().Text(),
+		// Every command sees the effective configuration: solbehave.toml
+		// (or --config FILE) under the flags given.
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return g.loadConfig(cmd) },
 	}
-	pf := root.PersistentFlags()
+	root.SetVersionTemplate("{{.Version}}")
+	g.bind(root.PersistentFlags())
+	root.PersistentFlags().StringVar(&g.configPath, "config", "", "configuration file (default: "+config.FileName+" in the working folder, when present)")
+
+	stages := allStages()
+	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newSQLCmd(g),
+		newErrorsCmd(g), newStatusCmd(g, stages), newDigestCmd(g), newBenchCmd(g))
+	root.AddCommand(newWorkerCmd(g), newTemporalCmd())                         // temporal.go
+	root.AddCommand(newExportCmd(g), newPublishCmd(g, stages), newViewsCmd(g)) // export.go, publish.go
+	root.AddCommand(newConfigCmd(g, stages), newVersionCmd())                  // config.go, version.go
+	for _, s := range stages {
+		root.AddCommand(newStageCmd(g, s))
+	}
+	return root, g
+}
+
+// bind defines the global flags (the root's persistent flags, and the
+// configuration's key space).
+func (g *globals) bind(pf *pflag.FlagSet) {
 	pf.StringVar(&g.corpus, "corpus", filepath.Join("data", "corpus", "demo"), "input corpus (Etherscan record layout)")
 	pf.StringVar(&g.data, "data", "data", "output root (warehouse, DuckDB file, state)")
 	pf.Int64Var(&g.seed, "seed", 42, "seed of every random choice")
@@ -48,16 +79,6 @@ func newRootWithGlobals() (*cobra.Command, *globals) {
 	pf.BoolVar(&g.force, "force", false, "recompute units even when their inputs are unchanged")
 	pf.BoolVar(&g.quiet, "quiet", false, "log warnings and errors only")
 	pf.StringVar(&g.shard, "shard", "", "process only shard i/n of the contracts (e.g. 0/3); shards write disjoint partitions")
-
-	stages := allStages()
-	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newSQLCmd(g),
-		newErrorsCmd(g), newStatusCmd(g, stages), newDigestCmd(g), newBenchCmd(g))
-	root.AddCommand(newWorkerCmd(g), newTemporalCmd())                         // temporal.go
-	root.AddCommand(newExportCmd(g), newPublishCmd(g, stages), newViewsCmd(g)) // export.go, publish.go
-	for _, s := range stages {
-		root.AddCommand(newStageCmd(g, s))
-	}
-	return root, g
 }
 
 // env builds the run environment from the global flags.
@@ -67,7 +88,7 @@ func (g *globals) env() *pipeline.Env {
 		Data:      g.data,
 		Seed:      g.seed,
 		Jobs:      g.jobs,
-		Log:       newLogger(g.quiet),
+		Log:       newLoggerTo(g.logw, g.quiet),
 		Out:       os.Stdout,
 		Warehouse: warehouse.New(filepath.Join(g.data, "warehouse")),
 		Engines:   &pipeline.Engines{},
@@ -75,12 +96,17 @@ func (g *globals) env() *pipeline.Env {
 }
 
 // newLogger logs to stderr: info and up, or warnings and up when quiet.
-func newLogger(quiet bool) *slog.Logger {
+func newLogger(quiet bool) *slog.Logger { return newLoggerTo(os.Stderr, quiet) }
+
+func newLoggerTo(w io.Writer, quiet bool) *slog.Logger {
+	if w == nil {
+		w = os.Stderr
+	}
 	level := slog.LevelInfo
 	if quiet {
 		level = slog.LevelWarn
 	}
-	return slog.New(redact.Handler(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level})))
+	return slog.New(redact.Handler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
 }
 
 func (g *globals) dbPath() string { return filepath.Join(g.data, "solbehave.duckdb") }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"strings"
@@ -43,6 +44,7 @@ func newStageCmd(g *globals, s pipeline.Stage) *cobra.Command {
 func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 	var until string
 	var only []string
+	var dryRun bool
 	var engine engineFlags
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -53,12 +55,16 @@ func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if dryRun {
+				return printPlan(cmd, g, chosen)
+			}
 			return runStages(cmd, g, &engine, chosen)
 		},
 	}
 	engine.bind(cmd.Flags())
 	cmd.Flags().StringVar(&until, "until", "", "last stage to run")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "run only these stages (comma-separated), in pipeline order")
+	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan (per stage: units, current, to run and why) and run nothing")
 	for _, s := range stages {
 		s.BindFlags(cmd.Flags())
 	}
@@ -116,6 +122,15 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 		return err
 	}
 	defer release()
+	name := "local"
+	if engine != nil {
+		name = engine.engine
+	}
+	rec, err := g.startRun(name)
+	if err != nil {
+		return err
+	}
+	env.Run = g.runInfo(rec.row.RunID)
 	var counters []pipeline.Counters
 	switch {
 	case engine == nil || engine.engine == "local":
@@ -132,6 +147,13 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 		env.Log.Info("stage done", "stage", c.Stage, "units", c.Units, "ran", c.Ran, "skipped", c.Skipped,
 			"failed", c.Failed, "elapsed", c.Elapsed.Round(1e6).String())
 	}
+	ended := err
+	if ended == nil && failed > 0 {
+		ended = &failedUnitsError{n: failed}
+	}
+	if rerr := g.recordRun(rec, env, counters, ended); rerr != nil {
+		return errors.Join(err, rerr)
+	}
 	if err != nil {
 		return err
 	}
@@ -143,6 +165,19 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	}
 	if failed > 0 {
 		return &failedUnitsError{n: failed}
+	}
+	return nil
+}
+
+// recordRun writes the invocation's runs row (when any unit ran).
+func (g *globals) recordRun(rec *runRecord, env *pipeline.Env, counters []pipeline.Counters, runErr error) error {
+	wrote, err := rec.finish(env.Warehouse, counters, exitStatus(runErr))
+	if err != nil {
+		return fmt.Errorf("recording the run: %w", err)
+	}
+	if wrote {
+		g.lastRun = rec.row.RunID
+		env.Log.Info("run recorded", "run_id", rec.row.RunID)
 	}
 	return nil
 }

@@ -36,7 +36,7 @@ func (e *engineFlags) bind(fs *pflag.FlagSet) {
 
 // runTemporal submits the stages as one workflow and waits for its counters.
 func runTemporal(cmd *cobra.Command, g *globals, e *engineFlags, stages []pipeline.Stage, env *pipeline.Env) ([]pipeline.Counters, error) {
-	cfg, err := temporalConfig(cmd, g, e, stages)
+	cfg, err := temporalConfig(cmd, g, e, stages, env.Run)
 	if err != nil {
 		return nil, err
 	}
@@ -56,16 +56,18 @@ func runTemporal(cmd *cobra.Command, g *globals, e *engineFlags, stages []pipeli
 	return out, err
 }
 
-// temporalConfig is the workflow's input: the chosen stages, the stage flags
-// the user set, and absolute paths (every worker must see the same ones).
-func temporalConfig(cmd *cobra.Command, g *globals, e *engineFlags, stages []pipeline.Stage) (temporal.Config, error) {
+// temporalConfig is the workflow's input: the chosen stages, the effective
+// stage configuration, the run's id and parameters for the manifests, and
+// absolute paths (every worker must see the same ones).
+func temporalConfig(cmd *cobra.Command, g *globals, e *engineFlags, stages []pipeline.Stage, run *pipeline.RunInfo) (temporal.Config, error) {
 	corpus, err1 := filepath.Abs(g.corpus)
 	data, err2 := filepath.Abs(g.data)
 	if err1 != nil || err2 != nil {
 		return temporal.Config{}, fmt.Errorf("absolute paths: %v %v", err1, err2)
 	}
 	cfg := temporal.Config{
-		Flags: temporal.StageFlags(cmd.Flags(), allStages()), Corpus: corpus, Data: data, Seed: g.seed,
+		Flags: temporal.StageFlags(cmd.Flags(), allStages()), RunID: run.ID, Params: run.Params,
+		Corpus: corpus, Data: data, Seed: g.seed,
 		Force: g.force, Shard: g.shard, TaskQueue: e.conn.TaskQueue, GenerateQueue: e.generateQueue,
 		Fanout: e.fanout, Heartbeat: e.heartbeat, Attempts: int32(e.attempts),
 	}

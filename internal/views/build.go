@@ -162,7 +162,7 @@ func datasetViewAt(loc location, w *warehouse.Warehouse, d schemas.Dataset) (str
 	}
 	var body string
 	if len(files) > 0 {
-		body, err = parquetSelect(loc, w, d)
+		body, err = parquetSelect(loc, w, d, partitioned(files, d.Partitions))
 	} else {
 		body, err = emptySelect(d)
 	}
@@ -174,13 +174,13 @@ func datasetViewAt(loc location, w *warehouse.Warehouse, d schemas.Dataset) (str
 		"COMMENT ON VIEW " + name + " IS " + sqlString(docSummary(d.Doc)) + ";", nil
 }
 
-func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset) (string, error) {
+func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, hive bool) (string, error) {
 	glob, err := parquetGlob(loc, w, d.Name)
 	if err != nil {
 		return "", err
 	}
 	opts := "hive_partitioning = true, union_by_name = true"
-	if len(d.Partitions) > 0 {
+	if hive && len(d.Partitions) > 0 {
 		// Pin partition columns to VARCHAR: DuckDB would otherwise guess a type
 		// from the folder values (all-digit values become BIGINT).
 		types := make([]string, len(d.Partitions))
@@ -190,6 +190,20 @@ func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset) (str
 		opts += ", hive_types = {" + strings.Join(types, ", ") + "}"
 	}
 	return "SELECT * FROM read_parquet(" + sqlString(glob) + ", " + opts + ")", nil
+}
+
+// partitioned tells whether the parts sit in partition folders: a release's
+// one file per dataset does not (it carries the partition columns itself),
+// and DuckDB refuses hive_types for a key no path has.
+func partitioned(files, keys []string) bool {
+	for _, f := range files {
+		for _, k := range keys {
+			if strings.Contains(filepath.ToSlash(f), "/"+k+"=") {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // emptySelect is a zero-row SELECT with the columns the parquet view would

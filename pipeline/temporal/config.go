@@ -28,8 +28,10 @@ func UnitActivityName(stage string) string { return "solbehave.unit." + stage }
 // rebuild the run's stages and environment. Corpus and Data are absolute
 // paths that must name the same folders on every worker (a shared volume).
 type Config struct {
-	Stages        []string            // in pipeline order
-	Flags         map[string][]string // the stage flags the user set, by name
+	Stages        []string                     // in pipeline order
+	Flags         map[string][]string          // every stage flag's effective value, by name
+	RunID         string                       // the run's id, recorded in every manifest (runs dataset)
+	Params        map[string]map[string]string // per stage, its fingerprinted parameters, recorded in manifests
 	Corpus, Data  string
 	Seed          int64
 	Force         bool
@@ -75,7 +77,7 @@ func (c Config) queue(stage string) string {
 // key identifies what a worker builds for a run: the stages with their
 // flags and the environment. Queues and fan-out do not change outputs.
 func (c Config) key() string {
-	return pipeline.Fingerprint(c.Flags, c.Corpus, c.Data, c.Seed, c.Force, c.Shard)
+	return pipeline.Fingerprint(c.Flags, c.Corpus, c.Data, c.Seed, c.Force, c.Shard, c.RunID)
 }
 
 // UnitRef names a scheduled unit; the worker rebuilds the rest from its plan.

@@ -9,16 +9,19 @@ import (
 	"github.com/solbehave/solbehave/pipeline"
 )
 
-// StageFlags returns the stage flags set on fs (a command that bound every
-// stage's flags), by name, as the workflow carries them to the workers.
-// Secrets never travel this way: the stages read keys from the environment.
+// StageFlags returns every stage flag of fs (a command that bound every
+// stage's flags and holds the effective configuration: solbehave.toml under
+// the flags given), by name, as the workflow carries them to the workers, so
+// a worker runs with the submitter's configuration, not its own file or
+// defaults. Secrets never travel this way: the stages read keys from the
+// environment.
 func StageFlags(fs *pflag.FlagSet, stages []pipeline.Stage) map[string][]string {
 	probe := pflag.NewFlagSet("probe", pflag.ContinueOnError)
 	for _, s := range stages {
 		s.BindFlags(probe)
 	}
 	out := map[string][]string{}
-	fs.Visit(func(f *pflag.Flag) {
+	fs.VisitAll(func(f *pflag.Flag) {
 		if probe.Lookup(f.Name) == nil {
 			return
 		}

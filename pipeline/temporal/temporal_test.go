@@ -11,8 +11,9 @@ import (
 	"github.com/solbehave/solbehave/stages/o1"
 )
 
-// TestStageFlagsTravel: the flags set on `run` reach a worker's fresh stages
-// with the same values, and the defaults stay defaults. (The workflow and the
+// TestStageFlagsTravel: every stage flag of `run` (its effective
+// configuration) reaches a worker's fresh stages with the same values, and
+// the defaults stay defaults. (The workflow and the
 // workers themselves are tested end to end in cmd/solbehave TestTemporal.)
 func TestStageFlagsTravel(t *testing.T) {
 	newStages := func() []pipeline.Stage { return []pipeline.Stage{generate.New(), o1.New()} }
@@ -25,9 +26,14 @@ func TestStageFlagsTravel(t *testing.T) {
 		t.Fatal(err)
 	}
 	carried := StageFlags(run, newStages())
-	want := map[string][]string{"samples": {"2"}, "o1-calls": {"200"}, "generator": {"mutant,reference"}}
-	if !reflect.DeepEqual(carried, want) {
-		t.Fatalf("carried %v, want %v", carried, want)
+	want := map[string][]string{"samples": {"2"}, "o1-calls": {"200"}, "generator": {"mutant,reference"}, "o1-seq-len": {run.Lookup("o1-seq-len").DefValue}}
+	for k, v := range want {
+		if !reflect.DeepEqual(carried[k], v) {
+			t.Errorf("carried --%s %v, want %v", k, carried[k], v)
+		}
+	}
+	if _, ok := carried["jobs"]; ok {
+		t.Error("--jobs is no stage flag, yet it travels")
 	}
 	w := &Worker{NewStages: newStages}
 	rt, err := w.newRuntime(Config{Flags: carried, Data: t.TempDir()})

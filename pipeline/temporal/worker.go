@@ -179,6 +179,7 @@ func (w *Worker) newRuntime(cfg Config) (*runState, error) {
 	env := &pipeline.Env{
 		Corpus: cfg.Corpus, Data: cfg.Data, Seed: cfg.Seed, Jobs: max(1, w.Jobs), Log: w.Log,
 		Warehouse: warehouse.New(filepath.Join(cfg.Data, "warehouse")), Engines: w.Engines,
+		Run: &pipeline.RunInfo{ID: cfg.RunID, Params: cfg.Params},
 	}
 	r := &pipeline.Runner{Env: env, Force: cfg.Force, Shard: shard}
 	return &runState{runner: r, stages: byName, plans: map[string]*stagePlan{}}, nil
