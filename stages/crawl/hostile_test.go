@@ -3,9 +3,6 @@ package crawl
 import (
 	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,7 +10,6 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -29,21 +25,10 @@ func TestLiveNamesFromOutsideStayInTheirFolder(t *testing.T) {
 	writeRecord(t, corpus, "Evil", evil, "contract Evil {}", 250)
 	writeRecord(t, corpus, "Good", good, "contract Good {}", 250)
 	renameContract(t, filepath.Join(corpus, "Evil_"+strings.ToLower(evil.Hex()), "getsourcecode.json"), "../../../../outside")
-	h, err := etherscan.RecordedHandler(corpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	t.Setenv("ETHERSCAN_API_KEY", "test-key-not-secret")
-
 	root := t.TempDir()
 	data := filepath.Join(root, "a", "b", "c", "data")
-	s := New()
-	s.Live, s.EtherscanURL, s.Rate = true, srv.URL+"/v2/api?chainid=1&", 1000
+	s, env := liveStage(t, corpus, data)
 	s.Addresses = []string{evil.Hex(), good.Hex(), "../../../../etc/passwd"}
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 1, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
 	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
