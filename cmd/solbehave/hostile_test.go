@@ -97,15 +97,25 @@ func TestHostileCorpusFoldersAreErrorRows(t *testing.T) {
 	}
 }
 
-// TestRerunExitsTwoWhileFailuresRemain: a rerun that has nothing to do still
-// reports the failed units of its scope.
+// TestRerunExitsTwoWhileFailuresRemain: a rerun that has nothing to do (the
+// failure is not retriable, so it is skipped) still reports the failed unit
+// of its scope.
 func TestRerunExitsTwoWhileFailuresRemain(t *testing.T) {
-	data := t.TempDir()
+	corpus, data := t.TempDir(), t.TempDir()
+	const malformed = "MalformedAnswer_0xc6634d9cb4536c2dc74076b4c97374f97e5aaaaa"
+	copyDir(t, filepath.Join("../../data/faults", malformed), filepath.Join(corpus, malformed))
+	copyDir(t, filepath.Join(demoCorpus, vaultID), filepath.Join(corpus, vaultID))
 	var fe *failedUnitsError
 	for run := 1; run <= 2; run++ {
-		_, err := solbehave(t, "crawl", "--quiet", "--corpus", "../../data/faults", "--data", data)
-		if !errors.As(err, &fe) || fe.n == 0 {
-			t.Fatalf("run %d: want failed units reported (exit 2), got %v", run, err)
+		root, g := newRootWithGlobals()
+		root.SetOut(io.Discard)
+		root.SetArgs([]string{"crawl", "--quiet", "--corpus", corpus, "--data", data})
+		err := root.ExecuteContext(t.Context())
+		if !errors.As(err, &fe) || fe.n != 1 {
+			t.Fatalf("run %d: want the 1 failed unit reported (exit 2), got %v", run, err)
+		}
+		if run == 2 && (g.counters[0].Ran != 0 || g.counters[0].KeptFailed != 1) {
+			t.Fatalf("the rerun should run nothing and keep the failure: %+v", g.counters[0])
 		}
 	}
 }
