@@ -121,7 +121,7 @@ func (c *Client) Source(address string) (*esapi.ContractSource, error) {
 		return nil, err
 	}
 	if len(out) == 0 {
-		return nil, &Error{Op: "getsourcecode", Address: address, Msg: "empty result"}
+		return nil, &Error{Op: "getsourcecode", Address: address, Class: "source", Msg: "empty result"}
 	}
 	return &out[0], nil
 }
