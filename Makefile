@@ -11,7 +11,7 @@ ARGS    ?=
 # The bench's corpus: the real mainnet contracts beside the checkout when present.
 BENCH_CORPUS ?= $(if $(wildcard ../shared/corpus/mainnet),../shared/corpus/mainnet,$(CORPUS))
 
-.PHONY: all build run test test-deps temporal-dev vet demo-corpus bench bench-smoke bench-temporal clean check-tools
+.PHONY: all build run test test-deps temporal-dev vet demo-corpus bench bench-smoke bench-temporal fuzz clean check-tools
 
 all: build
 
@@ -63,6 +63,17 @@ bench-temporal: build
 
 bench-smoke: build
 	./$(BIN) bench --smoke --corpus $(BENCH_CORPUS) --data $(DATA) $(ARGS)
+
+# Go native fuzzing of what comes from outside: the corpus record reader and
+# the Etherscan answer decoder, the LLM reply extractor and the merge. `make
+# test` runs only their committed seeds (testdata/fuzz); this target fuzzes
+# each for FUZZTIME (the instrumented first build takes minutes on 2 cores).
+FUZZTIME ?= 60s
+fuzz:
+	$(GO) test ./internal/etherscan -run '^$$' -fuzz '^FuzzCorpusRecord$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/etherscan -run '^$$' -fuzz '^FuzzAnswer$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/regen -run '^$$' -fuzz '^FuzzExtractBody$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/regen -run '^$$' -fuzz '^FuzzMerge$$' -fuzztime $(FUZZTIME)
 
 demo-corpus: check-tools
 	$(GO) run ./cmd/democorpus -out $(CORPUS)

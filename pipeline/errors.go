@@ -5,9 +5,22 @@ import (
 	"fmt"
 )
 
+// Failure classes shared by several stages and engines (schemas/errors.md
+// lists them all). Retried where a retry can help: network, rate limit,
+// timeout, storage and a server's 5xx; never auth, input, endpoint, source.
+const (
+	ClassInput     = "input"      // a corpus folder, address or name from outside that cannot be used
+	ClassAuth      = "auth"       // a wrong or missing API key
+	ClassRateLimit = "rate_limit" // the service asks us to slow down
+	ClassNetwork   = "network"    // connection refused, reset, DNS
+	ClassTimeout   = "timeout"    // no answer in time, or a request's deadline spent on retries
+	ClassEndpoint  = "endpoint"   // the URL answers, but not as the API: 4xx, a cross-origin redirect, an oversized answer
+	ClassStorage   = "storage"    // the unit's outputs could not be written
+)
+
 // UnitError is a unit failure with the class the `errors` dataset records.
 type UnitError struct {
-	Class     string // e.g. compile, deploy, source, network, rate_limit, timeout, llm, panic
+	Class     string // one of the Class constants, or a stage's: compile, deploy, source, llm, panic
 	Retriable bool   // transient: a rerun may succeed
 	Err       error
 }

@@ -24,12 +24,21 @@ type Runner struct {
 	Force    bool  // recompute units whose fingerprint is current
 	Progress bool  // draw a progress bar (on a terminal)
 	Shard    Shard // process only this shard's units (zero value: all)
+
+	// writePart writes one dataset part; tests replace it to inject write
+	// failures (a full disk) without filling one.
+	writePart func(w datasetWrite, path string) error
 }
+
+// ErrStorage marks a unit whose outputs could not be written: the stage stops
+// early (the remaining units would be computed only to be dropped).
+var ErrStorage = errors.New("storage")
 
 // Counters say what a stage run did with its units.
 type Counters struct {
 	Stage                       string
 	Units, Skipped, Ran, Failed int
+	KeptFailed                  int // skipped units whose stored output is an error row of an earlier run
 	Elapsed                     time.Duration
 }
 
@@ -56,6 +65,8 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 		return c, err
 	}
 	prog := NewProgress(r.Env, s.Name(), len(todo), r.Progress)
+	ctx, stop := context.WithCancelCause(ctx)
+	defer stop(nil)
 	var mu sync.Mutex
 	work := make(chan Unit)
 	var wg sync.WaitGroup
@@ -65,6 +76,12 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 			defer wg.Done()
 			for u := range work {
 				failed, err := r.RunUnit(ctx, s, u, false)
+				if errors.Is(err, ErrStorage) {
+					stop(fmt.Errorf("%s: unit %s: %w", s.Name(), u.ID, err))
+				}
+				if ctx.Err() != nil && err != nil {
+					continue // stopped: nothing was stored, the next run does it
+				}
 				failed = failed || err != nil
 				mu.Lock()
 				c.Ran++
@@ -86,7 +103,7 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 	wg.Wait()
 	prog.Done()
 	c.Elapsed = time.Since(start)
-	return c, ctx.Err()
+	return c, context.Cause(ctx)
 }
 
 // Plan plans the stage and keeps this shard's units; it runs and removes nothing.
@@ -109,13 +126,19 @@ func (r *Runner) Prepare(ctx context.Context, s Stage) ([]Unit, Counters, error)
 		return nil, c, err
 	}
 	c.Units = len(units)
+	if err := checkUnique(s.Name(), units); err != nil {
+		return nil, c, err
+	}
 	if err := r.removeOrphans(s, units); err != nil {
 		return nil, c, err
 	}
 	var todo []Unit
 	for _, u := range units {
-		if !r.Force && r.Current(s, u) {
+		if current, failed := r.Stored(s, u); current && !r.Force {
 			c.Skipped++
+			if failed {
+				c.KeptFailed++
+			}
 			continue
 		}
 		todo = append(todo, u)
@@ -157,6 +180,9 @@ func (r *Runner) Stored(s Stage, u Unit) (current, failed bool) {
 // retriable "storage" error; nothing is stored then.
 func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable bool) (failed bool, err error) {
 	out, uerr := safeRun(ctx, s, r.Env, u)
+	if uerr != nil && ctx.Err() != nil {
+		return false, uerr // stopped, not failed: stored as nothing, so the next run does it
+	}
 	m := manifest{Unit: u.ID, Contract: u.Contract, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint,
 		Run: r.Env.Run.id(), Params: r.Env.Run.params(s.Name())}
 	if uerr != nil {
@@ -177,7 +203,7 @@ func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable boo
 	}
 	if err := r.store(s, u, out, m); err != nil {
 		r.Env.Log.Error("writing unit outputs", "stage", s.Name(), "unit", u.ID, "err", err)
-		return false, Fail("storage", true, err)
+		return false, Fail(ClassStorage, true, fmt.Errorf("%w: %w", ErrStorage, err))
 	}
 	return m.Failed, nil
 }
@@ -218,7 +244,11 @@ func (r *Runner) write(s Stage, u Unit, out *Output) ([]string, error) {
 		}
 		seen[w.dataset]++
 		path := r.Env.Warehouse.Path(w.dataset, []warehouse.Partition{{Key: "contract", Value: u.Contract}}, name)
-		if err := w.write(path); err != nil {
+		write := r.writePart
+		if write == nil {
+			write = func(w datasetWrite, path string) error { return w.write(path) }
+		}
+		if err := write(w, path); err != nil {
 			return nil, fmt.Errorf("%s: %w", w.dataset, err)
 		}
 		rel, _ := filepath.Rel(r.Env.Warehouse.Root, path)
@@ -348,4 +378,20 @@ func (r *Runner) Status(ctx context.Context, s Stage) (Status, error) {
 		}
 	}
 	return st, nil
+}
+
+// checkUnique refuses a plan in which two units would share a manifest or a
+// part file (ids that differ only in characters the file names replace):
+// they would overwrite each other's outputs.
+func checkUnique(stage string, units []Unit) error {
+	byName := map[string]string{}
+	for _, u := range units {
+		for _, name := range []string{manifestName(u.ID), warehouse.Sanitize(u.Contract) + "/" + partName(stage, u)} {
+			if other, ok := byName[name]; ok && other != u.ID {
+				return fmt.Errorf("%s: plan: units %q and %q would share the file %s; rename one (a generator, extractor or corpus folder)", stage, other, u.ID, name)
+			}
+			byName[name] = u.ID
+		}
+	}
+	return nil
 }

@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/solbehave/solbehave/internal/redact"
 )
 
 func main() {
@@ -20,10 +22,10 @@ func main() {
 	var fe *failedUnitsError
 	switch {
 	case errors.As(err, &fe):
-		fmt.Fprintln(os.Stderr, "solbehave:", err)
+		fmt.Fprintln(os.Stderr, "solbehave:", redact.String(err.Error()))
 		os.Exit(2)
 	case err != nil:
-		fmt.Fprintln(os.Stderr, "solbehave:", err)
+		fmt.Fprintln(os.Stderr, "solbehave:", redact.String(err.Error()))
 		os.Exit(1)
 	}
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/klauspost/compress/zstd"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -293,31 +294,23 @@ func writeArchive(dir, out string) error {
 		return err
 	}
 	sort.Strings(files)
-	tmp := out + ".tmp"
-	f, err := os.Create(tmp)
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp)
-	zw, err := zstd.NewWriter(f)
-	if err != nil {
-		f.Close()
-		return err
-	}
-	tw := tar.NewWriter(zw)
-	base := filepath.Base(filepath.Clean(dir))
-	for _, path := range files {
-		if err := addToTar(tw, dir, base, path); err != nil {
-			f.Close()
+	return atomicfile.Write(out, 0o644, func(f io.Writer) error {
+		zw, err := zstd.NewWriter(f)
+		if err != nil {
 			return err
 		}
-	}
-	for _, c := range []io.Closer{tw, zw, f} {
-		if err := c.Close(); err != nil {
+		tw := tar.NewWriter(zw)
+		base := filepath.Base(filepath.Clean(dir))
+		for _, path := range files {
+			if err := addToTar(tw, dir, base, path); err != nil {
+				return err
+			}
+		}
+		if err := tw.Close(); err != nil {
 			return err
 		}
-	}
-	return os.Rename(tmp, out)
+		return zw.Close()
+	})
 }
 
 func addToTar(tw *tar.Writer, dir, base, path string) error {

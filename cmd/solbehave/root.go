@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/config"
+	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 )
@@ -105,7 +106,7 @@ func newLoggerTo(w io.Writer, quiet bool) *slog.Logger {
 	if quiet {
 		level = slog.LevelWarn
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level}))
+	return slog.New(redact.Handler(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
 }
 
 func (g *globals) dbPath() string { return filepath.Join(g.data, "solbehave.duckdb") }

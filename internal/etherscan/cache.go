@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/egress"
+	"github.com/solbehave/solbehave/internal/redact"
 )
 
 // cachingTransport stores successful answers on disk, keyed by the request
@@ -18,11 +20,12 @@ import (
 type cachingTransport struct {
 	next http.RoundTripper
 	dir  string
+	max  int64 // bytes of a cached answer read at most
 }
 
 func (t *cachingTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	path := filepath.Join(t.dir, cacheKey(req)+".json")
-	if body, err := os.ReadFile(path); err == nil {
+	if body, err := readCached(path, t.max); err == nil {
 		return respond(req, http.StatusOK, body), nil
 	}
 	res, err := t.next.RoundTrip(req)
@@ -34,6 +37,7 @@ func (t *cachingTransport) RoundTrip(req *http.Request) (*http.Response, error) 
 	if err != nil {
 		return nil, err
 	}
+	body = redact.Bytes(body) // a key the server echoed stays out of the cache and the caller
 	if cacheable(body) {
 		atomicfile.WriteFile(path, body, 0o644) // a lost cache entry only costs a request
 	}
@@ -60,4 +64,15 @@ func cacheable(body []byte) bool {
 		return false
 	}
 	return env.Status == "1" || env.Message == "No transactions found"
+}
+
+// readCached reads a cached answer, at most max bytes (a larger file is not
+// an answer this client wrote: it is ignored and asked again).
+func readCached(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return egress.ReadAll(f, max)
 }

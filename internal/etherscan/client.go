@@ -9,6 +9,9 @@ import (
 	"time"
 
 	esapi "github.com/nanmu42/etherscan-api"
+
+	"github.com/solbehave/solbehave/internal/egress"
+	"github.com/solbehave/solbehave/internal/redact"
 )
 
 // DefaultBaseURL is Etherscan's V2 endpoint; %d is the chain id.
@@ -22,24 +25,27 @@ type Options struct {
 	RatePerSecond float64           // default 5
 	Retries       int               // attempts after the first on retriable errors; default 5
 	Backoff       time.Duration     // first retry delay, doubled each time; default 500ms
-	Timeout       time.Duration     // per request; default 30s
+	Timeout       time.Duration     // per attempt; default 30s
+	Deadline      time.Duration     // per request, attempts and waits included; default 2m
+	MaxAnswer     int64             // bytes of one answer read at most; default 64 MiB
 	CacheDir      string            // answers cached here keyed by request; "" disables
 	Transport     http.RoundTripper // default http.DefaultTransport
 }
 
 // Client is safe for concurrent use.
 type Client struct {
-	api     *esapi.Client
-	key     string
-	retries int
-	backoff time.Duration
+	api      *esapi.Client
+	retries  int
+	backoff  time.Duration
+	deadline time.Duration
 }
 
 // Error is a failed request, with the API key removed from its message.
 type Error struct {
 	Op        string // getsourcecode, txlist, ...
 	Address   string
-	Retriable bool // network trouble, rate limit, timeout: worth asking again
+	Class     string // auth, rate_limit, network, timeout, endpoint, input, source (see Classify)
+	Retriable bool   // network trouble, rate limit, timeout, a 5xx: worth asking again
 	Msg       string
 }
 
@@ -65,24 +71,32 @@ func NewLive(o Options) *Client {
 	if o.Retries == 0 {
 		o.Retries = 5
 	}
+	if o.Deadline <= 0 {
+		o.Deadline = 2 * time.Minute
+	}
+	if o.MaxAnswer <= 0 {
+		o.MaxAnswer = 64 << 20
+	}
+	redact.Add(o.Key)
 	transport := o.Transport
 	if transport == nil {
 		transport = http.DefaultTransport
 	}
+	transport = answerTransport{egress.Limit(transport, o.MaxAnswer)}
 	if o.CacheDir != "" {
-		transport = &cachingTransport{next: transport, dir: o.CacheDir}
+		transport = &cachingTransport{next: transport, dir: o.CacheDir, max: o.MaxAnswer}
 	}
 	limiter := newLimiter(o.RatePerSecond)
 	api := esapi.NewCustomized(esapi.Customization{
 		BaseURL: o.BaseURL,
 		Key:     o.Key,
-		Client:  &http.Client{Timeout: o.Timeout, Transport: transport},
+		Client:  &http.Client{Timeout: o.Timeout, Transport: transport, CheckRedirect: egress.SameOrigin},
 		BeforeRequest: func(string, string, map[string]interface{}) error {
 			limiter.wait()
 			return nil
 		},
 	})
-	return &Client{api: api, key: o.Key, retries: o.Retries, backoff: o.Backoff}
+	return &Client{api: api, retries: o.Retries, backoff: o.Backoff, deadline: o.Deadline}
 }
 
 // NewRecorded returns a client that reads a corpus folder through the same
@@ -107,7 +121,7 @@ func (c *Client) Source(address string) (*esapi.ContractSource, error) {
 		return nil, err
 	}
 	if len(out) == 0 {
-		return nil, &Error{Op: "getsourcecode", Address: address, Msg: "empty result"}
+		return nil, &Error{Op: "getsourcecode", Address: address, Class: "source", Msg: "empty result"}
 	}
 	return &out[0], nil
 }
@@ -147,16 +161,23 @@ func isNoResults(err error) bool {
 	return errors.As(err, &e) && strings.Contains(strings.ToLower(e.Msg), "no transactions found")
 }
 
-// retry runs call, retrying retriable failures with exponential backoff.
+// retry runs call, retrying retriable failures with exponential backoff
+// until the request's deadline.
 func (c *Client) retry(op, address string, call func() error) error {
+	start := time.Now()
 	delay := c.backoff
-	for attempt := 0; ; attempt++ {
+	for attempt := 1; ; attempt++ {
 		err := call()
 		if err == nil {
 			return nil
 		}
-		e := &Error{Op: op, Address: address, Msg: c.redact(err.Error()), Retriable: retriable(err.Error())}
-		if !e.Retriable || attempt >= c.retries {
+		class, retriable := Classify(err.Error())
+		e := &Error{Op: op, Address: address, Class: class, Msg: redact.String(err.Error()), Retriable: retriable}
+		if !e.Retriable || attempt > c.retries {
+			return e
+		}
+		if time.Since(start)+delay > c.deadline {
+			e.Msg += fmt.Sprintf(" (gave up after %d attempts: the request's deadline is %s)", attempt, c.deadline)
 			return e
 		}
 		time.Sleep(delay)
@@ -164,23 +185,38 @@ func (c *Client) retry(op, address string, call func() error) error {
 	}
 }
 
-func (c *Client) redact(s string) string {
-	if c.key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, c.key, "REDACTED")
-}
-
-// retriable tells transient failures (worth another try) from permanent ones.
-func retriable(msg string) bool {
+// Classify tells what a failed request met, from the client's message (which
+// carries the answer's result, see answerTransport), and whether asking again
+// can help: a wrong key, a bad address or a malformed answer will not change;
+// the network, a rate limit or a server error may.
+func Classify(msg string) (class string, retriable bool) {
 	m := strings.ToLower(msg)
-	for _, s := range []string{"rate limit", "notok", "timeout", "deadline exceeded", "connection refused",
-		"connection reset", "eof", "response status 5", "response status 429", "sending request", "temporarily"} {
-		if strings.Contains(m, s) {
-			return true
+	has := func(words ...string) bool {
+		for _, w := range words {
+			if strings.Contains(m, w) {
+				return true
+			}
 		}
+		return false
 	}
-	return false
+	switch {
+	case has("api key", "response status 401", "response status 403"):
+		return "auth", false
+	case has("rate limit", "max calls per", "response status 429"):
+		return "rate_limit", true
+	case has("deadline exceeded", "timeout"):
+		return "timeout", true
+	case has("response status 5", "temporarily"):
+		return "endpoint", true
+	case has(strings.ToLower(egress.ErrCrossOrigin.Error()), strings.ToLower(egress.ErrTooLarge.Error()),
+		"response status", "stopped after 10 redirects"):
+		return "endpoint", false
+	case has("connection refused", "connection reset", "eof", "no such host", "sending request", "reading response"):
+		return "network", true
+	case has("invalid address"):
+		return "input", false
+	}
+	return "source", false
 }
 
 // limiter spaces requests evenly at a fixed rate.

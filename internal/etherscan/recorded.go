@@ -2,57 +2,168 @@ package etherscan
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"net/http"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/solbehave/solbehave/internal/egress"
 )
 
 // Entry is one contract folder of a recorded corpus.
 type Entry struct {
-	ID      string // folder name, <ContractName>_<address>
+	ID      string // folder name, <ContractName>_<address>: the contract id
 	Address string // lower-case 0x address
 	Name    string
 	Dir     string
 }
 
-// ListCorpus returns the contract folders of a recorded corpus, sorted by ID.
-// A folder counts when its name ends in _0x<40 hex> and it holds getsourcecode.json.
-func ListCorpus(dir string) ([]Entry, error) {
-	items, err := os.ReadDir(dir)
-	if err != nil {
-		return nil, fmt.Errorf("corpus %s: %w", dir, err)
-	}
-	var out []Entry
-	for _, it := range items {
-		if !it.IsDir() {
-			continue
-		}
-		name, addr, ok := splitFolder(it.Name())
-		if !ok {
-			continue
-		}
-		d := filepath.Join(dir, it.Name())
-		if _, err := os.Stat(filepath.Join(d, "getsourcecode.json")); err != nil {
-			continue
-		}
-		out = append(out, Entry{ID: it.Name(), Address: addr, Name: name, Dir: d})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
-	return out, nil
+// Rejected is a folder of a corpus that cannot be read as a contract: a name
+// that is not <Name>_0x<40 hex> (or not UTF-8), an address that another
+// folder has too, a missing getsourcecode.json. Its ID is unique and a safe
+// path element, so its error row has a partition of its own.
+type Rejected struct {
+	ID      string // "rejected-" + a readable part + a digest of the raw name
+	Folder  string // the raw name, quoted where it is not printable UTF-8
+	Address string // the address part when it parses, else ""
+	Reason  string
 }
 
-func splitFolder(folder string) (name, addr string, ok bool) {
-	i := strings.LastIndex(folder, "_0x")
-	if i < 0 || len(folder)-i-1 != 42 {
-		return "", "", false
+// ListCorpus returns the contract folders of a recorded corpus, sorted by ID,
+// leaving out the rejected ones (see [ScanCorpus]).
+func ListCorpus(dir string) ([]Entry, error) {
+	entries, _, err := ScanCorpus(dir)
+	return entries, err
+}
+
+// ScanCorpus reads a corpus folder: the contract folders, sorted by ID, and
+// the folders that are not (each with why). Contract ids are unique by
+// construction: an id is the folder name itself, restricted to characters
+// that are safe as a path element, and each address belongs to one folder
+// (two folders with one address, whatever their case, are both rejected,
+// each naming the other). Dot-folders (.git, temporary files) are ignored.
+func ScanCorpus(dir string) ([]Entry, []Rejected, error) {
+	items, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("corpus %s: %w", dir, err)
 	}
-	return folder[:i], strings.ToLower(folder[i+1:]), true
+	byAddress := map[string][]string{}
+	for _, it := range items {
+		if it.IsDir() && !strings.HasPrefix(it.Name(), ".") {
+			if addr := addressPart(it.Name()); addr != "" {
+				byAddress[addr] = append(byAddress[addr], it.Name())
+			}
+		}
+	}
+	var out []Entry
+	var rejected []Rejected
+	for _, it := range items {
+		if !it.IsDir() || strings.HasPrefix(it.Name(), ".") {
+			continue
+		}
+		e, why := checkFolder(dir, it.Name(), byAddress)
+		if why != "" {
+			rejected = append(rejected, Rejected{ID: RejectedID(it.Name()), Folder: Printable(it.Name()),
+				Address: addressPart(it.Name()), Reason: why})
+			continue
+		}
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
+	sort.Slice(rejected, func(i, j int) bool { return rejected[i].ID < rejected[j].ID })
+	return out, rejected, nil
+}
+
+func checkFolder(dir, folder string, byAddress map[string][]string) (Entry, string) {
+	if others := byAddress[addressPart(folder)]; len(others) > 1 {
+		quoted := make([]string, len(others))
+		for i, o := range others {
+			quoted[i] = Printable(o)
+		}
+		return Entry{}, fmt.Sprintf("address %s is in %d corpus folders (%s): none is read",
+			addressPart(folder), len(others), strings.Join(quoted, ", "))
+	}
+	name, addr, err := SplitFolder(folder)
+	if err != nil {
+		return Entry{}, err.Error()
+	}
+	d := filepath.Join(dir, folder)
+	if _, err := os.Stat(filepath.Join(d, "getsourcecode.json")); err != nil {
+		return Entry{}, fmt.Sprintf("folder %s has no getsourcecode.json", folder)
+	}
+	return Entry{ID: folder, Address: addr, Name: name, Dir: d}, ""
+}
+
+var (
+	folderPattern = regexp.MustCompile(`^([A-Za-z0-9_.-]+)_(0x[0-9a-fA-F]{40})$`)
+	addressTail   = regexp.MustCompile(`_(0x[0-9a-fA-F]{40})$`)
+)
+
+// SplitFolder checks a contract folder name, <Name>_0x<40 hex digits> with
+// Name of [A-Za-z0-9_.-] (no ".."), and returns its parts, the address in
+// lower case. Such a name is safe as one path element and is its own id.
+func SplitFolder(folder string) (name, addr string, err error) {
+	if !utf8.ValidString(folder) {
+		return "", "", fmt.Errorf("folder name %s is not valid UTF-8", Printable(folder))
+	}
+	m := folderPattern.FindStringSubmatch(folder)
+	if m == nil || strings.Contains(folder, "..") {
+		return "", "", fmt.Errorf("folder name %s is not <Name>_0x<40 hex digits> with Name of letters, digits, '_', '.', '-'", Printable(folder))
+	}
+	return m[1], strings.ToLower(m[2]), nil
+}
+
+// FolderName is the corpus folder (and contract id) of a contract name and
+// address from outside (an Etherscan answer): an error when the two do not
+// make a safe folder name.
+func FolderName(name, address string) (string, error) {
+	folder := name + "_" + strings.ToLower(address)
+	if _, _, err := SplitFolder(folder); err != nil {
+		return "", fmt.Errorf("contract name %s and address %s make no corpus folder: %w", Printable(name), Printable(address), err)
+	}
+	return folder, nil
+}
+
+func addressPart(folder string) string {
+	if m := addressTail.FindStringSubmatch(folder); m != nil {
+		return strings.ToLower(m[1])
+	}
+	return ""
+}
+
+// Printable is s as is when it is printable UTF-8, else Go-quoted, so a
+// message naming it is valid UTF-8 and shows every byte.
+func Printable(s string) string {
+	if utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0 {
+		return s
+	}
+	return strconv.Quote(s)
+}
+
+// RejectedID is the id of a rejected folder: readable, unique per raw name,
+// a safe path element, and never the id of a contract folder.
+func RejectedID(folder string) string {
+	readable := []byte(strings.ToValidUTF8(folder, "_"))
+	for i, c := range readable {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-') {
+			readable[i] = '_'
+		}
+	}
+	if len(readable) > 60 {
+		readable = readable[:60]
+	}
+	sum := sha256.Sum256([]byte(folder))
+	return "rejected-" + string(readable) + "-" + hex.EncodeToString(sum[:6])
 }
 
 // recordedTransport answers Etherscan API requests from a corpus folder.
@@ -89,7 +200,7 @@ func (t *recordedTransport) RoundTrip(req *http.Request) (*http.Response, error)
 	if !ok {
 		return respond(req, http.StatusOK, envelope("0", "No data found", `[]`)), nil
 	}
-	body, err := os.ReadFile(filepath.Join(dir, file))
+	body, err := readRecorded(filepath.Join(dir, file))
 	if os.IsNotExist(err) {
 		return respond(req, http.StatusOK, envelope("0", "No transactions found", `[]`)), nil
 	}
@@ -170,4 +281,17 @@ func RecordedHandler(dir string) (http.Handler, error) {
 		w.WriteHeader(res.StatusCode)
 		io.Copy(w, res.Body)
 	}), nil
+}
+
+// maxRecorded bounds what one recorded answer may hold (the largest mainnet
+// txlist file is a few MiB).
+const maxRecorded = 256 << 20
+
+func readRecorded(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return egress.ReadAll(f, maxRecorded)
 }

@@ -19,6 +19,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/solbehave/solbehave/internal/solc"
@@ -44,6 +45,12 @@ var Expected = []Fault{
 	{"GasEater", "", "a function that loops until it runs out of gas; its recorded calls failed on mainnet too"},
 	{"SelfDestructing", "", "kill() self-destructs half way through the history"},
 	{"HugeContract", "deploy", "runtime code over the 24,576-byte limit (EIP-170)"},
+	// Folders the corpus reader rejects (crawl's error rows; no stage after
+	// it sees them): Class input.
+	{"NoSource", "input", "a folder with txlist.json but no getsourcecode.json"},
+	{"NotHexAddress", "input", "the address part of the folder name is not hexadecimal"},
+	{"TwinA", "input", "the same address as TwinB: neither folder is read"},
+	{"TwinB", "input", "TwinA's address in upper case: neither folder is read"},
 }
 
 const compiler = "v0.8.19+commit.7dd6d404"
@@ -61,7 +68,7 @@ func Write(ctx context.Context, m *solc.Manager, dir string) error {
 func writeFault(ctx context.Context, m *solc.Manager, dir string, f Fault, n uint64) error {
 	deployer := crypto.PubkeyToAddress(mustKey("faults/" + f.Name).PublicKey)
 	addr := crypto.CreateAddress(deployer, 0)
-	folder := filepath.Join(dir, f.Name+"_"+strings.ToLower(addr.Hex()))
+	folder := filepath.Join(dir, folderName(f.Name, addr))
 	if err := os.MkdirAll(folder, 0o755); err != nil {
 		return err
 	}
@@ -77,6 +84,14 @@ func writeFault(ctx context.Context, m *solc.Manager, dir string, f Fault, n uin
 		return r.staticHistory(folder, fmt.Sprintf(storeSrc, f.Name, "this is not solidity;"), compiler)
 	case "UnknownCompiler":
 		return r.staticHistory(folder, fmt.Sprintf(storeSrc, f.Name, ""), "v0.4.99+commit.00000000")
+	case "NoSource", "NotHexAddress", "TwinA", "TwinB":
+		if err := r.staticHistory(folder, fmt.Sprintf(storeSrc, f.Name, ""), compiler); err != nil {
+			return err
+		}
+		if f.Name == "NoSource" {
+			return os.Remove(filepath.Join(folder, "getsourcecode.json"))
+		}
+		return nil
 	}
 	src := sources[f.Name]
 	if src == "" {
@@ -93,6 +108,22 @@ func writeFault(ctx context.Context, m *solc.Manager, dir string, f Fault, n uin
 		return os.WriteFile(filepath.Join(folder, "txlist.json"), b[:len(b)/2], 0o644)
 	}
 	return nil
+}
+
+// folderName is <name>_<address>, but for the folders whose name is the fault.
+func folderName(name string, addr common.Address) string {
+	a := strings.ToLower(addr.Hex())
+	switch name {
+	case "NotHexAddress":
+		a = "0x" + strings.Repeat("g", 40)
+	case "TwinA", "TwinB":
+		twin := crypto.CreateAddress(crypto.PubkeyToAddress(mustKey("faults/TwinA").PublicKey), 0)
+		a = strings.ToLower(twin.Hex())
+		if name == "TwinB" {
+			a = "0x" + strings.ToUpper(a[2:])
+		}
+	}
+	return name + "_" + a
 }
 
 const storeSrc = `pragma solidity 0.8.19;

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/egress"
+	"github.com/solbehave/solbehave/internal/redact"
 )
 
 // cache stores successful replies as JSON files named by the request digest.
@@ -23,7 +25,12 @@ type cached struct {
 func (c *cache) path(key string) string { return filepath.Join(c.dir, key[:2], key+".json") }
 
 func (c *cache) get(key string) (*Response, bool) {
-	b, err := os.ReadFile(c.path(key))
+	f, err := os.Open(c.path(key))
+	if err != nil {
+		return nil, false
+	}
+	defer f.Close()
+	b, err := egress.ReadAll(f, maxReply)
 	if err != nil {
 		return nil, false
 	}
@@ -35,7 +42,8 @@ func (c *cache) get(key string) (*Response, bool) {
 }
 
 func (c *cache) put(key string, r *Response) error {
-	b, err := json.Marshal(cached{Content: r.Content, FinishReason: r.FinishReason, TokensIn: r.TokensIn, TokensOut: r.TokensOut})
+	b, err := json.Marshal(cached{Content: redact.String(r.Content), FinishReason: redact.String(r.FinishReason),
+		TokensIn: r.TokensIn, TokensOut: r.TokensOut})
 	if err != nil {
 		return err
 	}

@@ -12,6 +12,9 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/solbehave/solbehave/internal/egress"
+	"github.com/solbehave/solbehave/internal/redact"
 )
 
 // KeyEnv is the environment variable read when Options.APIKey is empty.
@@ -23,6 +26,7 @@ type Options struct {
 	Model       string        // the model name the server knows
 	APIKey      string        // "" = $SOLBEHAVE_LLM_API_KEY; never logged
 	Timeout     time.Duration // per attempt; default 120s
+	Deadline    time.Duration // per request, attempts and waits included; default 10m
 	Retries     int           // extra attempts on timeouts, 429, 5xx and network errors; 0 = none
 	Concurrency int           // requests in flight at once; default 4
 	CacheDir    string        // on-disk reply cache; "" = no cache
@@ -75,13 +79,19 @@ func New(o Options) *Client {
 	if o.Backoff <= 0 {
 		o.Backoff = time.Second
 	}
+	if o.Deadline <= 0 {
+		o.Deadline = 10 * time.Minute
+	}
 	o.Retries = max(o.Retries, 0)
 	key := o.APIKey
 	if key == "" {
 		key = os.Getenv(KeyEnv)
 	}
 	o.APIKey = "" // kept only in c.key, so printing Options shows no secret
-	c := &Client{opts: o, key: key, http: &http.Client{}, slots: make(chan struct{}, o.Concurrency)}
+	redact.Add(key)
+	// Same-origin redirects only: the Authorization header never reaches
+	// another scheme, host or port. Attempts are bounded by their context.
+	c := &Client{opts: o, key: key, http: egress.Client(0, nil, maxReply), slots: make(chan struct{}, o.Concurrency)}
 	if o.CacheDir != "" {
 		c.cache = &cache{dir: o.CacheDir}
 	}
@@ -141,7 +151,13 @@ func (c *Client) encode(req Request) ([]byte, string, error) {
 	return body, sha256Hex(body), nil
 }
 
+// maxReply is the most bytes of one reply read.
+const maxReply = 64 << 20
+
 func (c *Client) withRetries(ctx context.Context, body []byte) (*Response, error) {
+	parent := ctx
+	ctx, cancel := context.WithTimeout(ctx, c.opts.Deadline)
+	defer cancel()
 	for attempt := 1; ; attempt++ {
 		resp, wait, err := c.attempt(ctx, body)
 		if err == nil {
@@ -153,11 +169,17 @@ func (c *Client) withRetries(ctx context.Context, body []byte) (*Response, error
 			e = &Error{Kind: KindNetwork, Msg: err.Error()}
 		}
 		e.Attempts = attempt
+		if parent.Err() == nil && ctx.Err() != nil {
+			return nil, c.pastDeadline(e)
+		}
 		if !e.Retriable() || attempt > c.opts.Retries || ctx.Err() != nil {
 			return nil, e
 		}
 		if wait <= 0 {
 			wait = min(c.opts.Backoff<<(attempt-1), 30*time.Second)
+		}
+		if dl, _ := ctx.Deadline(); time.Now().Add(wait).After(dl) {
+			return nil, c.pastDeadline(e)
 		}
 		select {
 		case <-ctx.Done():
@@ -165,6 +187,13 @@ func (c *Client) withRetries(ctx context.Context, body []byte) (*Response, error
 		case <-time.After(wait):
 		}
 	}
+}
+
+// pastDeadline is the error of a request whose own deadline ended its
+// retries: a timeout (retriable on a later run), with the last failure.
+func (c *Client) pastDeadline(last *Error) *Error {
+	return &Error{Kind: KindTimeout, Attempts: last.Attempts,
+		Msg: fmt.Sprintf("no answer within the request's deadline of %s, retries included (last: %s)", c.opts.Deadline, last.Msg)}
 }
 
 // attempt makes one HTTP request within a concurrency slot. wait is the
@@ -191,7 +220,10 @@ func (c *Client) attempt(ctx context.Context, body []byte) (*Response, time.Dura
 		return nil, 0, c.transportError(ctx, actx, err)
 	}
 	defer hresp.Body.Close()
-	raw, err := io.ReadAll(io.LimitReader(hresp.Body, 64<<20))
+	raw, err := io.ReadAll(hresp.Body) // bounded by the egress transport
+	if errors.Is(err, egress.ErrTooLarge) {
+		return nil, 0, &Error{Kind: KindEndpoint, Msg: fmt.Sprintf("reply over %d bytes", maxReply)}
+	}
 	if err != nil {
 		return nil, 0, c.transportError(ctx, actx, err)
 	}
@@ -200,8 +232,10 @@ func (c *Client) attempt(ctx context.Context, body []byte) (*Response, time.Dura
 	}
 	resp, err := decode(raw)
 	if err != nil {
-		return nil, 0, &Error{Kind: KindBadReply, Msg: c.redact(err.Error())}
+		return nil, 0, &Error{Kind: KindBadReply, Msg: redact.String(err.Error())}
 	}
+	// A key the server echoed never reaches a sample, a row or the cache.
+	resp.Content, resp.FinishReason = redact.String(resp.Content), redact.String(resp.FinishReason)
 	return resp, 0, nil
 }
 
@@ -220,32 +254,32 @@ func (c *Client) transportError(ctx, actx context.Context, err error) error {
 	case actx.Err() != nil:
 		return &Error{Kind: KindTimeout, Msg: fmt.Sprintf("no answer within %s", c.opts.Timeout)}
 	}
+	if errors.Is(err, egress.ErrCrossOrigin) {
+		return &Error{Kind: KindEndpoint, Msg: redact.String(err.Error())}
+	}
 	var ue interface{ Unwrap() error }
 	msg := err.Error()
 	if errors.As(err, &ue) && ue.Unwrap() != nil {
 		msg = ue.Unwrap().Error() // without the URL's query, which could carry a key
 	}
-	return &Error{Kind: KindNetwork, Msg: c.redact(msg)}
+	return &Error{Kind: KindNetwork, Msg: redact.String(msg)}
 }
 
 func (c *Client) statusError(code int, body []byte) error {
 	kind := KindHTTP
-	if code == http.StatusTooManyRequests {
+	switch {
+	case code == http.StatusTooManyRequests:
 		kind = KindRateLimit
+	case code == http.StatusUnauthorized || code == http.StatusForbidden:
+		kind = KindAuth
+	case code >= 300 && code < 500:
+		kind = KindEndpoint // not a chat-completions endpoint (404, 405, a redirect loop...)
 	}
 	snippet := strings.TrimSpace(string(body))
 	if len(snippet) > 200 {
 		snippet = snippet[:200] + "…"
 	}
-	return &Error{Kind: kind, Status: code, Msg: c.redact(snippet)}
-}
-
-// redact removes the key from text that came back from the server.
-func (c *Client) redact(s string) string {
-	if c.key == "" {
-		return s
-	}
-	return strings.ReplaceAll(s, c.key, "[redacted]")
+	return &Error{Kind: kind, Status: code, Msg: redact.String(snippet)}
 }
 
 func retryAfter(r *http.Response) time.Duration {

@@ -14,6 +14,8 @@ const (
 	KindBadReply  = "bad_reply"  // 200 but not a chat-completions JSON answer
 	KindCanceled  = "canceled"   // the caller's context ended
 	KindConfig    = "config"     // no endpoint, no messages
+	KindAuth      = "auth"       // 401/403: the key is wrong or missing (not retried)
+	KindEndpoint  = "endpoint"   // not a chat-completions endpoint: 404 and other 4xx, a redirect to another origin, an oversized reply (not retried)
 )
 
 // Error is a failed completion. Its text never holds the API key.

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 
@@ -36,6 +37,14 @@ func BuildLayout(dbPath, warehouseRoot string, layout Layout) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
+	// One build at a time per file, so the leftovers of killed builds can be
+	// removed without touching a build in progress.
+	unlock, err := lockBuild(dbPath)
+	if err != nil {
+		return fmt.Errorf("views: build: %w", err)
+	}
+	defer unlock()
+	removeLeftovers(dbPath)
 	// A private folder rather than a tmp file name: DuckDB creates the file
 	// itself and may add a .wal beside it; RemoveAll clears both on failure.
 	tmpDir, err := os.MkdirTemp(dir, "."+filepath.Base(dbPath)+".tmp-")
@@ -229,4 +238,27 @@ func docSummary(doc string) string {
 		}
 	}
 	return strings.Join(para, " ")
+}
+
+// lockBuild holds an flock on the folder itself (no lock file to leave
+// behind) while one build runs.
+func lockBuild(dbPath string) (unlock func(), err error) {
+	d, err := os.Open(filepath.Dir(dbPath))
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(d.Fd()), syscall.LOCK_EX); err != nil {
+		d.Close()
+		return nil, err
+	}
+	return func() { d.Close() }, nil // closing the last descriptor releases the lock
+}
+
+// removeLeftovers deletes the temporary folders of builds that were killed
+// before they could remove their own.
+func removeLeftovers(dbPath string) {
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dbPath), "."+filepath.Base(dbPath)+".tmp-*"))
+	for _, p := range left {
+		os.RemoveAll(p)
+	}
 }

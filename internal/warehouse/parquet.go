@@ -4,10 +4,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/redact"
 )
 
 // Write stores rows as a zstd-compressed Parquet file at path, creating
@@ -18,11 +20,23 @@ import (
 // match). Zero rows still write a valid file carrying the schema of T.
 func Write[T any](path string, rows []T) (err error) {
 	defer recoverAsError(&err, "write "+path)
+	rows = redacted(rows)
 	err = atomicfile.Write(path, 0o644, func(w io.Writer) error { return encode(w, rows) })
 	if err != nil {
 		return fmt.Errorf("warehouse: write %s: %w", path, err)
 	}
 	return nil
+}
+
+// redacted is rows with every configured secret masked in their strings
+// (a copy: the caller's rows are left as they are).
+func redacted[T any](rows []T) []T {
+	if !redact.Active() {
+		return rows
+	}
+	out := slices.Clone(rows)
+	redact.Value(&out)
+	return out
 }
 
 func encode[T any](f io.Writer, rows []T) error {

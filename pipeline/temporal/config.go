@@ -100,6 +100,7 @@ type StageInput struct {
 // PlanResult is what the plan activity found.
 type PlanResult struct {
 	Units, Skipped int
+	KeptFailed     int // skipped units whose stored output is an error row
 	Todo           []UnitRef
 }
 

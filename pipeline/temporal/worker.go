@@ -94,7 +94,7 @@ func (w *Worker) plan(ctx context.Context, cfg Config, stage string) (PlanResult
 	if err != nil {
 		return PlanResult{}, err
 	}
-	p := PlanResult{Units: c.Units, Skipped: c.Skipped}
+	p := PlanResult{Units: c.Units, Skipped: c.Skipped, KeptFailed: c.KeptFailed}
 	for _, u := range todo {
 		p.Todo = append(p.Todo, UnitRef{ID: u.ID, Fingerprint: u.Fingerprint})
 	}

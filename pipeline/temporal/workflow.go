@@ -84,7 +84,7 @@ func plan(ctx workflow.Context, in *StageInput) error {
 	if err := workflow.ExecuteActivity(actx, PlanActivityName, in.Config, in.Stage).Get(ctx, &p); err != nil {
 		return fmt.Errorf("plan: %w", err)
 	}
-	in.Counters.Units, in.Counters.Skipped = p.Units, p.Skipped
+	in.Counters.Units, in.Counters.Skipped, in.Counters.KeptFailed = p.Units, p.Skipped, p.KeptFailed
 	in.Todo, in.ToRun, in.Planned = p.Todo, len(p.Todo), true
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/llm"
+	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -122,6 +124,11 @@ func orText(s, def string) string {
 	return s
 }
 
+// writeFile writes a sample file under data, secrets masked; rel is built
+// from ids and names that come from outside, so it must stay below data.
 func writeFile(data, rel string, b []byte) error {
-	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), b, 0o644)
+	if !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return fmt.Errorf("sample path %q would leave %s", rel, data)
+	}
+	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), redact.Bytes(b), 0o644)
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -16,16 +17,17 @@ import (
 )
 
 // writeCorpus stores a fetched contract in the corpus layout (Etherscan's
-// own envelopes), so verify reads live and recorded contracts alike.
-func (s *Stage) writeCorpus(env *pipeline.Env, src *esapi.ContractSource, txs []esapi.NormalTx, address string) error {
+// own envelopes), so verify reads live and recorded contracts alike. folder
+// comes from etherscan.FolderName: one safe path element.
+func (s *Stage) writeCorpus(env *pipeline.Env, folder string, src *esapi.ContractSource, txs []esapi.NormalTx) error {
 	root := s.OutCorpus
 	if root == "" {
 		root = filepath.Join(env.Data, "corpus", "crawled")
 	}
-	dir := filepath.Join(root, src.ContractName+"_"+address)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+	if !filepath.IsLocal(folder) || filepath.Base(folder) != folder {
+		return pipeline.Fail(pipeline.ClassInput, false, fmt.Errorf("corpus folder %q would leave %s", folder, root))
 	}
+	dir := filepath.Join(root, folder)
 	if err := writeEnvelope(filepath.Join(dir, "getsourcecode.json"), []esapi.ContractSource{*src}); err != nil {
 		return err
 	}

@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/ethclient"
@@ -81,6 +82,7 @@ type candidate struct {
 	discovered int64
 	origin     string
 	client     *etherscan.Client
+	rejected   string // why this corpus folder or address is not a contract; the unit fails with it
 }
 
 // Plan lists the candidates: the recorded corpus, or the live addresses.
@@ -96,7 +98,7 @@ func (s *Stage) planRecorded(env *pipeline.Env) ([]pipeline.Unit, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
+	entries, rejected, err := etherscan.ScanCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +113,17 @@ func (s *Stage) planRecorded(env *pipeline.Env) ([]pipeline.Unit, error) {
 		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Payload: c,
 			Fingerprint: pipeline.Fingerprint(s.Version(), s.MinTxs, s.TxLimit, digest)})
 	}
+	for _, r := range rejected {
+		units = append(units, rejectedUnit(s, r.ID, r.Address, "recorded", "corpus folder "+r.Folder+": "+r.Reason))
+	}
 	return units, nil
+}
+
+// rejectedUnit is a unit that records why a corpus folder or an address
+// cannot be crawled: an error row of class input, never a silent skip.
+func rejectedUnit(s *Stage, id, address, origin, reason string) pipeline.Unit {
+	return pipeline.Unit{ID: id, Contract: id, Payload: candidate{address: address, origin: origin, rejected: reason},
+		Fingerprint: pipeline.Fingerprint(s.Version(), reason)}
 }
 
 func (s *Stage) planLive(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
@@ -123,8 +135,14 @@ func (s *Stage) planLive(ctx context.Context, env *pipeline.Env) ([]pipeline.Uni
 		RatePerSecond: s.Rate, CacheDir: filepath.Join(env.Data, "cache", "etherscan")})
 	found := map[string]int64{}
 	origin := map[string]string{}
+	var units []pipeline.Unit
 	for _, a := range s.Addresses {
 		a = strings.ToLower(strings.TrimSpace(a))
+		if !addressPattern.MatchString(a) {
+			units = append(units, rejectedUnit(s, etherscan.RejectedID(a), "", "live",
+				fmt.Sprintf("--addresses %s is not 0x and 40 hex digits", etherscan.Printable(a))))
+			continue
+		}
 		found[a], origin[a] = 0, "live"
 	}
 	if s.RPC != "" {
@@ -142,7 +160,6 @@ func (s *Stage) planLive(ctx context.Context, env *pipeline.Env) ([]pipeline.Uni
 			found[a], origin[a] = int64(r.Txs), "live+rpc"
 		}
 	}
-	var units []pipeline.Unit
 	for _, a := range sortedKeys(found) {
 		c := candidate{address: a, discovered: found[a], origin: origin[a], client: client}
 		// Units are keyed by address: the name is known only once the source is fetched.
@@ -161,6 +178,11 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 	c := u.Payload.(candidate)
 	row := schemas.CrawlCandidate{ContractID: u.Contract, Address: c.address, Origin: c.origin, DiscoveredTxs: c.discovered}
 	out := &pipeline.Output{}
+	if c.rejected != "" {
+		row.Reason = "input: " + c.rejected
+		pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
+		return out, pipeline.Fail(pipeline.ClassInput, false, errors.New(c.rejected))
+	}
 	src, txs, err := s.fetch(c)
 	if err != nil {
 		row.Reason = "fetch: " + err.Error()
@@ -168,11 +190,15 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 		return out, classify(err)
 	}
 	s.filter(&row, src, txs)
-	if s.Live && src.ContractName != "" {
-		row.ContractID = src.ContractName + "_" + c.address
-	}
 	if s.Live && row.Verified {
-		if err := s.writeCorpus(env, src, txs, row.Address); err != nil {
+		folder, err := etherscan.FolderName(src.ContractName, c.address)
+		if err != nil { // a name from outside that would not stay one folder
+			row.Passed, row.Reason = false, "input: "+err.Error()
+			pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
+			return out, pipeline.Fail(pipeline.ClassInput, false, err)
+		}
+		row.ContractID = folder
+		if err := s.writeCorpus(env, folder, src, txs); err != nil {
 			return out, err
 		}
 	}
@@ -212,11 +238,9 @@ func (s *Stage) filter(row *schemas.CrawlCandidate, src *esapi.ContractSource, t
 func classify(err error) error {
 	var e *etherscan.Error
 	if errors.As(err, &e) {
-		class := "source"
-		if e.Retriable {
-			class = "network"
-		}
-		return pipeline.Fail(class, e.Retriable, err)
+		return pipeline.Fail(e.Class, e.Retriable, err)
 	}
 	return err
 }
+
+var addressPattern = regexp.MustCompile(`^0x[0-9a-f]{40}$`)

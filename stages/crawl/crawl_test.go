@@ -89,19 +89,9 @@ func TestLiveCrawlOverHTTP(t *testing.T) {
 	writeRecord(t, corpus, "Token", contracts[0], "contract Token { function f() public {} }", 250)
 	writeRecord(t, corpus, "Proxy", contracts[1], "contract Proxy { bytes32 s = 0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc; }", 300)
 	writeRecord(t, corpus, "Small", contracts[2], "contract Small {}", 20)
-	h, err := etherscan.RecordedHandler(corpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	defer srv.Close()
-	t.Setenv("ETHERSCAN_API_KEY", "test-key-not-secret")
-
 	data := t.TempDir()
-	s := New()
-	s.Live, s.EtherscanURL, s.FromBlock, s.Blocks, s.Rate = true, srv.URL+"/v2/api?chainid=1&", 1, 40, 1000
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	s, env := liveStage(t, corpus, data)
+	s.FromBlock, s.Blocks = 1, 40
 	rows := runWithRPC(t, s, env, sim)
 	want := map[string]string{"Token": "", "Proxy": "proxy", "Small": "short_history"}
 	for _, r := range rows {
@@ -167,4 +157,22 @@ func txRecord(i int, to, created, addr string) map[string]string {
 		"hash": fmt.Sprintf("0x%064x", i), "nonce": fmt.Sprint(i), "transactionIndex": "0", "from": "0x00000000000000000000000000000000000000f1",
 		"to": to, "value": "0", "gas": "100000", "gasPrice": "1", "isError": "0", "txreceipt_status": "1", "input": "0x",
 		"contractAddress": created, "cumulativeGasUsed": "21000", "gasUsed": "21000", "confirmations": "1"}
+}
+
+// liveStage is a live crawl of a local server that serves corpus as
+// Etherscan's API, writing under data.
+func liveStage(t *testing.T, corpus, data string) (*Stage, *pipeline.Env) {
+	t.Helper()
+	h, err := etherscan.RecordedHandler(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	t.Setenv("ETHERSCAN_API_KEY", "test-key-not-secret")
+	s := New()
+	s.Live, s.EtherscanURL, s.Rate = true, srv.URL+"/v2/api?chainid=1&", 1000
+	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	return s, env
 }

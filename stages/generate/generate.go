@@ -42,6 +42,7 @@ import (
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/mutate"
+	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/skeleton"
@@ -327,8 +328,13 @@ func mutationsJSON(ms []mutate.Mutation) string {
 	return strings.TrimSpace(b.String())
 }
 
+// writeFile writes a sample file under data, secrets masked; rel is built
+// from ids and names that come from outside, so it must stay below data.
 func writeFile(data, rel string, b []byte) error {
-	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), b, 0o644)
+	if !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return fmt.Errorf("sample path %q would leave %s", rel, data)
+	}
+	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), redact.Bytes(b), 0o644)
 }
 
 // removeStale deletes the files of samples beyond k (a lowered --samples).

@@ -1,0 +1,303 @@
+package main
+
+import (
+	"bytes"
+	"compress/gzip"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/llm/llmtest"
+	"github.com/solbehave/solbehave/internal/redact"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+const (
+	vaultID = "Vault_0x4c9fd16cf84c1405a1a54a415446860e67a41b37"
+	giftID  = "GiftToken_0xb9554c2ee261c84d70d3c0d5543b0c35417b4ccf"
+	stakeID = "StakingPool_0x1416fcf7370593790bc72114987b9f59ba74785f"
+)
+
+// hostileCorpus is a corpus of one sound contract and folders that used to
+// lose data or break the warehouse: two names of one address that clean to
+// the same id, case-only twins, a name that is not UTF-8, an address that is
+// not hex, and a folder without its source.
+func hostileCorpus(t *testing.T) (dir string, hostile []string) {
+	dir = t.TempDir()
+	copyDir(t, filepath.Join(demoCorpus, vaultID), filepath.Join(dir, vaultID))
+	gift := strings.TrimPrefix(giftID, "GiftToken_")
+	stake := strings.TrimPrefix(stakeID, "StakingPool_")
+	hostile = []string{"Dup X_" + gift, "Dup_X_" + gift, "Stake_" + stake, "Stake_0x" + strings.ToUpper(stake[2:]),
+		"Bad\xff\xfeName_0x00000000000000000000000000000000000000b1", "NotHex_0x00000000000000000000000000000000000000zz"}
+	for i, f := range hostile {
+		src := giftID
+		if i >= 2 {
+			src = stakeID
+		}
+		copyDir(t, filepath.Join(demoCorpus, src), filepath.Join(dir, f))
+	}
+	noSource := "NoSource_0x00000000000000000000000000000000000000b2"
+	copyDir(t, filepath.Join(demoCorpus, stakeID), filepath.Join(dir, noSource))
+	os.Remove(filepath.Join(dir, noSource, "getsourcecode.json"))
+	return dir, append(hostile, noSource)
+}
+
+// TestHostileCorpusFoldersAreErrorRows: every hostile folder is an error row
+// of class input naming its folder (and the other folder of its address);
+// no row is lost (one candidate row per folder); the sound contract goes on;
+// the warehouse stays usable (sql, digest); the exit status says so.
+func TestHostileCorpusFoldersAreErrorRows(t *testing.T) {
+	corpus, hostile := hostileCorpus(t)
+	data := t.TempDir()
+	_, err := solbehave(t, "run", "--only", "crawl", "--quiet", "--corpus", corpus, "--data", data)
+	var fe *failedUnitsError
+	if !errors.As(err, &fe) || fe.n != len(hostile) {
+		t.Fatalf("want %d failed units, got %v", len(hostile), err)
+	}
+	out, err := solbehave(t, "sql", "--data", data, "--format", "json",
+		"SELECT e.message, e.class, c.reason FROM errors e JOIN crawl_candidates c USING (contract_id) ORDER BY 1")
+	if err != nil {
+		t.Fatalf("the warehouse is not usable: %v", err)
+	}
+	var rows []struct{ Message, Class, Reason string }
+	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != len(hostile) {
+		t.Fatalf("want %d error rows joined to their candidate rows, got %v:\n%s", len(hostile), err, out)
+	}
+	for _, f := range hostile {
+		n := 0
+		for _, r := range rows {
+			if strings.Contains(r.Message, etherscan.Printable(f)) && r.Class == "input" && strings.HasPrefix(r.Reason, "input: ") {
+				n++
+			}
+		}
+		want := 1
+		if strings.HasPrefix(f, "Dup") || strings.HasPrefix(f, "Stake") {
+			want = 2 // its own row and its twin's both name it
+		}
+		if n != want {
+			t.Errorf("folder %q is named by %d error rows, want %d:\n%s", f, n, want, out)
+		}
+	}
+	count, _ := solbehave(t, "sql", "--data", data, "--format", "csv", "SELECT count(*) AS n, count(*) FILTER (passed) AS passed FROM crawl_candidates")
+	if want := fmt.Sprintf("n,passed\n%d,1", len(hostile)+1); strings.TrimSpace(count) != want {
+		t.Errorf("crawl_candidates: got %q, want %q (a row per folder, the Vault passed)", strings.TrimSpace(count), want)
+	}
+	if d := digest(t, data); !strings.Contains(d, "errors ") {
+		t.Errorf("digest does not cover the errors:\n%s", d)
+	}
+}
+
+// TestRerunExitsTwoWhileFailuresRemain: a rerun that has nothing to do (the
+// failure is not retriable, so it is skipped) still reports the failed unit
+// of its scope.
+func TestRerunExitsTwoWhileFailuresRemain(t *testing.T) {
+	corpus, data := t.TempDir(), t.TempDir()
+	const malformed = "MalformedAnswer_0xc6634d9cb4536c2dc74076b4c97374f97e5aaaaa"
+	copyDir(t, filepath.Join("../../data/faults", malformed), filepath.Join(corpus, malformed))
+	copyDir(t, filepath.Join(demoCorpus, vaultID), filepath.Join(corpus, vaultID))
+	var fe *failedUnitsError
+	for run := 1; run <= 2; run++ {
+		root, g := newRootWithGlobals()
+		root.SetOut(io.Discard)
+		root.SetArgs([]string{"crawl", "--quiet", "--corpus", corpus, "--data", data})
+		err := root.ExecuteContext(t.Context())
+		if !errors.As(err, &fe) || fe.n != 1 {
+			t.Fatalf("run %d: want the 1 failed unit reported (exit 2), got %v", run, err)
+		}
+		if run == 2 && (g.counters[0].Ran != 0 || g.counters[0].KeptFailed != 1) {
+			t.Fatalf("the rerun should run nothing and keep the failure: %+v", g.counters[0])
+		}
+	}
+}
+
+// TestSecondWriterIsRefusedReadersAreNot: while a run holds the crawl stage,
+// a second crawl of the folder exits 1 naming the holder; sql, status and
+// digest work; another shard of a sharded run proceeds.
+func TestSecondWriterIsRefusedReadersAreNot(t *testing.T) {
+	data := t.TempDir()
+	if _, err := solbehave(t, "crawl", "--quiet", "--corpus", demoCorpus, "--data", data); err != nil {
+		t.Fatal(err)
+	}
+	release, err := pipeline.LockStages(data, pipeline.Shard{}, []string{"crawl"}, "solbehave run --samples 10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = solbehave(t, "crawl", "--quiet", "--force", "--corpus", demoCorpus, "--data", data)
+	var le *pipeline.LockedError
+	var fe *failedUnitsError
+	if !errors.As(err, &le) || errors.As(err, &fe) || !strings.Contains(err.Error(), fmt.Sprint(os.Getpid())) ||
+		!strings.Contains(err.Error(), "--samples 10") {
+		t.Fatalf("want the second writer refused (exit 1) with the holder's pid and command, got %v", err)
+	}
+	for _, args := range [][]string{{"sql", "SELECT count(*) FROM crawl_candidates"}, {"status", "--corpus", demoCorpus}, {"digest"}} {
+		if _, err := solbehave(t, append(args, "--data", data)...); err != nil {
+			t.Errorf("%s while a run holds the folder: %v", args[0], err)
+		}
+	}
+	release()
+	shard1, err := pipeline.LockStages(data, pipeline.Shard{I: 1, N: 2}, []string{"crawl"}, "shard 1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer shard1()
+	if _, err := solbehave(t, "crawl", "--quiet", "--shard", "0/2", "--corpus", demoCorpus, "--data", data); err != nil {
+		t.Fatalf("shard 0 beside shard 1: %v", err)
+	}
+}
+
+// TestNoSecretInAnyOutput runs the live crawl against a fake Etherscan that
+// echoes the key (raw, URL-encoded, base64) and fails one address with the
+// URL in its error page, then skeleton, generate and compile with a fake
+// model that echoes its key in the reply and the finish reason; it searches
+// every file the runs wrote (caches and JSON decoded, artifacts gunzipped),
+// every Parquet string through DuckDB, and the log, for every form of both keys.
+func TestNoSecretInAnyOutput(t *testing.T) {
+	const esKey, llmKey = "ES+SECRET/key=4f1c9e&x", "sk-llm/secret+77aa=="
+	h, err := etherscan.RecordedHandler(demoCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	echo := strings.Join(append(redact.Forms(esKey), redact.Forms(llmKey)...), " ")
+	es := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Query().Get("address") == "0x00000000000000000000000000000000000000ff" {
+			http.Error(w, "upstream failed for "+r.URL.String()+" "+echo, http.StatusBadGateway)
+			return
+		}
+		h.ServeHTTP(w, r)
+	}))
+	defer es.Close()
+	model := llmtest.New(t, func(n int, r llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Content: "? " + echo, FinishReason: "stop " + r.Auth + " " + echo}
+	})
+	t.Setenv("ETHERSCAN_API_KEY", esKey)
+	t.Setenv("SOLBEHAVE_LLM_API_KEY", llmKey)
+	corpus := t.TempDir()
+	copyDir(t, filepath.Join(demoCorpus, vaultID), filepath.Join(corpus, vaultID))
+	data := t.TempDir()
+	log := captureStderr(t, func() {
+		solbehave(t, "crawl", "--live", "--data", data, "--etherscan-url", es.URL+"/v2/api?chainid=1&", "--etherscan-rate", "1000",
+			"--addresses", "0x4c9fd16cf84c1405a1a54a415446860e67a41b37,0x00000000000000000000000000000000000000ff")
+		solbehave(t, "run", "--until", "compile", "--corpus", corpus, "--data", data, "--generator", "openai:m",
+			"--llm-url", model.BaseURL(), "--samples", "1", "--llm-retries", "0")
+	})
+	if model.Count() == 0 {
+		t.Fatal("the fake model was never asked: the test covers nothing")
+	}
+	texts := map[string]string{"log": log}
+	files := 0
+	filepath.WalkDir(data, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasSuffix(p, ".parquet") && !strings.HasSuffix(p, ".duckdb") {
+			files++
+			texts[p] = decoded(t, p)
+		}
+		return nil
+	})
+	rows := 0
+	for _, ds := range schemas.All() {
+		out, err := solbehave(t, "sql", "--data", data, "--format", "json", "SELECT * FROM "+ds.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", ds.Name, err)
+		}
+		texts["dataset "+ds.Name] = jsonStrings(out)
+		var parsed []map[string]any
+		json.Unmarshal([]byte(out), &parsed)
+		rows += len(parsed)
+	}
+	found := 0
+	for where, text := range texts {
+		for _, key := range []string{esKey, llmKey} {
+			for _, f := range redact.Forms(key) {
+				if strings.Contains(text, f) {
+					found++
+					t.Errorf("%s holds the key in the form %q", where, f)
+				}
+			}
+		}
+	}
+	t.Logf("searched %d files, %d Parquet rows of %d datasets and the log: %d secrets found", files, rows, len(schemas.All()), found)
+	if files < 5 || rows < 20 || !strings.Contains(texts["dataset llm_calls"], "stop") {
+		t.Fatalf("the runs wrote too little for the search to mean anything: %d files, %d rows", files, rows)
+	}
+}
+
+// decoded is a file's text as a reader would see it: gunzipped, and for
+// JSON every string value unescaped.
+func decoded(t *testing.T, path string) string {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if zr, err := gzip.NewReader(bytes.NewReader(b)); err == nil {
+		if u, err := io.ReadAll(zr); err == nil {
+			b = u
+		}
+	}
+	return string(b) + "\n" + jsonStrings(string(b))
+}
+
+// jsonStrings is every string (and key) of a JSON text, unescaped; "" when
+// the text is not JSON.
+func jsonStrings(text string) string {
+	var v any
+	if json.Unmarshal([]byte(text), &v) != nil {
+		return ""
+	}
+	var b strings.Builder
+	var walk func(any)
+	walk = func(v any) {
+		switch x := v.(type) {
+		case string:
+			b.WriteString(x + "\n")
+			walk(jsonOf(x)) // JSON inside a string (a cached answer, a files map)
+		case []any:
+			for _, e := range x {
+				walk(e)
+			}
+		case map[string]any:
+			for k, e := range x {
+				b.WriteString(k + "\n")
+				walk(e)
+			}
+		}
+	}
+	walk(v)
+	return b.String()
+}
+
+func jsonOf(s string) any {
+	var v any
+	if s == "" || s[0] != '{' && s[0] != '[' || json.Unmarshal([]byte(s), &v) != nil {
+		return nil
+	}
+	return v
+}
+
+// captureStderr runs f with os.Stderr (where the logger writes) sent to a pipe.
+func captureStderr(t *testing.T, f func()) string {
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := os.Stderr
+	os.Stderr = w
+	done := make(chan string)
+	go func() {
+		b, _ := io.ReadAll(r)
+		done <- string(b)
+	}()
+	defer func() { os.Stderr = old }()
+	f()
+	w.Close()
+	os.Stderr = old
+	return <-done
+}

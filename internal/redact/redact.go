@@ -1,0 +1,231 @@
+// Package redact is the one point every outgoing string passes before it is
+// written: Parquet rows (internal/warehouse), log records (the slog handler),
+// caches, sample files and error messages. It replaces each configured secret
+// in the forms it travels in: raw, URL-encoded (query and path escaping, with
+// upper- or lower-case hex) and base64 (standard and URL alphabets, padded
+// and raw).
+//
+// Secrets are the values of [EnvVars] (read at each call, so a key set later
+// is still covered) and whatever [Add] registered (a key given as an option).
+// Values shorter than [MinLen] are not treated as secrets: masking every "a"
+// would corrupt outputs and protect nothing.
+package redact
+
+import (
+	"context"
+	"encoding/base64"
+	"log/slog"
+	"net/url"
+	"os"
+	"reflect"
+	"regexp"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Mask replaces a secret.
+const Mask = "[REDACTED]"
+
+// MinLen is the shortest value treated as a secret.
+const MinLen = 6
+
+// EnvVars hold the project's secrets.
+var EnvVars = []string{"ETHERSCAN_API_KEY", "SOLBEHAVE_LLM_API_KEY", "SOLBEHAVE_TEMPORAL_API_KEY"}
+
+var state struct {
+	sync.Mutex
+	added    []string
+	key      string // the secrets the replacer was built for
+	replacer *strings.Replacer
+}
+
+// Add registers a secret.
+func Add(secret string) {
+	if len(secret) < MinLen {
+		return
+	}
+	state.Lock()
+	defer state.Unlock()
+	for _, s := range state.added {
+		if s == secret {
+			return
+		}
+	}
+	state.added = append(state.added, secret)
+}
+
+// current returns the replacer for the secrets configured now, or nil.
+func current() *strings.Replacer {
+	var secrets []string
+	for _, v := range EnvVars {
+		if s := os.Getenv(v); len(s) >= MinLen {
+			secrets = append(secrets, s)
+		}
+	}
+	state.Lock()
+	defer state.Unlock()
+	secrets = append(secrets, state.added...)
+	if len(secrets) == 0 {
+		return nil
+	}
+	key := strings.Join(secrets, "\x00")
+	if key != state.key || state.replacer == nil {
+		state.key, state.replacer = key, newReplacer(secrets)
+	}
+	return state.replacer
+}
+
+// Forms are the encodings of secret that are masked.
+func Forms(secret string) []string {
+	b := []byte(secret)
+	forms := []string{secret, url.QueryEscape(secret), url.PathEscape(secret),
+		base64.StdEncoding.EncodeToString(b), base64.URLEncoding.EncodeToString(b),
+		base64.RawStdEncoding.EncodeToString(b), base64.RawURLEncoding.EncodeToString(b)}
+	for _, f := range forms[1:3] {
+		forms = append(forms, lowerHex(f))
+	}
+	return forms
+}
+
+var escapeHex = regexp.MustCompile(`%[0-9A-F]{2}`)
+
+func lowerHex(s string) string { return escapeHex.ReplaceAllStringFunc(s, strings.ToLower) }
+
+func newReplacer(secrets []string) *strings.Replacer {
+	seen := map[string]bool{}
+	var forms []string
+	for _, s := range secrets {
+		for _, f := range Forms(s) {
+			if !seen[f] {
+				seen[f] = true
+				forms = append(forms, f)
+			}
+		}
+	}
+	// Longest first: a padded base64 form before its raw prefix.
+	sort.Slice(forms, func(i, j int) bool { return len(forms[i]) > len(forms[j]) })
+	pairs := make([]string, 0, 2*len(forms))
+	for _, f := range forms {
+		pairs = append(pairs, f, Mask)
+	}
+	return strings.NewReplacer(pairs...)
+}
+
+// Active tells whether any secret is configured.
+func Active() bool { return current() != nil }
+
+// String masks every secret in s.
+func String(s string) string {
+	r := current()
+	if r == nil {
+		return s
+	}
+	return r.Replace(s)
+}
+
+// Bytes masks every secret in b (b itself is left as it was).
+func Bytes(b []byte) []byte {
+	r := current()
+	if r == nil {
+		return b
+	}
+	return []byte(r.Replace(string(b)))
+}
+
+// Value masks every secret in the strings reachable from v, a pointer (to a
+// struct, slice, array or map of them), in place.
+func Value(v any) {
+	r := current()
+	if r == nil {
+		return
+	}
+	walk(reflect.ValueOf(v), r)
+}
+
+func walk(v reflect.Value, r *strings.Replacer) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			walk(v.Elem(), r)
+		}
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString(r.Replace(v.String()))
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if v.Type().Field(i).IsExported() {
+				walk(v.Field(i), r)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			if v.CanSet() {
+				v.SetBytes([]byte(r.Replace(string(v.Bytes()))))
+			}
+			return
+		}
+		for i := 0; i < v.Len(); i++ {
+			walk(v.Index(i), r)
+		}
+	case reflect.Map:
+		walkMap(v, r)
+	}
+}
+
+func walkMap(v reflect.Value, r *strings.Replacer) {
+	if v.Type().Elem().Kind() != reflect.String {
+		return // values of a map are not addressable; the row types hold none
+	}
+	for _, k := range v.MapKeys() {
+		v.SetMapIndex(k, reflect.ValueOf(r.Replace(v.MapIndex(k).String())).Convert(v.Type().Elem()))
+	}
+}
+
+// Handler masks secrets in a log record's message and attributes before
+// next sees it.
+func Handler(next slog.Handler) slog.Handler { return handler{next} }
+
+type handler struct{ next slog.Handler }
+
+func (h handler) Enabled(ctx context.Context, l slog.Level) bool { return h.next.Enabled(ctx, l) }
+
+func (h handler) Handle(ctx context.Context, rec slog.Record) error {
+	out := slog.NewRecord(rec.Time, rec.Level, String(rec.Message), rec.PC)
+	rec.Attrs(func(a slog.Attr) bool {
+		out.AddAttrs(attr(a))
+		return true
+	})
+	return h.next.Handle(ctx, out)
+}
+
+func (h handler) WithAttrs(as []slog.Attr) slog.Handler {
+	clean := make([]slog.Attr, len(as))
+	for i, a := range as {
+		clean[i] = attr(a)
+	}
+	return handler{h.next.WithAttrs(clean)}
+}
+
+func (h handler) WithGroup(name string) slog.Handler { return handler{h.next.WithGroup(name)} }
+
+// attr masks one attribute: strings, and anything else through its text
+// (errors, Stringers, URLs), which is how the text handler prints it anyway.
+func attr(a slog.Attr) slog.Attr {
+	v := a.Value.Resolve()
+	switch v.Kind() {
+	case slog.KindString:
+		return slog.String(a.Key, String(v.String()))
+	case slog.KindAny:
+		return slog.String(a.Key, String(v.String()))
+	case slog.KindGroup:
+		g := v.Group()
+		clean := make([]any, len(g))
+		for i, x := range g {
+			clean[i] = attr(x)
+		}
+		return slog.Group(a.Key, clean...)
+	}
+	return a
+}

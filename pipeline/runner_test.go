@@ -1,0 +1,202 @@
+package pipeline
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// countingStage has n units (ids from id) that each write one error-free
+// row, or fail when fail says so; it counts the units it ran.
+type countingStage struct {
+	n    int
+	id   func(i int) string
+	fail func(id string) bool
+	ran  atomic.Int32
+}
+
+func (s *countingStage) Name() string             { return "counting" }
+func (s *countingStage) Summary() string          { return "test stage" }
+func (s *countingStage) Version() string          { return "1" }
+func (s *countingStage) BindFlags(*pflag.FlagSet) {}
+func (s *countingStage) Plan(context.Context, *Env) ([]Unit, error) {
+	var units []Unit
+	for i := 0; i < s.n; i++ {
+		id := fmt.Sprintf("C%02d_0x%040x", i, i)
+		if s.id != nil {
+			id = s.id(i)
+		}
+		units = append(units, Unit{ID: id, Contract: strings.Split(id, "/")[0], Fingerprint: "f"})
+	}
+	return units, nil
+}
+func (s *countingStage) Run(_ context.Context, _ *Env, u Unit) (*Output, error) {
+	s.ran.Add(1)
+	if s.fail != nil && s.fail(u.ID) {
+		return nil, Fail("input", false, errors.New("bad input"))
+	}
+	out := &Output{}
+	Add(out, "errors", []schemas.ErrorRow{{Stage: "ok", Unit: u.ID}})
+	return out, nil
+}
+
+func testEnv(t *testing.T, jobs int) *Env {
+	data := t.TempDir()
+	return &Env{Data: data, Jobs: jobs, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &Engines{}}
+}
+
+// TestFailingWriteStopsTheStage: after a write fails (a full disk, injected
+// through the runner's write hook), the stage stops instead of computing
+// every remaining unit only to drop it; what was written stays, and the
+// next run does the rest.
+func TestFailingWriteStopsTheStage(t *testing.T) {
+	env := testEnv(t, 1)
+	s := &countingStage{n: 40}
+	var writes atomic.Int32
+	r := &Runner{Env: env, writePart: func(w datasetWrite, path string) error {
+		if writes.Add(1) > 3 {
+			return syscall.ENOSPC
+		}
+		return w.write(path)
+	}}
+	c, err := r.Run(context.Background(), s)
+	if !errors.Is(err, ErrStorage) || !errors.Is(err, syscall.ENOSPC) {
+		t.Fatalf("want the storage error to stop the run, got %v", err)
+	}
+	if s.ran.Load() > 5 {
+		t.Fatalf("the stage computed %d of 40 units after its writes began to fail", s.ran.Load())
+	}
+	if c.Ran != 3 || c.Failed != 0 {
+		t.Fatalf("counters %+v: want the 3 stored units, none failed", c)
+	}
+	c, err = (&Runner{Env: env}).Run(context.Background(), s)
+	if err != nil || c.Skipped != 3 || c.Ran != 37 {
+		t.Fatalf("the next run should do the 37 others: %+v %v", c, err)
+	}
+}
+
+// TestCollidingUnitFilesAreRefused: two units whose ids differ only in
+// characters that file names replace would share a manifest and a part.
+func TestCollidingUnitFilesAreRefused(t *testing.T) {
+	s := &countingStage{n: 2, id: func(i int) string {
+		return []string{"C_0x01/openai:m", "C_0x01/openai_m"}[i]
+	}}
+	_, err := (&Runner{Env: testEnv(t, 1)}).Run(context.Background(), s)
+	if err == nil || !strings.Contains(err.Error(), "openai:m") || !strings.Contains(err.Error(), "openai_m") {
+		t.Fatalf("want a plan error naming both units, got %v", err)
+	}
+	if s.ran.Load() != 0 {
+		t.Fatal("units ran despite the collision")
+	}
+}
+
+// TestKeptFailuresAreCounted: a rerun that skips a unit whose stored output
+// is its error row still reports it, so the exit status stays 2.
+func TestKeptFailuresAreCounted(t *testing.T) {
+	env := testEnv(t, 1)
+	s := &countingStage{n: 3, fail: func(id string) bool { return strings.HasPrefix(id, "C01") }}
+	c, _ := (&Runner{Env: env}).Run(context.Background(), s)
+	if c.Failed != 1 {
+		t.Fatalf("first run: %+v", c)
+	}
+	c, _ = (&Runner{Env: env}).Run(context.Background(), s)
+	if c.Ran != 0 || c.KeptFailed != 1 {
+		t.Fatalf("rerun: want nothing run and the 1 failure kept, got %+v", c)
+	}
+}
+
+// TestStoppedUnitStoresNothing: a unit that fails because the run was
+// stopped (Ctrl-C) is not recorded as failed; the next run does it.
+func TestStoppedUnitStoresNothing(t *testing.T) {
+	env := testEnv(t, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	s := &countingStage{n: 1, fail: func(string) bool { cancel(); return true }}
+	(&Runner{Env: env}).Run(ctx, s)
+	if files, _ := env.Warehouse.Files("errors"); len(files) != 0 {
+		t.Fatalf("a stopped unit left %v", files)
+	}
+	s.fail = nil
+	c, err := (&Runner{Env: env}).Run(context.Background(), s)
+	if err != nil || c.Ran != 1 {
+		t.Fatalf("the next run should do the unit: %+v %v", c, err)
+	}
+}
+
+// TestLocks: a second writer of a stage is refused and told who holds it;
+// shards of one split share the folder, a second copy of a shard and a
+// whole run do not; another stage is free.
+func TestLocks(t *testing.T) {
+	data := t.TempDir()
+	release, err := LockStages(data, Shard{}, []string{"verify"}, "solbehave run --samples 10")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = LockStages(data, Shard{}, []string{"crawl", "verify"}, "solbehave run --samples 3")
+	var le *LockedError
+	if !errors.As(err, &le) || le.Holder == nil || le.Holder.PID != os.Getpid() || !strings.Contains(err.Error(), "--samples 10") {
+		t.Fatalf("want a LockedError naming the holder, got %v", err)
+	}
+	if r, err := LockStages(data, Shard{}, []string{"crawl"}, "x"); err != nil {
+		t.Fatalf("the refused run must not keep crawl: %v", err)
+	} else {
+		r()
+	}
+	release()
+	s0, err0 := LockStages(data, Shard{0, 2}, []string{"verify"}, "shard 0")
+	s1, err1 := LockStages(data, Shard{1, 2}, []string{"verify"}, "shard 1")
+	if err0 != nil || err1 != nil {
+		t.Fatalf("two shards must share the folder: %v %v", err0, err1)
+	}
+	if _, err := LockStages(data, Shard{1, 2}, []string{"verify"}, "shard 1 again"); !errors.As(err, &le) || le.Holder.Shard != "1/2" {
+		t.Fatalf("a second copy of shard 1 must be refused, got %v", err)
+	}
+	if _, err := LockStages(data, Shard{}, []string{"verify"}, "whole"); err == nil {
+		t.Fatal("a whole run must wait for the shards")
+	}
+	s0()
+	s1()
+}
+
+// TestKilledHolderNeverBlocks: a process that holds the lock and is killed
+// leaves it free (flock locks die with their process).
+func TestKilledHolderNeverBlocks(t *testing.T) {
+	if os.Getenv("SOLBEHAVE_HOLD_LOCK") != "" {
+		LockStages(os.Getenv("SOLBEHAVE_HOLD_LOCK"), Shard{}, []string{"verify"}, "holder")
+		fmt.Println("held")
+		time.Sleep(time.Minute)
+		return
+	}
+	data := t.TempDir()
+	cmd := exec.Command(os.Args[0], "-test.run=^TestKilledHolderNeverBlocks$")
+	cmd.Env = append(os.Environ(), "SOLBEHAVE_HOLD_LOCK="+data)
+	out, _ := cmd.StdoutPipe()
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 4)
+	io.ReadFull(out, buf)
+	if _, err := LockStages(data, Shard{}, []string{"verify"}, "me"); err == nil {
+		t.Fatal("the holder's lock was not taken")
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if _, err := LockStages(data, Shard{}, []string{"verify"}, "me"); err != nil {
+		t.Fatalf("a killed holder still blocks: %v", err)
+	}
+}
