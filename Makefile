@@ -20,9 +20,10 @@ check-tools:
 	@command -v node >/dev/null || { echo "Node.js is required: the solc compilers run on it"; exit 1; }
 	@command -v npm >/dev/null || { echo "npm is required: the solc compilers are installed from npm"; exit 1; }
 
+# -buildvcs=auto: `solbehave version` and the runs dataset name the commit (some machines set GOFLAGS=-buildvcs=false).
 build: check-tools
 	$(GO) mod download
-	$(GO) build -o $(BIN) ./cmd/solbehave
+	$(GO) build -buildvcs=auto -o $(BIN) ./cmd/solbehave
 
 run: build
 	./$(BIN) run --corpus $(CORPUS) --data $(DATA) $(ARGS)
