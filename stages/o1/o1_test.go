@@ -161,8 +161,12 @@ func TestTables(t *testing.T) {
 		if !match {
 			status = schemas.StatusRevert
 		}
+		profile := ""
+		if oracle == "O3" {
+			profile = "paper"
+		}
 		return schemas.ReplayCall{ContractID: id, Model: model, Sample: sample, Oracle: oracle, GraphSetting: setting,
-			StatusRef: schemas.StatusSuccess, StatusSample: status, StatusMatch: match}
+			Profile: profile, StatusRef: schemas.StatusSuccess, StatusSample: status, StatusMatch: match}
 	}
 	stagetest.Write(t, env, "replay_calls", id, "test", []schemas.ReplayCall{
 		replay("O2", "", "reference", 0, true), replay("O2", "", "reference", 1, true), replay("O2", "", figure1Model, 0, true),
