@@ -41,10 +41,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/artifact"
-	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/fuzz"
+	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/subjects"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
@@ -184,15 +184,19 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		return nil, pipeline.Fail("source", false, u.loadErr)
 	}
 	store := artifact.New(env.Data)
-	orig, err := deployOriginal(store, u)
+	orig, err := subjects.DeployOriginal(store, u.rec, u.origArtifact)
 	if err != nil {
 		return nil, err
 	}
 	methods := fuzz.FuzzableMethods(orig.ABI)
 	var results []schemas.FuzzResult
 	var cxs []schemas.FuzzCounterexample
-	for _, smp := range u.samples {
-		r, c, err := s.fuzzSample(ctx, env, store, u, orig, methods, smp)
+	deployed, err := subjects.DeploySamples(store, u.rec, orig, u.samples)
+	if err != nil {
+		return nil, err
+	}
+	for i, smp := range u.samples {
+		r, c, err := s.fuzzSample(ctx, env, u, orig, methods, smp, deployed[i])
 		if err != nil {
 			return nil, err
 		}
@@ -208,37 +212,13 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	return out, nil
 }
 
-// deployOriginal deploys C* from its stored compiler output, as verify did.
-func deployOriginal(store *artifact.Store, u unit) (*deploy.Deployment, error) {
-	if u.origArtifact == "" {
-		return nil, pipeline.Fail("input", false, errors.New("the original has no artifact (run verify)"))
-	}
-	out, err := store.Get(u.origArtifact)
-	if err != nil {
-		return nil, pipeline.Fail("input", false, err)
-	}
-	target, err := u.rec.Target(out)
-	if err != nil {
-		return nil, pipeline.Fail("compile", false, err)
-	}
-	d, err := deploy.Deploy(u.rec, out, target, nil, chain.Options{})
-	if err != nil {
-		return nil, pipeline.Fail("deploy", false, fmt.Errorf("original: %w", err))
-	}
-	return d, nil
-}
-
-// fuzzSample deploys one sample and fuzzes every fuzzable function on it.
-func (s *Stage) fuzzSample(ctx context.Context, env *pipeline.Env, store *artifact.Store, u unit,
-	orig *deploy.Deployment, methods []abi.Method, smp schemas.Sample) ([]schemas.FuzzResult, []schemas.FuzzCounterexample, error) {
-	compiled, err := store.Get(smp.Artifact)
-	if err != nil {
-		return nil, nil, pipeline.Fail("input", false, fmt.Errorf("sample %s/%d: %w", smp.Model, smp.Sample, err))
-	}
+// fuzzSample fuzzes every fuzzable function on one deployed sample.
+func (s *Stage) fuzzSample(ctx context.Context, env *pipeline.Env, u unit, orig *deploy.Deployment,
+	methods []abi.Method, smp schemas.Sample, dep replay.Sample) ([]schemas.FuzzResult, []schemas.FuzzCounterexample, error) {
 	row := labels{contract: orig, model: smp.Model, sample: smp.Sample, contractID: u.rec.Entry.ID}
-	sd, err := deploy.DeploySample(u.rec, orig, compiled, chain.Options{})
-	if err != nil {
-		return undeployedRows(row, methods, env.Seed, err), nil, nil
+	sd := dep.Deployment
+	if sd == nil {
+		return undeployedRows(row, methods, env.Seed, errors.New(dep.DeployErr)), nil, nil
 	}
 	dict := fuzz.NewDictionaryFrom(seeds(u.rec, orig, sd, sampleSource(env.Data, smp)))
 	var results []schemas.FuzzResult

@@ -34,7 +34,6 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/artifact"
-	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/replay"
@@ -159,11 +158,11 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		return nil, pipeline.Fail("no_history", false, errors.New("no transactions after the creation"))
 	}
 	store := artifact.New(env.Data)
-	orig, err := s.deployOriginal(store, u)
+	orig, err := subjects.DeployOriginal(store, u.rec, u.origArtifact)
 	if err != nil {
 		return nil, err
 	}
-	samples, err := deploySamples(store, u, orig)
+	samples, err := subjects.DeploySamples(store, u.rec, orig, u.samples)
 	if err != nil {
 		return nil, err
 	}
@@ -189,44 +188,4 @@ func (s *Stage) history(rec *deploy.Record) replay.Sequence {
 		}
 	}
 	return seq
-}
-
-// deployOriginal deploys C* from its stored compiler output, as verify did.
-func (s *Stage) deployOriginal(store *artifact.Store, u unit) (*deploy.Deployment, error) {
-	if u.origArtifact == "" {
-		return nil, pipeline.Fail("input", false, errors.New("the original has no artifact (run verify)"))
-	}
-	out, err := store.Get(u.origArtifact)
-	if err != nil {
-		return nil, pipeline.Fail("input", false, err)
-	}
-	target, err := u.rec.Target(out)
-	if err != nil {
-		return nil, pipeline.Fail("compile", false, err)
-	}
-	d, err := deploy.Deploy(u.rec, out, target, nil, chain.Options{})
-	if err != nil {
-		return nil, pipeline.Fail("deploy", false, fmt.Errorf("original: %w", err))
-	}
-	return d, nil
-}
-
-// deploySamples deploys every sample like the original; one that cannot be
-// deployed stays in with the reason.
-func deploySamples(store *artifact.Store, u unit, orig *deploy.Deployment) ([]replay.Sample, error) {
-	out := make([]replay.Sample, len(u.samples))
-	for i, smp := range u.samples {
-		out[i] = replay.Sample{Model: smp.Model, Sample: smp.Sample}
-		compiled, err := store.Get(smp.Artifact)
-		if err != nil {
-			return nil, pipeline.Fail("input", false, fmt.Errorf("sample %s/%d: %w", smp.Model, smp.Sample, err))
-		}
-		d, err := deploy.DeploySample(u.rec, orig, compiled, chain.Options{})
-		if err != nil {
-			out[i].DeployErr = err.Error()
-			continue
-		}
-		out[i].Deployment = d
-	}
-	return out, nil
 }

@@ -1,0 +1,56 @@
+package subjects
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/replay"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// DeployOriginal deploys C* from its stored compiler output, as verify did.
+// Every oracle deploys through here so that O1, O2 and O3 compare the very
+// same original (same deployer, block, constructor arguments, libraries).
+func DeployOriginal(store *artifact.Store, rec *deploy.Record, artifactID string) (*deploy.Deployment, error) {
+	if artifactID == "" {
+		return nil, pipeline.Fail("input", false, errors.New("the original has no artifact (run verify)"))
+	}
+	out, err := store.Get(artifactID)
+	if err != nil {
+		return nil, pipeline.Fail("input", false, err)
+	}
+	target, err := rec.Target(out)
+	if err != nil {
+		return nil, pipeline.Fail("compile", false, err)
+	}
+	d, err := deploy.Deploy(rec, out, target, nil, chain.Options{})
+	if err != nil {
+		return nil, pipeline.Fail("deploy", false, fmt.Errorf("original: %w", err))
+	}
+	return d, nil
+}
+
+// DeploySamples deploys every sample like the original, in the order given.
+// A sample that cannot be deployed stays in with the reason (DeployErr): it
+// is the sample's failure, not the unit's. A missing artifact is the unit's.
+func DeploySamples(store *artifact.Store, rec *deploy.Record, orig *deploy.Deployment, samples []schemas.Sample) ([]replay.Sample, error) {
+	out := make([]replay.Sample, len(samples))
+	for i, smp := range samples {
+		out[i] = replay.Sample{Model: smp.Model, Sample: smp.Sample}
+		compiled, err := store.Get(smp.Artifact)
+		if err != nil {
+			return nil, pipeline.Fail("input", false, fmt.Errorf("sample %s/%d: %w", smp.Model, smp.Sample, err))
+		}
+		d, err := deploy.DeploySample(rec, orig, compiled, chain.Options{})
+		if err != nil {
+			out[i].DeployErr = err.Error()
+			continue
+		}
+		out[i].Deployment = d
+	}
+	return out, nil
+}
