@@ -42,6 +42,7 @@ type ReplayCall struct {
 	StorageWritesSampleSHA256 string `parquet:"storage_writes_sample_sha256"`
 	RevertReasonRef           string `parquet:"revert_reason_ref"`
 	RevertReasonSample        string `parquet:"revert_reason_sample"`
+	GasLimited                bool   `parquet:"gas_limited"`
 }
 
 // Statuses a replayed call can have besides StatusSuccess and StatusRevert.

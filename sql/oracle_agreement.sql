@@ -3,10 +3,10 @@
 -- columns: graph_setting, profile, models, spearman_rho, pearson_r
 CREATE OR REPLACE VIEW oracle_agreement AS
 WITH o2 AS (
-    SELECT model, status_match_mean AS r2 FROM fig4_replay WHERE oracle = 'O2' AND n > 0
+    SELECT model, status_match_rate AS r2 FROM fig4_replay WHERE oracle = 'O2' AND n > 0
 ),
 o3 AS (
-    SELECT graph_setting, profile, model, status_match_mean AS r3 FROM fig4_replay WHERE oracle = 'O3' AND n > 0
+    SELECT graph_setting, profile, model, status_match_rate AS r3 FROM fig4_replay WHERE oracle = 'O3' AND n > 0
 ),
 ranked AS (
     -- average ranks, so tied rates share their rank
@@ -29,4 +29,4 @@ FROM ranked
 GROUP BY graph_setting, profile
 ORDER BY graph_setting, profile;
 
-COMMENT ON VIEW oracle_agreement IS 'Per O3 graph setting and Algorithm 1 profile (paper, extended): over the models both O2 and O3 evaluated, the Spearman rank correlation between their status match rates (fig4_replay.status_match_mean, the mean over contracts of the mean over samples; ties get average ranks) and, for reference, the Pearson correlation of the rates themselves. NULL with fewer than two models or when one oracle gives every model the same rate. The paper: rho = 0.86. O4 is not part of it.';
+COMMENT ON VIEW oracle_agreement IS 'Per O3 graph setting and Algorithm 1 profile (paper, extended): over the models both O2 and O3 evaluated, the Spearman rank correlation between their status match rates (fig4_replay.status_match_rate, the mean over contracts of the mean over samples; ties get average ranks) and, for reference, the Pearson correlation of the rates themselves. NULL with fewer than two models or when one oracle gives every model the same rate. The paper: rho = 0.86. O4 is not part of it.';

@@ -8,6 +8,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/schemas"
 )
 
 // DefaultGasTolerance is the relative gas deviation tolerated before a call
@@ -74,7 +75,7 @@ func Compare(ctx context.Context, orig *deploy.Deployment, samples []Sample, seq
 		r.Views = nil
 	}
 	var err error
-	if r.Ref, err = r.replayAll(ctx, orig); err != nil {
+	if r.Ref, err = r.replayAll(ctx, orig, nil); err != nil {
 		return nil, err
 	}
 	r.Samples = make([]SampleResult, len(samples))
@@ -82,7 +83,7 @@ func Compare(ctx context.Context, orig *deploy.Deployment, samples []Sample, seq
 	parallel(len(samples), opts.Workers, func(i int) {
 		r.Samples[i].Sample = samples[i]
 		if d := samples[i].Deployment; d != nil {
-			r.Samples[i].Traces, errs[i] = r.replayAll(ctx, d)
+			r.Samples[i].Traces, errs[i] = r.replayAll(ctx, d, r.Ref)
 		}
 	})
 	for _, err := range errs {
@@ -119,10 +120,16 @@ func parallel(n, workers int, f func(i int)) {
 	wg.Wait()
 }
 
-func (r *Result) replayAll(ctx context.Context, d *deploy.Deployment) ([]*Trace, error) {
+// replayAll replays every sequence on d; ref is the original's traces when d
+// is a sample (nil for the original itself).
+func (r *Result) replayAll(ctx context.Context, d *deploy.Deployment, ref []*Trace) ([]*Trace, error) {
 	traces := make([]*Trace, len(r.Sequences))
 	for i, seq := range r.Sequences {
-		t, err := r.replay(ctx, d, seq)
+		var refTrace *Trace
+		if ref != nil {
+			refTrace = ref[i]
+		}
+		t, err := r.replay(ctx, d, seq, refTrace)
 		if err != nil {
 			return nil, err
 		}
@@ -131,8 +138,9 @@ func (r *Result) replayAll(ctx context.Context, d *deploy.Deployment) ([]*Trace,
 	return traces, nil
 }
 
-// replay runs one sequence on a fresh fork of d's post-deployment state.
-func (r *Result) replay(ctx context.Context, d *deploy.Deployment, seq Sequence) (*Trace, error) {
+// replay runs one sequence on a fresh fork of d's post-deployment state. ref
+// is the original's trace of seq when d is a sample, nil otherwise.
+func (r *Result) replay(ctx context.Context, d *deploy.Deployment, seq Sequence, ref *Trace) (*Trace, error) {
 	h := d.Chain.Fork()
 	t := &Trace{Outcomes: make([]Outcome, 0, len(seq.Calls))}
 	every := r.opts.SnapshotEvery
@@ -144,7 +152,11 @@ func (r *Result) replay(ctx context.Context, d *deploy.Deployment, seq Sequence)
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
-		t.Outcomes = append(t.Outcomes, send(h, d, c))
+		o := send(h, d, c)
+		if ref != nil && ref.Outcomes[i].Status != o.Status {
+			o.GasLimited = gasLimited(h, d, c, ref.Outcomes[i], o)
+		}
+		t.Outcomes = append(t.Outcomes, o)
 		block = c.Block
 		if n := i + 1; every > 0 && (n%every == 0 || n == len(seq.Calls)) {
 			t.Snapshots = append(t.Snapshots, readViews(h, d.Deployer, d.Address, r.Views, block, n))
@@ -161,4 +173,28 @@ func send(h *chain.Harness, d *deploy.Deployment, c Call) Outcome {
 	to := d.Address
 	res, err := h.Apply(chain.Msg{From: c.From, To: &to, Data: c.Data, Value: c.Value, Gas: c.Gas, Block: c.Block})
 	return observe(res, err)
+}
+
+// gasLimited reports whether a sample's call that disagreed with the original
+// failed only for want of gas: it failed under an explicit gas limit below
+// chain.DefaultGas and, re-run with chain.DefaultGas, gets the original's
+// status. h holds the state after the failed call, which is the pre-call
+// state but for the sender's nonce (a failed transaction's effects are
+// reverted, and gas is free here), so the re-run goes on a fork of h with
+// that nonce restored. Status stays the divergence criterion; this only
+// marks the divergences gas alone decides (§IV-F, issue #17 part 6).
+func gasLimited(h *chain.Harness, d *deploy.Deployment, c Call, ref, got Outcome) bool {
+	if c.Probe || c.Gas == 0 || c.Gas >= chain.DefaultGas {
+		return false
+	}
+	if got.Status != schemas.StatusRevert || ref.Status != schemas.StatusSuccess {
+		return false
+	}
+	f := h.Fork()
+	defer f.Release()
+	if n := f.Nonce(c.From); n > 0 {
+		f.SetNonce(c.From, n-1)
+	}
+	c.Gas = chain.DefaultGas
+	return send(f, d, c).Status == ref.Status
 }

@@ -23,6 +23,8 @@ type variant struct {
 	topicPlus    uint64 // added to the event topic (events)
 	returnPlus   uint64 // added to the return value (return data)
 	storePlus    uint64 // added to the stored value (storage, and the view)
+	coldReadsOn  uint64 // extra cold BALANCE reads only when x equals it (gas on one path)
+	coldReadsN   int    // how many
 }
 
 // testContract is runtime code: with 4 bytes of call data (a selector) it
@@ -39,6 +41,13 @@ func testContract(v variant) []byte {
 	}
 	for i := 0; i < v.coldReads; i++ {
 		a.push(uint64(0x1000+i)).op(vm.BALANCE, vm.POP)
+	}
+	if v.coldReadsOn != 0 {
+		a.op(vm.DUP1).push(v.coldReadsOn).op(vm.EQ, vm.ISZERO).pushLabel("cheap").op(vm.JUMPI)
+		for i := 0; i < v.coldReadsN; i++ {
+			a.push(uint64(0x2000+i)).op(vm.BALANCE, vm.POP)
+		}
+		a.jumpdest("cheap")
 	}
 	a.op(vm.DUP1).push(v.storePlus).op(vm.ADD).push(0).op(vm.SSTORE)
 	a.op(vm.DUP1).push(0).op(vm.MSTORE)
@@ -316,5 +325,34 @@ func TestHistoryKeepsSenderValueGasAndBlock(t *testing.T) {
 	if c.From != common.HexToAddress(tx.From) || c.Gas != 90000 || c.Block.Number != 123 || c.TxHash != "0x01" ||
 		len(c.Data) != 5 || c.Value.Sign() != 0 {
 		t.Errorf("call %+v", c)
+	}
+}
+
+// A sample that spends more gas on one path runs out of the recorded limit
+// there: the call stays a divergence and is marked gas_limited, because the
+// same call with a generous limit succeeds; a logic divergence is not marked.
+func TestGasOnlyDivergenceIsMarked(t *testing.T) {
+	heavy := variant{coldReadsOn: 7, coldReadsN: 80} // 80 cold reads: over 200,000 gas on x = 7 only
+	_, rows := compareOne(t, heavy, Options{}, calls(3, 7, 9))
+	for i, want := range []bool{false, true, false} {
+		r := rows[i]
+		if r.GasLimited != want || r.StatusMatch == want {
+			t.Errorf("call %d: gas_limited %v status_match %v, want gas_limited %v (%+v)", i, r.GasLimited, r.StatusMatch, want, r)
+		}
+	}
+	if !strings.Contains(rows[1].RevertReasonSample, "out of gas") {
+		t.Errorf("the heavy path should run out of gas: %q", rows[1].RevertReasonSample)
+	}
+	// With no recorded limit (the default gas) the heavy path agrees.
+	generous := calls(3, 7, 9)
+	for i := range generous.Calls {
+		generous.Calls[i].Gas = 0
+	}
+	if _, rows := compareOne(t, heavy, Options{}, generous); !rows[1].StatusMatch || rows[1].GasLimited {
+		t.Errorf("with the default gas the heavy path should agree: %+v", rows[1])
+	}
+	_, rows = compareOne(t, variant{revertAlsoOn: 7}, Options{}, calls(3, 7, 9))
+	if rows[1].StatusMatch || rows[1].GasLimited {
+		t.Errorf("a logic divergence is not gas-limited: %+v", rows[1])
 	}
 }

@@ -20,6 +20,9 @@ type Outcome struct {
 	// storage writes; "" when the call did not succeed.
 	Topics, Return, Storage string
 	Reason                  string // why the call failed; "" on success
+	// GasLimited: on a sample, the call failed where the original succeeded
+	// and succeeds when re-run with a generous gas limit (see gasLimited).
+	GasLimited bool
 }
 
 // undeployed is the outcome of every call on a sample that could not be deployed.

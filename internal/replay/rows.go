@@ -70,7 +70,7 @@ func (r *Result) CallRows(l Labels) []schemas.ReplayCall {
 				TopicsRefSHA256: ref.Topics, TopicsSampleSHA256: got.Topics,
 				ReturnRefSHA256: ref.Return, ReturnSampleSHA256: got.Return,
 				StorageWritesRefSHA256: ref.Storage, StorageWritesSampleSHA256: got.Storage,
-				RevertReasonRef: ref.Reason, RevertReasonSample: got.Reason,
+				RevertReasonRef: ref.Reason, RevertReasonSample: got.Reason, GasLimited: got.GasLimited,
 			})
 		})
 	}

@@ -56,7 +56,7 @@ func checkNoFalseAlarm(t *testing.T, db *sql.DB, recs []*deploy.Record, k int) {
 		t.Fatalf("fig4_replay: %v", fig)
 	}
 	f := fig[0]
-	if f["n"].(int64) != int64(len(recs)) || f["status_match_mean"].(float64) != 1 || f["status_match_min"].(float64) != 1 ||
+	if f["n"].(int64) != int64(len(recs)) || f["status_match_rate"].(float64) != 1 || f["status_match_min_rate"].(float64) != 1 ||
 		f["divergent"].(int64) != 0 {
 		t.Errorf("reference samples blamed: fig4_replay %v", f)
 	}

@@ -215,8 +215,8 @@ func TestVaultInitializeThenOverWithdrawalIsFlagged(t *testing.T) {
 	if want := `[{"compared":1,"exposed":0,"operator":"(none)"},{"compared":1,"exposed":1,"operator":"drop_require"},{"compared":1,"exposed":1,"operator":"figure1_withdraw"}]`; stagetest.JSON(kills) != want {
 		t.Errorf("mutant_kills = %s, want %s", stagetest.JSON(kills), want)
 	}
-	fig := stagetest.QueryMaps(t, db, `SELECT model, n, divergent, status_match_min FROM fig4_replay WHERE oracle = 'O2' ORDER BY model`)
-	if want := `[{"divergent":1,"model":"mutant","n":1,"status_match_min":0.8333333333333334},{"divergent":0,"model":"reference","n":1,"status_match_min":1}]`; stagetest.JSON(fig) != want {
+	fig := stagetest.QueryMaps(t, db, `SELECT model, n, divergent, status_match_min_rate FROM fig4_replay WHERE oracle = 'O2' ORDER BY model`)
+	if want := `[{"divergent":1,"model":"mutant","n":1,"status_match_min_rate":0.8333333333333334},{"divergent":0,"model":"reference","n":1,"status_match_min_rate":1}]`; stagetest.JSON(fig) != want {
 		t.Errorf("fig4_replay = %s, want %s", stagetest.JSON(fig), want)
 	}
 	// The wrapped balance shows in the last view snapshot of both mutants only.
