@@ -20,6 +20,11 @@ type CrawlCandidate struct {
 	EnoughHistory bool   `parquet:"enough_history"`
 	Passed        bool   `parquet:"passed"`
 	Reason        string `parquet:"reason"`
+	// AbiNontrivialFunctions counts the recorded ABI's state-changing
+	// functions (Figure 2's size at the crawled stage, no compile); -1 when
+	// the recorded ABI cannot be read.
+	AbiNontrivialFunctions int64  `parquet:"abi_nontrivial_functions"`
+	SizeBucket             string `parquet:"size_bucket"`
 }
 
 func init() {

@@ -17,10 +17,19 @@ cells AS (
     FROM (SELECT DISTINCT graph_setting, profile FROM o3) s
     CROSS JOIN (SELECT model FROM o2 UNION SELECT model FROM o3) m
 ),
+-- Every contract either oracle evaluated for the cell; f2/f3 are NULL where
+-- that oracle never evaluated it (O3 needs a validated sequence, §IV-E2).
+units AS (
+    SELECT c.graph_setting, c.profile, c.model, o2.contract_id FROM cells c JOIN o2 USING (model)
+    UNION
+    SELECT graph_setting, profile, model, contract_id FROM o3
+),
 pairs AS (
-    SELECT o3.graph_setting, o3.profile, o3.model, o2.flagged AS f2, o3.flagged AS f3
-    FROM o3
-    JOIN o2 USING (model, contract_id)
+    SELECT u.graph_setting, u.profile, u.model, o2.flagged AS f2, o3.flagged AS f3
+    FROM units u
+    LEFT JOIN o2 ON o2.model = u.model AND o2.contract_id = u.contract_id
+    LEFT JOIN o3 ON o3.model = u.model AND o3.graph_setting = u.graph_setting AND o3.profile = u.profile
+        AND o3.contract_id = u.contract_id
 )
 SELECT
     c.model,
@@ -28,15 +37,16 @@ SELECT
     c.profile,
     (SELECT string_agg(DISTINCT extractor, ',' ORDER BY extractor) FROM o3
         WHERE o3.model = c.model AND o3.graph_setting = c.graph_setting AND o3.profile = c.profile) AS extractor,
-    (SELECT count(*) FROM o2 WHERE o2.model = c.model) AS n_o2,
-    (SELECT count(*) FROM o3 WHERE o3.model = c.model AND o3.graph_setting = c.graph_setting AND o3.profile = c.profile) AS n_o3,
-    count(p.model) AS n_both,
-    count(*) FILTER (WHERE p.f2 AND NOT p.f3) AS o2_only,
+    count(p.f2) AS n_o2,
+    count(p.f3) AS n_o3,
+    count(*) FILTER (WHERE p.f2 IS NOT NULL AND p.f3 IS NOT NULL) AS n_both,
+    -- §V-D d: a contract flagged by O2 only may be one O3 never evaluated.
+    count(*) FILTER (WHERE p.f2 AND NOT coalesce(p.f3, false)) AS o2_only,
     count(*) FILTER (WHERE p.f2 AND p.f3) AS both,
-    count(*) FILTER (WHERE p.f3 AND NOT p.f2) AS o3_only
+    count(*) FILTER (WHERE p.f3 AND NOT coalesce(p.f2, false)) AS o3_only
 FROM cells c
 LEFT JOIN pairs p ON p.model = c.model AND p.graph_setting = c.graph_setting AND p.profile = c.profile
 GROUP BY c.model, c.graph_setting, c.profile
 ORDER BY c.graph_setting, c.profile, c.model;
 
-COMMENT ON VIEW fig4_complementarity IS 'Figure 4(b): per model, O3 graph setting (matched: the model''s own graphs; fixed: the reference extractor''s) and Algorithm 1 profile (paper, the default, or extended; extractor names the graphs'' extractor), over the n_both contracts both O2 and O3 evaluated for the model, the divergent ones (some sample disagrees with the original on the status of some call) split by the oracle that flags them: o2_only, both, o3_only. n_o2 and n_o3 are the contracts each oracle evaluated (O3 needs a validated sequence, so its set is a subset of O2''s). O4 (negative replay) is reported beside, in fig4_replay, and never enters these columns.';
+COMMENT ON VIEW fig4_complementarity IS 'Figure 4(b): per model, O3 graph setting (matched: the model''s own graphs; fixed: the reference extractor''s) and Algorithm 1 profile (paper, the default, or extended; extractor names the graphs'' extractor), the divergent contracts (some sample disagrees with the original on the status of some call) split by the oracle that flags them, as the paper counts them (§V-D d): o2_only counts every contract O2 flags and O3 does not, including the contracts O3 never evaluated (it needs a validated sequence); both: flagged by both; o3_only: flagged by O3 and not by O2. n_o2 and n_o3 are the contracts each oracle evaluated for the model, n_both those both evaluated. O4 (negative replay) is reported beside, in fig4_replay, and never enters these columns.';

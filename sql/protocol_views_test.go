@@ -63,3 +63,94 @@ func TestFig4ReplayCountsGasOnlyDivergences(t *testing.T) {
 		t.Fatalf("fig4_replay %s\nwant %s", stagetest.JSON(got), want)
 	}
 }
+
+// summary rows: one sample of model m on contract c under oracle o, with
+// calls that all match or not.
+func replayed(c, oracle, setting, profile string, divergent bool) schemas.ReplayCall {
+	r := call(c, "m", 0, !divergent, false)
+	r.Oracle, r.GraphSetting, r.Profile = oracle, setting, profile
+	return r
+}
+
+// fig4_complementarity counts as "O2 only" every contract O2 flags and O3
+// does not, including a contract O3 never evaluated (§V-D d).
+func TestFig4ComplementarityCountsO2OnlyOutsideO3(t *testing.T) {
+	f := newFixture(t)
+	put(f, "replay_calls", "A", replayed("A", "O2", "", "", true), replayed("A", "O3", "fixed", "paper", true))  // both
+	put(f, "replay_calls", "B", replayed("B", "O2", "", "", true), replayed("B", "O3", "fixed", "paper", false)) // O2 only, evaluated by both
+	put(f, "replay_calls", "C", replayed("C", "O2", "", "", true))                                               // O2 only, O3 never ran
+	put(f, "replay_calls", "D", replayed("D", "O2", "", "", false), replayed("D", "O3", "fixed", "paper", true)) // O3 only
+	put(f, "replay_calls", "E", replayed("E", "O2", "", "", false))                                              // neither
+	db := f.open()
+	got := stagetest.QueryMaps(t, db, `SELECT n_o2, n_o3, n_both, o2_only, "both", o3_only FROM fig4_complementarity WHERE model = 'm'`)
+	want := `[{"both":1,"n_both":3,"n_o2":5,"n_o3":3,"o2_only":2,"o3_only":1}]`
+	if stagetest.JSON(got) != want {
+		t.Fatalf("fig4_complementarity %s\nwant %s", stagetest.JSON(got), want)
+	}
+}
+
+// coverage is one coverage row: function fn of contract c, called or not.
+func coverage(c, oracle, extractor, fn string, called bool) schemas.FunctionCoverage {
+	r := schemas.FunctionCoverage{ContractID: c, Oracle: oracle, Model: extractor, Function: fn, Selector: "0x" + fn}
+	if oracle == schemas.OracleO3 {
+		r.GraphSetting, r.Profile = "fixed", "paper"
+	}
+	if called {
+		r.Calls = 1
+	}
+	return r
+}
+
+// table4_coverage averages over every kept contract: one an oracle never ran
+// on counts as uncovered, and the view says how many each oracle evaluated.
+func TestTable4CoverageAveragesOverEveryKeptContract(t *testing.T) {
+	f := newFixture(t)
+	for _, c := range []string{"A", "B", "C"} {
+		put(f, "contracts", c, schemas.Contract{ContractID: c, Kept: true})
+	}
+	put(f, "contracts", "X", schemas.Contract{ContractID: "X"}) // not kept: ignored
+	// A: both oracles, O3 covers 2/2, O2 1/2. B: O2 only, 1/4. C: no oracle ran.
+	put(f, "coverage", "A", coverage("A", "O3", "static", "f1", true), coverage("A", "O3", "static", "f2", true),
+		coverage("A", "O2", "", "f1", true), coverage("A", "O2", "", "f2", false))
+	put(f, "coverage", "B", coverage("B", "O2", "", "f1", true), coverage("B", "O2", "", "f2", false),
+		coverage("B", "O2", "", "f3", false), coverage("B", "O2", "", "f4", false))
+	put(f, "coverage", "X", coverage("X", "O3", "static", "f1", true), coverage("X", "O2", "", "f1", false))
+	db := f.open()
+	got := stagetest.QueryMaps(t, db, `SELECT extractor, contracts, o3_evaluated, o2_evaluated, functions, o3_coverage_rate, o2_coverage_rate,
+		contracts_o3_gt_o2, contracts_o3_lt_o2, functions_o3_only, functions_o2_only FROM table4_coverage`)
+	want := `[{"contracts":3,"contracts_o3_gt_o2":1,"contracts_o3_lt_o2":1,"extractor":"static","functions":6,"functions_o2_only":1,` +
+		`"functions_o3_only":1,"o2_coverage_rate":0.25,"o2_evaluated":2,"o3_coverage_rate":0.3333333333333333,"o3_evaluated":1}]`
+	if stagetest.JSON(got) != want {
+		t.Fatalf("table4_coverage %s\nwant %s", stagetest.JSON(got), want)
+	}
+}
+
+// fig2_size_distribution has the six buckets at both stages, empty ones
+// included, the crawled stage sized from the recorded ABI (crawl_candidates)
+// and counting only candidates that passed the crawl filters.
+func TestFig2HasEveryBucketAtBothStages(t *testing.T) {
+	f := newFixture(t)
+	cand := func(id, bucket string, passed bool) {
+		put(f, "crawl_candidates", id, schemas.CrawlCandidate{ContractID: id, Passed: passed, SizeBucket: bucket})
+	}
+	cand("A", "0", true)
+	cand("B", "1-5", true)
+	cand("C", "31+", true)
+	cand("D", "31+", true)
+	cand("P", "1-5", false) // a proxy: not crawled into the benchmark
+	put(f, "contracts", "B", schemas.Contract{ContractID: "B", SizeBucket: "1-5", Kept: true})
+	put(f, "reproducibility", "B", schemas.Reproducibility{ContractID: "B", Kept: true})
+	put(f, "contracts", "C", schemas.Contract{ContractID: "C", SizeBucket: "31+"})
+	put(f, "reproducibility", "C", schemas.Reproducibility{ContractID: "C"})
+	db := f.open()
+	got := stagetest.QueryMaps(t, db, `SELECT stage, size_bucket, contracts, share_rate FROM fig2_size_distribution ORDER BY stage, bucket_order`)
+	want := `[{"contracts":1,"share_rate":0.25,"size_bucket":"0","stage":"crawled"},{"contracts":1,"share_rate":0.25,"size_bucket":"1-5","stage":"crawled"},` +
+		`{"contracts":0,"share_rate":0,"size_bucket":"6-10","stage":"crawled"},{"contracts":0,"share_rate":0,"size_bucket":"11-20","stage":"crawled"},` +
+		`{"contracts":0,"share_rate":0,"size_bucket":"21-30","stage":"crawled"},{"contracts":2,"share_rate":0.5,"size_bucket":"31+","stage":"crawled"},` +
+		`{"contracts":0,"share_rate":0,"size_bucket":"0","stage":"verified"},{"contracts":1,"share_rate":1,"size_bucket":"1-5","stage":"verified"},` +
+		`{"contracts":0,"share_rate":0,"size_bucket":"6-10","stage":"verified"},{"contracts":0,"share_rate":0,"size_bucket":"11-20","stage":"verified"},` +
+		`{"contracts":0,"share_rate":0,"size_bucket":"21-30","stage":"verified"},{"contracts":0,"share_rate":0,"size_bucket":"31+","stage":"verified"}]`
+	if stagetest.JSON(got) != want {
+		t.Fatalf("fig2_size_distribution %s\nwant %s", stagetest.JSON(got), want)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	esapi "github.com/nanmu42/etherscan-api"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
@@ -90,4 +91,22 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	sort.Strings(keys)
 	return keys
+}
+
+// abiNontrivial counts a recorded ABI's state-changing functions, the size
+// Figure 2 plots at the crawled stage: no compile, the rule verify applies to
+// the compiled ABI (neither view nor pure). -1 when the ABI cannot be read
+// (Etherscan answers a sentence for an unverified contract).
+func abiNontrivial(recorded string) int64 {
+	parsed, err := abi.JSON(strings.NewReader(recorded))
+	if err != nil {
+		return -1
+	}
+	var n int64
+	for _, m := range parsed.Methods {
+		if !m.IsConstant() {
+			n++
+		}
+	}
+	return n
 }

@@ -25,6 +25,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/proxy"
+	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -67,7 +68,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&s.Stride, "block-stride", s.Stride, "distance between sampled blocks")
 	fs.IntVar(&s.Batch, "block-batch", s.Batch, "blocks fetched concurrently")
 	fs.IntVar(&s.Top, "top", s.Top, "most frequent call targets kept as candidates")
-	fs.IntVar(&s.MinTxs, "min-txs", s.MinTxs, "fewest historical transactions a candidate needs")
+	sharedflag.Int(fs, &s.MinTxs, "min-txs", s.MinTxs, "fewest historical transactions a candidate needs (crawl and verify)")
 	fs.IntVar(&s.TxLimit, "tx-limit", s.TxLimit, "transactions fetched per candidate")
 	fs.IntVar(&s.ChainID, "chain-id", s.ChainID, "chain id for Etherscan's V2 API")
 	fs.Float64Var(&s.Rate, "etherscan-rate", s.Rate, "Etherscan requests per second")
@@ -198,7 +199,11 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 			return out, pipeline.Fail(pipeline.ClassInput, false, err)
 		}
 		row.ContractID = folder
-		if err := s.writeCorpus(env, folder, src, txs); err != nil {
+	}
+	// A live crawl writes only the candidates that passed every filter: the
+	// folder it writes is the corpus verify reads.
+	if s.Live && row.Passed {
+		if err := s.writeCorpus(env, row.ContractID, src, txs); err != nil {
 			return out, err
 		}
 	}
@@ -221,6 +226,10 @@ func (s *Stage) filter(row *schemas.CrawlCandidate, src *esapi.ContractSource, t
 	row.Verified = strings.TrimSpace(src.SourceCode) != ""
 	v := proxy.Detect(src.Proxy, src.SourceCode, creationCode(txs, row.Address))
 	row.Proxy, row.ProxyEvidence = v.Proxy, v.Evidence
+	row.AbiNontrivialFunctions = abiNontrivial(src.ABI)
+	if row.AbiNontrivialFunctions >= 0 {
+		row.SizeBucket = schemas.SizeBucket(row.AbiNontrivialFunctions)
+	}
 	row.NTransactions = int64(callsTo(txs, row.Address))
 	row.EnoughHistory = row.NTransactions >= int64(s.MinTxs)
 	switch {

@@ -86,7 +86,7 @@ func TestDiscoverRanksCallTargetsWithCode(t *testing.T) {
 func TestLiveCrawlOverHTTP(t *testing.T) {
 	sim, contracts := chainWithTraffic(t)
 	corpus := t.TempDir()
-	writeRecord(t, corpus, "Token", contracts[0], "contract Token { function f() public {} }", 250)
+	writeRecord(t, corpus, "Token", contracts[0], "contract Token { function f() public {} }", 250, tokenABI)
 	writeRecord(t, corpus, "Proxy", contracts[1], "contract Proxy { bytes32 s = 0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc; }", 300)
 	writeRecord(t, corpus, "Small", contracts[2], "contract Small {}", 20)
 	data := t.TempDir()
@@ -102,9 +102,18 @@ func TestLiveCrawlOverHTTP(t *testing.T) {
 	if len(rows) != 3 {
 		t.Fatalf("want 3 candidates, got %d", len(rows))
 	}
+	// Only the candidate that passed every filter enters the corpus verify reads.
 	written, err := etherscan.ListCorpus(filepath.Join(data, "corpus", "crawled"))
-	if err != nil || len(written) != 3 {
-		t.Fatalf("the crawl should write the 3 verified records as a corpus: %v %v", written, err)
+	if err != nil || len(written) != 1 || !strings.HasPrefix(written[0].ID, "Token_") {
+		t.Fatalf("the crawl should write only the passing record (Token) as a corpus: %v %v", written, err)
+	}
+	for _, r := range rows {
+		if r.Name == "Token" && (r.AbiNontrivialFunctions != 2 || r.SizeBucket != "1-5") {
+			t.Errorf("Token: %d non-trivial ABI functions (%q), want 2 (1-5)", r.AbiNontrivialFunctions, r.SizeBucket)
+		}
+		if r.Name != "Token" && !strings.HasPrefix(r.ContractID, r.Name+"_") {
+			t.Errorf("%s: a rejected candidate keeps its folder name as id, got %q", r.Name, r.ContractID)
+		}
 	}
 	rc, _ := etherscan.NewRecorded(filepath.Join(data, "corpus", "crawled"))
 	txs, err := rc.Transactions(written[0].Address, 1000)
@@ -134,13 +143,17 @@ func runWithRPC(t *testing.T, s *Stage, env *pipeline.Env, sim *simulated.Backen
 	return rows
 }
 
-func writeRecord(t *testing.T, corpus, name string, addr common.Address, src string, calls int) {
+func writeRecord(t *testing.T, corpus, name string, addr common.Address, src string, calls int, abiJSON ...string) {
 	t.Helper()
+	recordedABI := "[]"
+	if len(abiJSON) > 0 {
+		recordedABI = abiJSON[0]
+	}
 	a := strings.ToLower(addr.Hex())
 	dir := filepath.Join(corpus, name+"_"+a)
 	os.MkdirAll(dir, 0o755)
 	source := map[string]any{"status": "1", "message": "OK", "result": []map[string]string{{
-		"SourceCode": src, "ABI": "[]", "ContractName": name, "CompilerVersion": "v0.4.24+commit.e67f0147",
+		"SourceCode": src, "ABI": recordedABI, "ContractName": name, "CompilerVersion": "v0.4.24+commit.e67f0147",
 		"OptimizationUsed": "0", "Runs": "200", "ConstructorArguments": ""}}}
 	txs := []map[string]string{txRecord(0, "", a, a)}
 	for i := 1; i <= calls; i++ {
@@ -175,4 +188,42 @@ func liveStage(t *testing.T, corpus, data string) (*Stage, *pipeline.Env) {
 	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
 	return s, env
+}
+
+// tokenABI has two state-changing functions (one legacy-style), a view, a
+// pure function, an event and a constructor: 2 count for Figure 2.
+const tokenABI = `[{"type":"constructor","inputs":[]},
+ {"type":"function","name":"f","inputs":[],"outputs":[],"stateMutability":"nonpayable"},
+ {"type":"function","name":"g","inputs":[],"outputs":[],"constant":false,"payable":true},
+ {"type":"function","name":"v","inputs":[],"outputs":[{"name":"","type":"uint256"}],"stateMutability":"view"},
+ {"type":"function","name":"p","inputs":[],"outputs":[{"name":"","type":"uint256"}],"constant":true},
+ {"type":"event","name":"E","inputs":[],"anonymous":false}]`
+
+// The recorded path applies the same filters as the live one, and sizes
+// every candidate from its recorded ABI.
+func TestRecordedCrawlFiltersProxiesAndShortHistories(t *testing.T) {
+	corpus := t.TempDir()
+	addr := func(i byte) common.Address { return common.BytesToAddress([]byte{0xc0, i}) }
+	writeRecord(t, corpus, "Token", addr(1), "contract Token { function f() public {} }", 250, tokenABI)
+	writeRecord(t, corpus, "Proxy", addr(2), "contract Proxy { bytes32 s = 0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc; }", 300)
+	writeRecord(t, corpus, "Small", addr(3), "contract Small {}", 199)
+	data := t.TempDir()
+	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := warehouse.ReadDataset[schemas.CrawlCandidate](env.Warehouse, "crawl_candidates")
+	if err != nil || len(rows) != 3 {
+		t.Fatalf("want 3 candidates: %+v %v", rows, err)
+	}
+	want := map[string]string{"Token": "", "Proxy": "proxy", "Small": "short_history: 199 < 200"}
+	for _, r := range rows {
+		if !strings.HasPrefix(r.Reason, want[r.Name]) || (want[r.Name] == "") != r.Passed || r.Origin != "recorded" {
+			t.Errorf("%s: passed=%v reason=%q origin=%q, want reason %q", r.Name, r.Passed, r.Reason, r.Origin, want[r.Name])
+		}
+		if wantSize := map[string]int64{"Token": 2}[r.Name]; r.AbiNontrivialFunctions != wantSize {
+			t.Errorf("%s: %d non-trivial ABI functions, want %d", r.Name, r.AbiNontrivialFunctions, wantSize)
+		}
+	}
 }

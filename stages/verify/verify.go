@@ -23,6 +23,7 @@ import (
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -34,10 +35,11 @@ type Stage struct {
 	Threshold float64 // share that must reproduce for the contract to be kept
 	MinFns    int     // size filter: fewest non-trivial functions kept
 	MaxFns    int     // size filter: most non-trivial functions kept
+	MinTxs    int     // crawl filter: fewest transactions after the creation
 }
 
 // New returns the stage with the paper's parameters.
-func New() *Stage { return &Stage{Budget: 200, Threshold: 0.80, MinFns: 1, MaxFns: 20} }
+func New() *Stage { return &Stage{Budget: 200, Threshold: 0.80, MinFns: 1, MaxFns: 20, MinTxs: 200} }
 
 func (s *Stage) Name() string    { return "verify" }
 func (s *Stage) Version() string { return "1" }
@@ -50,12 +52,14 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&s.Threshold, "keep-threshold", s.Threshold, "share of replayed transactions that must reproduce")
 	fs.IntVar(&s.MinFns, "min-functions", s.MinFns, "size filter: fewest non-trivial functions")
 	fs.IntVar(&s.MaxFns, "max-functions", s.MaxFns, "size filter: most non-trivial functions")
+	sharedflag.Int(fs, &s.MinTxs, "min-txs", s.MinTxs, "fewest historical transactions a candidate needs (crawl and verify)")
 }
 
 // unit is what Plan hands to Run.
 type unit struct {
 	rec     *deploy.Record
 	loadErr error
+	txs     int // calls to the contract the record holds, read up to max(Budget, MinTxs)
 }
 
 // Plan reads every corpus contract through the recorded Etherscan client.
@@ -70,8 +74,14 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	}
 	units := make([]pipeline.Unit, 0, len(entries))
 	for _, e := range entries {
-		rec, err := deploy.Load(client, e, s.Budget)
+		// Read enough history to apply the crawl's transaction filter, then
+		// replay only the budget.
+		rec, err := deploy.Load(client, e, max(s.Budget, s.MinTxs))
 		u := unit{rec: rec, loadErr: err}
+		if rec != nil {
+			u.txs = len(rec.Txs)
+			rec.Txs = rec.Txs[:min(len(rec.Txs), s.Budget)]
+		}
 		fp := pipeline.Fingerprint(s.Version(), s, e.ID, pipeline.ErrText(err))
 		if rec != nil {
 			fp = pipeline.Fingerprint(s.Version(), s, rec.Digest, pipeline.ErrText(err))
@@ -95,6 +105,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	err := u.loadErr
 	if err == nil {
+		v.repro.ReasonClass, v.repro.Reason = s.crawlFilter(u.rec, u.txs)
+	}
+	if err == nil && v.repro.ReasonClass == "" {
 		err = s.verify(ctx, env, v)
 	}
 	if err != nil {

@@ -135,7 +135,7 @@ func TestBadInputsAreRecordedAndTheRunGoesOn(t *testing.T) {
 		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
 	defer env.Engines.Close()
 	s := New()
-	s.Budget = 20
+	s.Budget, s.MinTxs = 20, 5 // short synthetic histories: the crawl filter has its own test
 	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
@@ -171,5 +171,43 @@ func TestBadInputsAreRecordedAndTheRunGoesOn(t *testing.T) {
 	c, err = (&pipeline.Runner{Env: env}).Run(context.Background(), s)
 	if err != nil || c.Ran != 0 || c.Skipped != len(want) {
 		t.Fatalf("rerun should skip every unit: %+v %v", c, err)
+	}
+}
+
+// The crawl's filters hold on a recorded corpus too (a folder copied in, or a
+// crawl that let it through): a proxy and a contract with fewer than 200
+// transactions are not kept, each with its reason, without an error row; the
+// transaction count reads past the replay budget.
+func TestCrawlFiltersHoldOnARecordedCorpus(t *testing.T) {
+	corpus := t.TempDir()
+	want := map[string]string{}
+	add := func(name, reason, extra string, calls int) {
+		f := newFixture(t, corpus, name, 0)
+		f.writeSource(t, fmt.Sprintf(store, name, extra), "v0.8.19+commit.7dd6d404")
+		f.writeHistory(calls)
+		want[name] = reason
+	}
+	add("Good", "", "", 250)
+	add("Proxied", "proxy", `bytes32 constant SLOT = keccak256("eip1967.proxy.implementation");`, 250)
+	add("Short", "short_history", "", 199)
+	data := t.TempDir()
+	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	defer env.Engines.Close()
+	s := New()
+	s.Budget = 20
+	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	if err != nil || c.Failed != 0 {
+		t.Fatalf("counters %+v, %v: a filtered contract is not a failure", c, err)
+	}
+	rows, err := warehouse.ReadDataset[schemas.Contract](env.Warehouse, "contracts")
+	if err != nil || len(rows) != len(want) {
+		t.Fatalf("contracts %+v %v", rows, err)
+	}
+	for _, r := range rows {
+		reason := want[r.Name]
+		if r.Kept != (reason == "") || !strings.HasPrefix(r.Reason, reason) {
+			t.Errorf("%s: kept %v reason %q, want reason %q", r.Name, r.Kept, r.Reason, reason)
+		}
 	}
 }
