@@ -1,7 +1,6 @@
 package o2
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/stagetest"
@@ -24,14 +23,7 @@ func TestGasOnlyDivergenceStaysADivergenceAndIsMarked(t *testing.T) {
 	env := stagetest.NewEnv(t, corpus, engines)
 	rec := stagetest.LoadRecords(t, corpus, 1000)[0]
 	origID, _ := stagetest.Compile(t, env, rec, nil)
-	var file, source string
-	for name, text := range rec.Files.Files {
-		file, source = name, text
-	}
-	if !strings.Contains(source, originalDeposit) {
-		t.Fatalf("the demo Vault's deposit is not the paper's:\n%s", source)
-	}
-	gassyID, _ := stagetest.Compile(t, env, rec, map[string]string{file: strings.Replace(source, originalDeposit, gassyDeposit, 1)})
+	gassyID := compileVariant(t, env, rec, originalDeposit, gassyDeposit)
 	stagetest.WriteInputs(t, env, vaultID, origID, []schemas.Sample{
 		stagetest.Sample("reference", 0, origID, ""), stagetest.Sample("gassy", 0, gassyID, ""),
 	})

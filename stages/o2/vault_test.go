@@ -144,15 +144,8 @@ func synthTx(t *testing.T, a abi.ABI, c vaultCall, i int, block, stamp int64) ma
 func vaultSamples(t *testing.T, env *pipeline.Env, rec *deploy.Record) {
 	t.Helper()
 	origID, _ := stagetest.Compile(t, env, rec, nil)
-	var file, source string
-	for name, text := range rec.Files.Files {
-		file, source = name, text
-	}
-	if !strings.Contains(source, originalWithdraw) {
-		t.Fatalf("the demo Vault's withdraw is not the paper's:\n%s", source)
-	}
 	mutate := func(body string) string {
-		id, _ := stagetest.Compile(t, env, rec, map[string]string{file: strings.Replace(source, originalWithdraw, body, 1)})
+		id := compileVariant(t, env, rec, originalWithdraw, body)
 		if id == origID {
 			t.Fatal("mutation left the compiled contract unchanged")
 		}
@@ -270,4 +263,19 @@ func TestVaultDemoHistory(t *testing.T) {
 			t.Errorf("unexpected divergence %s", d)
 		}
 	}
+}
+
+// compileVariant compiles the Vault with the body original replaced, and
+// returns the artifact id.
+func compileVariant(t *testing.T, env *pipeline.Env, rec *deploy.Record, original, body string) string {
+	t.Helper()
+	var file, source string
+	for name, text := range rec.Files.Files {
+		file, source = name, text
+	}
+	if !strings.Contains(source, original) {
+		t.Fatalf("the demo Vault does not hold %q:\n%s", original, source)
+	}
+	id, _ := stagetest.Compile(t, env, rec, map[string]string{file: strings.Replace(source, original, body, 1)})
+	return id
 }
