@@ -3,7 +3,10 @@ package subjects
 import (
 	"testing"
 
+	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -34,5 +37,21 @@ func TestReadsKeptOriginalsAndCompilingSamples(t *testing.T) {
 	}
 	if m := ByModel(got); len(m["mutant"]) != 1 || len(m["reference"]) != 1 {
 		t.Fatalf("by model: %+v", m)
+	}
+}
+
+// An original without an artifact, or whose artifact is missing, fails the
+// unit as bad input before anything is deployed.
+func TestDeployOriginalNeedsItsArtifact(t *testing.T) {
+	store := artifact.New(t.TempDir())
+	rec := &deploy.Record{}
+	for _, id := range []string{"", "0000000000000000000000000000000000000000000000000000000000000000"} {
+		_, err := DeployOriginal(store, rec, id)
+		if class, _ := pipeline.Classify(err); class != "input" {
+			t.Errorf("artifact %q: error %v of class %q, want input", id, err, class)
+		}
+	}
+	if _, err := DeploySamples(store, rec, nil, []schemas.Sample{{Model: "m", Artifact: "missing"}}); err == nil {
+		t.Error("a sample whose artifact is missing must fail the unit")
 	}
 }
