@@ -102,17 +102,15 @@ func filled(t Task, bodies, headers map[int]string) *Result {
 	return &Result{Target: target, Files: t.Skeleton.Sources(target)}
 }
 
-// targetFunctions returns the AST functions of the skeleton's target,
-// indexed like the skeleton's functions (matched by position).
+// targetFunctions returns the AST functions of the skeleton's regenerated
+// contracts (the target and its bases), indexed like the skeleton's
+// functions (matched by position in the file).
 func targetFunctions(t Task) (map[int]solast.Function, error) {
 	if t.Original == nil || t.Original.Root == nil {
 		return nil, fmt.Errorf("no original AST for %s", t.ContractID)
 	}
 	byStart := map[int]solast.Function{}
 	for _, c := range solast.Contracts(t.Original.Root) {
-		if c.Name != t.Skeleton.Target {
-			continue
-		}
 		for _, f := range solast.Functions(c.Node) {
 			byStart[f.Src.Start] = f
 		}

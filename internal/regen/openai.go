@@ -58,7 +58,7 @@ func (g *openAI) Generate(ctx context.Context, t Task) *Result {
 		row := llm.CallRow(t.ContractID, g.Name(), int64(t.Sample), f.Key, req, resp, err)
 		if err == nil {
 			var body string
-			if body, err = ExtractBody(resp.Content, f, sk.Target); err == nil {
+			if body, err = ExtractBody(resp.Content, f, declaringContract(sk, f)); err == nil {
 				bodies[i] = body
 			} else {
 				row.Error = "unusable reply: " + err.Error()

@@ -1,8 +1,9 @@
 // Package skeleton is the skeleton stage (solbehave paper §IV-B): for every
 // kept contract it strips the original's comments, writes fresh NatSpec for
-// its target contract's public and external functions, deletes the body of
-// every function of the target contract, and checks that the result
-// compiles once each body is stubbed. The NatSpec comes from a model when
+// the public and external functions it regenerates, deletes the body of
+// every function of the target contract and, with --regenerate chain (the
+// default), of every base it inherits from in its file, and checks that the
+// result compiles once each body is stubbed. The NatSpec comes from a model when
 // one is configured (--natspec-model, by default the first openai:<model>
 // generator when --llm-url is set), otherwise from a deterministic template.
 //
@@ -11,7 +12,7 @@
 // `skeletons` dataset, `llm_calls` rows for the NatSpec request, and the
 // files under <data>/skeletons/<contract_id>/ (skeleton.json, skeleton.sol,
 // stubbed.sol). One unit per contract; its fingerprint covers the source,
-// the original's artifact and the NatSpec model.
+// the original's artifact, the NatSpec model and the regeneration scope.
 package skeleton
 
 import (
@@ -45,6 +46,7 @@ import (
 // Stage is the skeleton stage.
 type Stage struct {
 	NatSpecModel string   // "auto", "" (template) or a model name
+	Regenerate   string   // skeleton.ScopeChain or skeleton.ScopeTarget (shared with generate)
 	Generators   []string // the shared --generator list (auto picks its first openai:<model>)
 	LLM          llm.Options
 
@@ -53,18 +55,19 @@ type Stage struct {
 }
 
 // New returns the stage with its defaults.
-func New() *Stage { return &Stage{NatSpecModel: "auto"} }
+func New() *Stage { return &Stage{NatSpecModel: "auto", Regenerate: skeleton.ScopeChain} }
 
 func (s *Stage) Name() string    { return "skeleton" }
 func (s *Stage) Version() string { return "1" }
 func (s *Stage) Summary() string {
-	return "strip comments, write fresh NatSpec, delete the target's bodies; check the stubbed skeleton compiles"
+	return "strip comments, write fresh NatSpec, delete the bodies of the target and its bases; check the stubbed skeleton compiles"
 }
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&s.NatSpecModel, "natspec-model", s.NatSpecModel,
 		`model writing the skeletons' NatSpec: "auto" (the first openai:<model> generator when --llm-url is set), "" (template), or a model name`)
 	sharedflag.StringList(fs, &s.Generators, "generator", nil, regen.GeneratorFlagUsage)
+	sharedflag.String(fs, &s.Regenerate, "regenerate", skeleton.ScopeChain, skeleton.RegenerateFlagUsage)
 	llm.BindFlags(fs, &s.LLM)
 }
 
@@ -94,6 +97,9 @@ type unit struct {
 
 // Plan makes one unit per kept contract that has an original artifact.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	if err := skeleton.CheckScope(s.Regenerate); err != nil {
+		return nil, err
+	}
 	kept, err := keptContracts(env)
 	if err != nil {
 		return nil, err
@@ -113,7 +119,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		if !ok {
 			continue
 		}
-		fp := pipeline.Fingerprint(s.Version(), k.sourceSHA, k.artifact, natspec, skeletonFormat)
+		fp := pipeline.Fingerprint(s.Version(), k.sourceSHA, k.artifact, natspec, skeletonFormat, "regenerate="+s.Regenerate)
 		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: unit{entry: e, artifact: k.artifact}})
 	}
 	return units, nil
@@ -121,7 +127,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 
 // skeletonFormat names the skeleton engine's output format: bump it when
 // internal/skeleton changes what it writes.
-const skeletonFormat = "skeleton-1"
+const skeletonFormat = "skeleton-2"
 
 type keptContract struct{ sourceSHA, artifact string }
 
@@ -155,7 +161,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if err != nil {
 		return nil, err
 	}
-	in := skeleton.Input{Files: orig.Files, File: orig.File, Target: rec.Name(), AST: orig.Root}
+	in := skeleton.Input{Files: orig.Files, File: orig.File, Target: rec.Name(), AST: orig.Root, Scope: s.Regenerate}
 	sk, err := skeleton.Build(in, nil)
 	if err != nil {
 		return nil, pipeline.Fail("source", false, err)
@@ -256,9 +262,11 @@ func rows(contractID string, sk *skeleton.Skeleton, model, relPath, sum, stubErr
 	out := make([]schemas.Skeleton, 0, len(sk.Functions))
 	for _, f := range sk.Functions {
 		out = append(out, schemas.Skeleton{ContractID: contractID, Target: sk.Target, File: sk.File,
-			FunctionIndex: int64(f.Index), Function: f.Key, Signature: f.Signature, Kind: f.Kind,
+			FunctionIndex: int64(f.Index), Function: f.Key, DeclaredIn: f.Contract, Nontrivial: f.Nontrivial,
+			Signature: f.Signature, Kind: f.Kind,
 			Visibility: f.Visibility, StateMutability: f.StateMutability, HasBody: f.HasBody,
 			NatSpecSource: f.NatSpecSource, Stub: f.Stub, NFunctions: int64(len(sk.Holes())),
+			NNontrivial: int64(sk.Nontrivial()), Regenerate: sk.Scope,
 			NatSpecModel: natspecModel, SkeletonPath: relPath, SkeletonSHA256: sum,
 			StubCompiled: stubErr == "", StubError: stubErr})
 	}
