@@ -58,12 +58,13 @@ type Stage struct {
 	Temperature  float64
 	MaxTokens    int
 	MutationRate float64
+	Regenerate   string // the skeletons' scope (shared --regenerate): a skeleton of another scope is stale
 	LLM          llm.Options
 }
 
 // New returns the stage with the paper's parameters.
 func New() *Stage {
-	return &Stage{Samples: 10, Temperature: 0.7, MaxTokens: 2048, MutationRate: mutate.DefaultRate}
+	return &Stage{Samples: 10, Temperature: 0.7, MaxTokens: 2048, MutationRate: mutate.DefaultRate, Regenerate: skeleton.ScopeChain}
 }
 
 func (s *Stage) Name() string    { return "generate" }
@@ -78,6 +79,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&s.Temperature, "temperature", s.Temperature, "LLM sampling temperature for generation")
 	fs.IntVar(&s.MaxTokens, "max-tokens", s.MaxTokens, "most output tokens per generated function")
 	fs.Float64Var(&s.MutationRate, "mutation-rate", s.MutationRate, "mutant generator: probability that a function is mutated")
+	sharedflag.String(fs, &s.Regenerate, "regenerate", skeleton.ScopeChain, skeleton.RegenerateFlagUsage)
 	llm.BindFlags(fs, &s.LLM)
 }
 
@@ -123,6 +125,9 @@ type unit struct {
 
 // Plan makes one unit per (kept contract with a skeleton, generator).
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	if err := skeleton.CheckScope(s.Regenerate); err != nil {
+		return nil, err
+	}
 	gens, err := s.generators(env)
 	if err != nil {
 		return nil, err
@@ -146,7 +151,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 			continue
 		}
 		for _, g := range gens {
-			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed)
+			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed, "regenerate="+s.Regenerate)
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Name(), Contract: e.ID, Fingerprint: fp,
 				Payload: unit{entry: e, gen: g, skel: sk, artifact: artifacts[e.ID]}})
 		}
@@ -184,6 +189,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	sk, err := loadSkeleton(env.Data, u.skel)
 	if err != nil {
 		return nil, err
+	}
+	if scope := orText(sk.Scope, skeleton.ScopeTarget); scope != s.Regenerate {
+		return nil, pipeline.Fail("skeleton", false, fmt.Errorf("the skeleton regenerates %q but --regenerate is %q: run the skeleton stage with --regenerate %s", scope, s.Regenerate, s.Regenerate))
 	}
 	orig, err := loadOriginal(env, u)
 	if err != nil {
@@ -315,6 +323,13 @@ func writeSample(data, contractID string, u unit, k int, r result) (schemas.Gene
 		}
 	}
 	return row, nil
+}
+
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // mutationsJSON is the samples.mutations text: a JSON list, `->` left readable.
