@@ -26,6 +26,7 @@ type Generation struct {
 	TokensIn           int64  `parquet:"tokens_in"`
 	TokensOut          int64  `parquet:"tokens_out"`
 	Error              string `parquet:"error"`
+	Failure            string `parquet:"failure"`
 	GenerationMS       int64  `parquet:"generation_ms"`
 }
 

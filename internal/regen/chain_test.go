@@ -14,7 +14,6 @@ import (
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solast"
-	"github.com/solbehave/solbehave/internal/solc"
 )
 
 // wolfcoinFixture compiles the WOLFCOIN-like token of the skeleton tests (a
@@ -28,10 +27,7 @@ func wolfcoinFixture(t *testing.T) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fixOnce.Do(func() { mgr = solc.NewManager(solc.Options{}) })
-	if mgr == nil {
-		mgr = solc.NewManager(solc.Options{})
-	}
+	demoFixtures(t) // starts the compiler manager
 	spec := democorpus.Spec{Name: "WOLFCOIN", Compiler: "0.8.19"}
 	files := map[string]string{"WOLFCOIN.sol": string(b)}
 	out, err := compileFiles(t, spec, files)

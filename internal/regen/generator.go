@@ -49,7 +49,18 @@ type Result struct {
 	Calls     []schemas.LLMCall
 	Transient int    // failed calls a later run may get right (timeouts, 429, 5xx, network)
 	Err       string // why no sample could be produced at all
+	// Failure classifies an Err that is a failed generation: FailureModel
+	// (the model's reply held no usable body: the sample counts as not
+	// compiling) or FailureEndpoint (the endpoint did not answer as the API,
+	// after retries: the sample is left out of Compile@k and the unit fails).
+	Failure string
 }
+
+// Failure classes of a generated sample (the generations.failure column).
+const (
+	FailureModel    = "model"
+	FailureEndpoint = "endpoint"
+)
 
 // Generator regenerates samples.
 type Generator interface {

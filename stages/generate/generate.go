@@ -13,10 +13,15 @@
 // artifact, the generator's configuration (for imports, the imported files),
 // k, the seed, the temperature and the token limit.
 //
-// An LLM call that fails (timeout, HTTP error, garbage) leaves its function
-// as a stub and the sample goes on; when a failure was transient (timeout,
-// 429, 5xx, network), the unit's rows are kept and the unit is marked for a
-// retry, so the next run asks again for what failed (the rest is cached).
+// A failed LLM call ends its sample, which never becomes a compiling stub.
+// A reply with no usable body (garbage, empty choices) is the model's
+// failure: the sample is recorded with its reason (`failure` = model) and
+// counts as not compiling. A request the endpoint did not answer after the
+// client's retries (timeout, 429, 5xx, refused, 401/403/404) is not: the
+// sample (`failure` = endpoint) stays out of Compile@k and the unit fails
+// with class endpoint (exit status 2), its rows kept; a transient failure is
+// retried on the next run, which asks again only for what failed (the rest
+// is cached).
 package generate
 
 import (
@@ -203,7 +208,8 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	rows := make([]schemas.Generation, 0, len(results))
 	var calls []schemas.LLMCall
-	transient := 0
+	transient, endpoint := 0, 0
+	firstEndpoint := ""
 	for k, r := range results {
 		row, err := writeSample(env.Data, pu.Contract, u, k, r)
 		if err != nil {
@@ -212,6 +218,10 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		rows = append(rows, row)
 		calls = append(calls, r.res.Calls...)
 		transient += r.res.Transient
+		if r.res.Failure == regen.FailureEndpoint {
+			endpoint++
+			firstEndpoint = orText(firstEndpoint, r.res.Err)
+		}
 	}
 	removeStale(env.Data, pu.Contract, u.gen.Name(), s.Samples)
 	out := &pipeline.Output{}
@@ -219,8 +229,12 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if len(calls) > 0 {
 		pipeline.Add(out, "llm_calls", calls)
 	}
-	if transient > 0 {
-		return out, pipeline.Fail("llm", true, fmt.Errorf("%d LLM call(s) failed transiently; the unit is retried on the next run", transient))
+	if endpoint > 0 {
+		// not the model's failure: the samples stay out of Compile@k, the
+		// unit fails (exit status 2); a transient one is retried next run,
+		// the rest of the unit's calls coming from the cache
+		return out, pipeline.Fail(pipeline.ClassEndpoint, transient > 0,
+			fmt.Errorf("%d of %d samples failed at the LLM endpoint (first: %s)", endpoint, len(results), firstEndpoint))
 	}
 	return out, nil
 }
@@ -295,7 +309,7 @@ func writeSample(data, contractID string, u unit, k int, r result) (schemas.Gene
 	g := u.gen
 	row := schemas.Generation{ContractID: contractID, Model: g.Name(), Sample: int64(k), Generator: g.Kind(),
 		Seed: r.seed, SkeletonSHA256: u.skel.SkeletonSHA256, FunctionsGenerated: int64(r.res.Generated),
-		FunctionsFailed: int64(r.res.Failed), Error: r.res.Err, GenerationMS: r.ms, LLMCalls: int64(len(r.res.Calls))}
+		FunctionsFailed: int64(r.res.Failed), Error: r.res.Err, Failure: r.res.Failure, GenerationMS: r.ms, LLMCalls: int64(len(r.res.Calls))}
 	for _, c := range r.res.Calls {
 		row.TokensIn += c.TokensIn
 		row.TokensOut += c.TokensOut
