@@ -131,7 +131,9 @@ func TestFailedGenerationsInCompileAtK(t *testing.T) {
 	if err := warehouse.Write(env.Warehouse.Path("generations", warehouse.ByContract(o.ID), "generate-failed"), failed); err != nil {
 		t.Fatal(err)
 	}
-	srv := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: 400, Body: "no repair expected"} })
+	srv := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Status: 400, Body: "no repair expected"}
+	})
 	s := New()
 	s.LLM.BaseURL = srv.BaseURL()
 	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {

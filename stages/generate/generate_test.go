@@ -167,7 +167,9 @@ func TestFailedGenerations(t *testing.T) {
 	o := regentest.Keep(t, env, "Vault")[0]
 	regentest.Skeleton(t, env, o)
 	missing := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: 404, Body: "not found"} })
-	garbage := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: "Sorry, I cannot write Solidity."} })
+	garbage := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Content: "Sorry, I cannot write Solidity."}
+	})
 
 	s := New()
 	s.Generators, s.Samples = []string{"openai:m"}, 2
