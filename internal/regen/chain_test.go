@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,7 +19,11 @@ import (
 
 // wolfcoinFixture compiles the WOLFCOIN-like token of the skeleton tests (a
 // token whose bases hold most of its code) and builds its chain skeleton.
-func wolfcoinFixture(t *testing.T) fixture {
+func wolfcoinFixture(t *testing.T) fixture { return wolfcoinAt(t, "0.8.19", "0.8.19") }
+
+// wolfcoinAt is the WOLFCOIN-like fixture compiled with version under
+// `pragma solidity <pragma>;`.
+func wolfcoinAt(t *testing.T, version, pragma string) fixture {
 	t.Helper()
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed: solc cannot run")
@@ -28,8 +33,8 @@ func wolfcoinFixture(t *testing.T) fixture {
 		t.Fatal(err)
 	}
 	demoFixtures(t) // starts the compiler manager
-	spec := democorpus.Spec{Name: "WOLFCOIN", Compiler: "0.8.19"}
-	files := map[string]string{"WOLFCOIN.sol": string(b)}
+	spec := democorpus.Spec{Name: "WOLFCOIN", Compiler: version}
+	files := map[string]string{"WOLFCOIN.sol": strings.Replace(string(b), "pragma solidity 0.8.19;", "pragma solidity "+pragma+";", 1)}
 	out, err := compileFiles(t, spec, files)
 	if err != nil {
 		t.Fatal(err)
@@ -112,5 +117,42 @@ func TestOpenAIRegeneratesTheChain(t *testing.T) {
 	}
 	if _, err := compileFiles(t, f.spec, r.Files); err != nil {
 		t.Fatalf("the chain sample does not compile: %v\n%s", err, r.Target)
+	}
+}
+
+// TestImportMergesBases: an imported sample may define a base only (a
+// benchmark's task asking for Pausable in WOLFCOIN's file): it is merged by
+// name, its pragma and SPDX line ignored, and the original's compiler
+// substitution (npm's 0.8.1 runs as 0.8.2) compiles it whatever pragma the
+// sample writes. A sample defining none of the file's contracts is refused,
+// naming what it defines.
+func TestImportMergesBases(t *testing.T) {
+	f := wolfcoinAt(t, "0.8.1", "^0.8.0")
+	dir := filepath.Join(t.TempDir(), "bench-y")
+	cdir := filepath.Join(dir, "WOLFCOIN")
+	if err := os.MkdirAll(cdir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pausable := "Sure, here's Pausable:\n```solidity\n// SPDX-License-Identifier: UNLICENSED\npragma solidity ^0.8.20;\n\n" +
+		"contract Pausable is Ownable {\n    bool public paused;\n    function pause() public onlyOwner { paused = !paused; }\n" +
+		"    function unpause() public onlyOwner { paused = false; }\n}\n```\nLet me know if you need more."
+	os.WriteFile(filepath.Join(cdir, "0.sol"), []byte(pausable), 0o644)
+	os.WriteFile(filepath.Join(cdir, "1.sol"), []byte("```solidity\ncontract Token { }\nlibrary Maths { }\n```"), 0o644)
+	g := generator(t, "import:"+dir, Config{})
+	r := g.Generate(context.Background(), f.task(0, 0))
+	if r.Err != "" || !strings.Contains(r.Target, "paused = !paused;") || strings.Contains(r.Target, "0.8.20") ||
+		strings.Contains(r.Target, "UNLICENSED") || strings.Contains(r.Target, "Let me know") || !strings.Contains(r.Target, "pragma solidity ^0.8.0;") {
+		t.Fatalf("base-only import: %q\n%s", r.Err, r.Target)
+	}
+	out, err := compileFiles(t, f.spec, r.Files)
+	if err != nil {
+		t.Fatalf("the merged sample does not compile under the original's compiler: %v", err)
+	}
+	if !strings.HasPrefix(out.CompilerUsed, "0.8.2") && !strings.HasPrefix(out.CompilerUsed, "v0.8.2") {
+		t.Errorf("compiler used %s, want the original's substitution 0.8.2", out.CompilerUsed)
+	}
+	bad := g.Generate(context.Background(), f.task(1, 0))
+	if bad.Target != "" || bad.Failure != FailureModel || !strings.Contains(bad.Err, "contract Token, library Maths") {
+		t.Fatalf("a sample without the file's contracts: %+v", bad)
 	}
 }

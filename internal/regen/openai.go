@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/schemas"
@@ -112,8 +113,9 @@ type RepairTask struct {
 	MaxTokens         int
 }
 
-// Repair asks for a fixed definition of the target contract and merges it
-// into the sample. The row records the call whatever happens.
+// Repair asks for fixed definitions of the contracts the error is in and
+// merges every definition of the reply into the sample. The row records the
+// call whatever happens.
 func Repair(ctx context.Context, c *llm.Client, t RepairTask) (string, schemas.LLMCall, error) {
 	req := llm.Request{Purpose: "repair", Messages: repairPrompt(t.Source, t.Target, t.Error, t.Compiler),
 		Temperature: t.Temperature, MaxTokens: t.MaxTokens, Seed: t.Seed}
@@ -122,12 +124,12 @@ func Repair(ctx context.Context, c *llm.Client, t RepairTask) (string, schemas.L
 	if err != nil {
 		return "", row, err
 	}
-	code := ExtractCode(resp.Content, "contract "+t.Target)
-	if code == "" {
+	code := SampleCode(resp.Content)
+	if strings.TrimSpace(code) == "" {
 		row.Error = "unusable reply: " + ErrNoCode.Error()
 		return "", row, ErrNoCode
 	}
-	fixed, err := Merge(t.Source, code, t.Target)
+	fixed, err := MergeDefinitions(t.Source, code)
 	if err != nil {
 		row.Error = "unusable reply: " + err.Error()
 		return "", row, err

@@ -67,7 +67,7 @@ func declaringContract(sk *skeleton.Skeleton, f skeleton.Function) string {
 func repairPrompt(source, target, compilerError, compiler string) []llm.Message {
 	user := "This Solidity source file does not compile with solc " + versionText(compiler) + ":\n\n```solidity\n" +
 		source + "\n```\n\nCompiler error:\n```\n" + strings.TrimSpace(compilerError) + "\n```\n\n" +
-		"Fix only this error and change nothing else. Reply with the complete corrected definition of contract " +
-		target + " in a single ```solidity code block, and nothing else."
+		"Fix only this error and change nothing else. Reply with the complete corrected definition of the contract " +
+		"the error is in (the deployed contract is " + target + ") in a single ```solidity code block, and nothing else."
 	return []llm.Message{{Role: "system", Content: systemPrompt(compiler)}, {Role: "user", Content: user}}
 }
