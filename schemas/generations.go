@@ -27,6 +27,7 @@ type Generation struct {
 	TokensOut          int64  `parquet:"tokens_out"`
 	Error              string `parquet:"error"`
 	Failure            string `parquet:"failure"`
+	Ablation           bool   `parquet:"ablation"`
 	GenerationMS       int64  `parquet:"generation_ms"`
 }
 

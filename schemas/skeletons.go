@@ -27,6 +27,7 @@ type Skeleton struct {
 	NFunctions      int64  `parquet:"n_functions"`
 	NNontrivial     int64  `parquet:"n_nontrivial"`
 	Regenerate      string `parquet:"regenerate"`
+	Ablation        bool   `parquet:"ablation"`
 	NatSpecModel    string `parquet:"natspec_model"`
 	SkeletonPath    string `parquet:"skeleton_path"`
 	SkeletonSHA256  string `parquet:"skeleton_sha256"`

@@ -127,7 +127,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 func sampleDigests(rows []schemas.Generation) []string {
 	out := make([]string, len(rows))
 	for i, r := range rows {
-		out[i] = fmt.Sprintf("%d|%s|%s|%s|%s|%s", r.Sample, r.SourceSHA256, r.SkeletonSHA256, r.FilesPath, r.Error, r.Mutations)
+		out[i] = fmt.Sprintf("%d|%s|%s|%s|%s|%s|%s|%v", r.Sample, r.SourceSHA256, r.SkeletonSHA256, r.FilesPath, r.Error, r.Mutations, r.Failure, r.Ablation)
 	}
 	return out
 }

@@ -156,7 +156,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 			continue
 		}
 		for _, g := range gens {
-			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed, "regenerate="+s.Regenerate)
+			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed, "regenerate="+s.Regenerate, sk.Ablation)
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Name(), Contract: e.ID, Fingerprint: fp,
 				Payload: unit{entry: e, gen: g, skel: sk, artifact: artifacts[e.ID]}})
 		}
@@ -309,7 +309,7 @@ func writeSample(data, contractID string, u unit, k int, r result) (schemas.Gene
 	g := u.gen
 	row := schemas.Generation{ContractID: contractID, Model: g.Name(), Sample: int64(k), Generator: g.Kind(),
 		Seed: r.seed, SkeletonSHA256: u.skel.SkeletonSHA256, FunctionsGenerated: int64(r.res.Generated),
-		FunctionsFailed: int64(r.res.Failed), Error: r.res.Err, Failure: r.res.Failure, GenerationMS: r.ms, LLMCalls: int64(len(r.res.Calls))}
+		FunctionsFailed: int64(r.res.Failed), Error: r.res.Err, Failure: r.res.Failure, Ablation: u.skel.Ablation, GenerationMS: r.ms, LLMCalls: int64(len(r.res.Calls))}
 	for _, c := range r.res.Calls {
 		row.TokensIn += c.TokensIn
 		row.TokensOut += c.TokensOut

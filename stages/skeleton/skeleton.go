@@ -47,6 +47,7 @@ import (
 type Stage struct {
 	NatSpecModel string   // "auto", "" (template) or a model name
 	Regenerate   string   // skeleton.ScopeChain or skeleton.ScopeTarget (shared with generate)
+	SizeAblation bool     // also every compiling contract that was not kept, for Table VII only
 	Generators   []string // the shared --generator list (auto picks its first openai:<model>)
 	LLM          llm.Options
 
@@ -67,6 +68,8 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&s.NatSpecModel, "natspec-model", s.NatSpecModel,
 		`model writing the skeletons' NatSpec: "auto" (the first openai:<model> generator when --llm-url is set), "" (template), or a model name`)
 	sharedflag.StringList(fs, &s.Generators, "generator", nil, regen.GeneratorFlagUsage)
+	fs.BoolVar(&s.SizeAblation, "size-ablation", s.SizeAblation,
+		"also skeleton (and so generate and compile) every corpus contract that compiles but was not kept, as the size ablation of Table VII (rows marked ablation; no oracle reads them)")
 	sharedflag.String(fs, &s.Regenerate, "regenerate", skeleton.ScopeChain, skeleton.RegenerateFlagUsage)
 	llm.BindFlags(fs, &s.LLM)
 }
@@ -93,6 +96,7 @@ func (s *Stage) natspecModel() string {
 type unit struct {
 	entry    etherscan.Entry
 	artifact string
+	ablation bool // in the size ablation only (compiles, not kept)
 }
 
 // Plan makes one unit per kept contract that has an original artifact.
@@ -100,7 +104,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err := skeleton.CheckScope(s.Regenerate); err != nil {
 		return nil, err
 	}
-	kept, err := keptContracts(env)
+	kept, err := keptContracts(env, s.SizeAblation)
 	if err != nil {
 		return nil, err
 	}
@@ -119,8 +123,8 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		if !ok {
 			continue
 		}
-		fp := pipeline.Fingerprint(s.Version(), k.sourceSHA, k.artifact, natspec, skeletonFormat, "regenerate="+s.Regenerate)
-		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: unit{entry: e, artifact: k.artifact}})
+		fp := pipeline.Fingerprint(s.Version(), k.sourceSHA, k.artifact, natspec, skeletonFormat, "regenerate="+s.Regenerate, k.ablation)
+		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: unit{entry: e, artifact: k.artifact, ablation: k.ablation}})
 	}
 	return units, nil
 }
@@ -129,10 +133,15 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 // internal/skeleton changes what it writes.
 const skeletonFormat = "skeleton-2"
 
-type keptContract struct{ sourceSHA, artifact string }
+type keptContract struct {
+	sourceSHA, artifact string
+	ablation            bool
+}
 
-// keptContracts maps each kept contract to its source digest and artifact.
-func keptContracts(env *pipeline.Env) (map[string]keptContract, error) {
+// keptContracts maps each kept contract to its source digest and artifact;
+// with ablation, also every contract whose original compiled (its size or
+// history kept it out; §VI's size ablation needs only compilation).
+func keptContracts(env *pipeline.Env, ablation bool) (map[string]keptContract, error) {
 	contracts, err := warehouse.ReadDataset[schemas.Contract](env.Warehouse, "contracts")
 	if err != nil {
 		return nil, err
@@ -147,9 +156,13 @@ func keptContracts(env *pipeline.Env) (map[string]keptContract, error) {
 	}
 	out := map[string]keptContract{}
 	for _, c := range contracts {
-		if c.Kept && artifacts[c.ContractID] != "" {
-			out[c.ContractID] = keptContract{sourceSHA: c.SourceSHA256, artifact: artifacts[c.ContractID]}
+		if artifacts[c.ContractID] == "" || !c.Kept && !ablation {
+			continue
 		}
+		if prev, seen := out[c.ContractID]; seen && !prev.ablation {
+			continue // a kept row wins over another row of the same contract
+		}
+		out[c.ContractID] = keptContract{sourceSHA: c.SourceSHA256, artifact: artifacts[c.ContractID], ablation: !c.Kept}
 	}
 	return out, nil
 }
@@ -186,7 +199,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if err != nil {
 		return nil, err
 	}
-	pipeline.Add(out, "skeletons", rows(pu.Contract, sk, model, relPath, sum, stubErr))
+	pipeline.Add(out, "skeletons", rows(pu.Contract, sk, model, relPath, sum, stubErr, u.ablation))
 	if len(calls) > 0 {
 		pipeline.Add(out, "llm_calls", calls)
 	}
@@ -254,7 +267,7 @@ func writeFiles(data, contractID string, sk *skeleton.Skeleton) (string, string,
 	return path.Join(rel, "skeleton.json"), hex.EncodeToString(sum[:]), nil
 }
 
-func rows(contractID string, sk *skeleton.Skeleton, model, relPath, sum, stubErr string) []schemas.Skeleton {
+func rows(contractID string, sk *skeleton.Skeleton, model, relPath, sum, stubErr string, ablation bool) []schemas.Skeleton {
 	natspecModel := ""
 	if model != "" {
 		natspecModel = regen.KindOpenAI + ":" + model
@@ -266,7 +279,7 @@ func rows(contractID string, sk *skeleton.Skeleton, model, relPath, sum, stubErr
 			Signature: f.Signature, Kind: f.Kind,
 			Visibility: f.Visibility, StateMutability: f.StateMutability, HasBody: f.HasBody,
 			NatSpecSource: f.NatSpecSource, Stub: f.Stub, NFunctions: int64(len(sk.Holes())),
-			NNontrivial: int64(sk.Nontrivial()), Regenerate: sk.Scope,
+			NNontrivial: int64(sk.Nontrivial()), Regenerate: sk.Scope, Ablation: ablation,
 			NatSpecModel: natspecModel, SkeletonPath: relPath, SkeletonSHA256: sum,
 			StubCompiled: stubErr == "", StubError: stubErr})
 	}
