@@ -1,5 +1,5 @@
 -- table2_compile: solbehave paper Table II (§V-B), Compile@k before and after one repair pass, per model
--- depends: samples
+-- depends: samples, contracts
 -- columns: model, contracts, k, compile_raw_rate, compile_repaired_rate, gain_rate
 CREATE OR REPLACE VIEW table2_compile AS
 WITH per_contract AS (
@@ -10,7 +10,9 @@ WITH per_contract AS (
         avg(CASE WHEN compiled_raw THEN 1.0 ELSE 0.0 END) AS compile_raw,
         avg(CASE WHEN compiled_repaired THEN 1.0 ELSE 0.0 END) AS compile_repaired
     FROM samples
-    WHERE NOT coalesce(ablation, false)
+    -- kept contracts only: samples of the size ablation (samples.ablation,
+    -- contracts that compile but were not kept) belong to Table VII alone
+    WHERE contract_id IN (SELECT contract_id FROM contracts WHERE kept)
     GROUP BY model, contract_id
 )
 SELECT
