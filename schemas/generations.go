@@ -26,6 +26,8 @@ type Generation struct {
 	TokensIn           int64  `parquet:"tokens_in"`
 	TokensOut          int64  `parquet:"tokens_out"`
 	Error              string `parquet:"error"`
+	Failure            string `parquet:"failure"`
+	Ablation           bool   `parquet:"ablation"`
 	GenerationMS       int64  `parquet:"generation_ms"`
 }
 

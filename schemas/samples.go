@@ -28,6 +28,7 @@ type Sample struct {
 	GenerationMS       int64  `parquet:"generation_ms"`
 	RawError           string `parquet:"raw_error"`
 	RepairMS           int64  `parquet:"repair_ms"`
+	Ablation           bool   `parquet:"ablation"`
 }
 
 func init() {

@@ -6,14 +6,17 @@ import _ "embed"
 var skeletonsDoc string
 
 // Skeleton is one row of the `skeletons` dataset: one function of a kept
-// contract's target contract, as its skeleton presents it (solbehave paper
-// §IV-B), with the contract-level facts repeated on every row.
+// contract's regenerated contracts (the target and, by default, its bases),
+// as its skeleton presents it (solbehave paper §IV-B), with the
+// contract-level facts repeated on every row.
 type Skeleton struct {
 	ContractID      string `parquet:"contract_id"`
 	Target          string `parquet:"target"`
 	File            string `parquet:"file"`
 	FunctionIndex   int64  `parquet:"function_index"`
 	Function        string `parquet:"function"`
+	DeclaredIn      string `parquet:"declared_in"`
+	Nontrivial      bool   `parquet:"nontrivial"`
 	Signature       string `parquet:"signature"`
 	Kind            string `parquet:"kind"`
 	Visibility      string `parquet:"visibility"`
@@ -22,6 +25,9 @@ type Skeleton struct {
 	NatSpecSource   string `parquet:"natspec_source"`
 	Stub            string `parquet:"stub"`
 	NFunctions      int64  `parquet:"n_functions"`
+	NNontrivial     int64  `parquet:"n_nontrivial"`
+	Regenerate      string `parquet:"regenerate"`
+	Ablation        bool   `parquet:"ablation"`
 	NatSpecModel    string `parquet:"natspec_model"`
 	SkeletonPath    string `parquet:"skeleton_path"`
 	SkeletonSHA256  string `parquet:"skeleton_sha256"`

@@ -3,6 +3,7 @@
 // the embedded chain and recorded in Etherscan's format.
 //
 //	go run ./cmd/democorpus -out data/corpus/demo [-seed 42]
+//	go run ./cmd/democorpus -ablation -out data/corpus/ablation   (the size ablation's 21-40 function ledgers)
 package main
 
 import (
@@ -24,6 +25,7 @@ func main() {
 	seed := flag.Uint64("seed", democorpus.DefaultSeed, "seed of the user population and the scenarios")
 	reasons := flag.Bool("reasons", false, "also print why the reverted transactions failed")
 	faultCorpus := flag.Bool("faults", false, "write the fault corpus (data/faults) instead")
+	ablation := flag.Bool("ablation", false, "write the size ablation's generated ledgers (21-40 state-changing functions, data/corpus/ablation) instead")
 	flag.Parse()
 	if *faultCorpus {
 		if err := writeFaults(*out); err != nil {
@@ -32,7 +34,11 @@ func main() {
 		}
 		return
 	}
-	if err := run(*out, *seed, *reasons); err != nil {
+	generate := democorpus.Generate
+	if *ablation {
+		generate = democorpus.GenerateAblation
+	}
+	if err := run(*out, *seed, *reasons, generate); err != nil {
 		fmt.Fprintln(os.Stderr, "democorpus:", err)
 		os.Exit(1)
 	}
@@ -44,12 +50,14 @@ func writeFaults(out string) error {
 	return faults.Write(context.Background(), m, out)
 }
 
-func run(out string, seed uint64, reasons bool) error {
+type generator func(context.Context, *solc.Manager, uint64) ([]*democorpus.Recording, error)
+
+func run(out string, seed uint64, reasons bool, generate generator) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	m := solc.NewManager(solc.Options{})
 	defer m.Close()
-	recs, err := democorpus.Generate(ctx, m, seed)
+	recs, err := generate(ctx, m, seed)
 	if err != nil {
 		return err
 	}

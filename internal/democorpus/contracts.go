@@ -31,10 +31,14 @@ type Spec struct {
 
 	args     func(deployTime uint64, deployer account, users []account) []any
 	scenario func(s *session)
+	source   string // a generated source (the size ablation's); "" = contracts/<Name>.sol
 }
 
 // Source is the contract's embedded Solidity file.
 func (c Spec) Source() (string, error) {
+	if c.source != "" {
+		return c.source, nil
+	}
 	b, err := Sources.ReadFile("contracts/" + c.Name + ".sol")
 	if err != nil {
 		return "", fmt.Errorf("democorpus: source of %s: %w", c.Name, err)

@@ -57,7 +57,7 @@ func generated(t *testing.T) ([]build, []*Recording, string) {
 		defer cancel()
 		m := solc.NewManager(solc.Options{})
 		defer m.Close()
-		if shared.builds, shared.err = compileAll(ctx, m); shared.err != nil {
+		if shared.builds, shared.err = compileAll(ctx, m, Specs()); shared.err != nil {
 			return
 		}
 		if shared.recs, shared.err = record(shared.builds, DefaultSeed); shared.err != nil {

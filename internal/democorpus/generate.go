@@ -37,7 +37,17 @@ func (c Spec) Address() (common.Address, error) {
 // a fresh harness and runs its scenario, returning the recordings in corpus
 // order. The same seed always gives the same recordings.
 func Generate(ctx context.Context, m *solc.Manager, seed uint64) ([]*Recording, error) {
-	builds, err := compileAll(ctx, m)
+	return generateSpecs(ctx, m, seed, Specs())
+}
+
+// GenerateAblation records the size-ablation contracts (AblationSpecs) the
+// same way.
+func GenerateAblation(ctx context.Context, m *solc.Manager, seed uint64) ([]*Recording, error) {
+	return generateSpecs(ctx, m, seed, AblationSpecs())
+}
+
+func generateSpecs(ctx context.Context, m *solc.Manager, seed uint64, specs []Spec) ([]*Recording, error) {
+	builds, err := compileAll(ctx, m, specs)
 	if err != nil {
 		return nil, err
 	}
@@ -52,9 +62,9 @@ type build struct {
 	abi    []byte // compact JSON, as Etherscan shows it
 }
 
-func compileAll(ctx context.Context, m *solc.Manager) ([]build, error) {
+func compileAll(ctx context.Context, m *solc.Manager, specs []Spec) ([]build, error) {
 	var builds []build
-	for _, spec := range Specs() {
+	for _, spec := range specs {
 		src, err := spec.Source()
 		if err != nil {
 			return nil, err

@@ -25,21 +25,24 @@ func FuzzExtractBody(f *testing.F) {
 	})
 }
 
-// FuzzMerge: merging a reply's code into the original (today's importer and
-// repair path; issue #17 rewrites the importer merge) never panics, and a
-// successful merge of code that defines the target still defines it.
+// FuzzMerge: merging a sample's code into the original (the importer's and
+// the repair's MergeDefinitions) never panics; a successful merge keeps
+// every definition of the base, and takes the sample's definition of Vault
+// where the sample defines one.
 func FuzzMerge(f *testing.F) {
 	const base = "pragma solidity ^0.8.0;\nlibrary L { function f() internal {} }\ncontract Vault {\n    uint256 balance;\n    function withdraw(uint256 amount) public {}\n}\n"
 	f.Add(base, "contract Vault {\n    uint256 balance;\n    function withdraw(uint256 amount) public { balance -= amount; }\n}")
 	f.Add(base, "contract Other {}")
 	f.Add("contract Vault {", "contract Vault {}")
 	f.Fuzz(func(t *testing.T, base, code string) {
-		out, err := Merge(base, code, "Vault")
+		out, err := MergeDefinitions(base, code)
 		if err != nil {
 			return
 		}
-		if _, ok := skeleton.FindContract(out, "Vault"); !ok && strings.Contains(code, "contract Vault") {
-			t.Fatalf("merged source defines no Vault:\nbase %q\ncode %q\nout %q", base, code, out)
+		for _, d := range skeleton.Definitions(base) {
+			if _, ok := skeleton.FindContract(out, d.Name); !ok {
+				t.Fatalf("merged source lost %s:\nbase %q\ncode %q\nout %q", d.Name, base, code, out)
+			}
 		}
 	})
 }

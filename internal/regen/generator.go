@@ -49,7 +49,18 @@ type Result struct {
 	Calls     []schemas.LLMCall
 	Transient int    // failed calls a later run may get right (timeouts, 429, 5xx, network)
 	Err       string // why no sample could be produced at all
+	// Failure classifies an Err that is a failed generation: FailureModel
+	// (the model's reply held no usable body: the sample counts as not
+	// compiling) or FailureEndpoint (the endpoint did not answer as the API,
+	// after retries: the sample is left out of Compile@k and the unit fails).
+	Failure string
 }
+
+// Failure classes of a generated sample (the generations.failure column).
+const (
+	FailureModel    = "model"
+	FailureEndpoint = "endpoint"
+)
 
 // Generator regenerates samples.
 type Generator interface {
@@ -102,17 +113,15 @@ func filled(t Task, bodies, headers map[int]string) *Result {
 	return &Result{Target: target, Files: t.Skeleton.Sources(target)}
 }
 
-// targetFunctions returns the AST functions of the skeleton's target,
-// indexed like the skeleton's functions (matched by position).
+// targetFunctions returns the AST functions of the skeleton's regenerated
+// contracts (the target and its bases), indexed like the skeleton's
+// functions (matched by position in the file).
 func targetFunctions(t Task) (map[int]solast.Function, error) {
 	if t.Original == nil || t.Original.Root == nil {
 		return nil, fmt.Errorf("no original AST for %s", t.ContractID)
 	}
 	byStart := map[int]solast.Function{}
 	for _, c := range solast.Contracts(t.Original.Root) {
-		if c.Name != t.Skeleton.Target {
-			continue
-		}
 		for _, f := range solast.Functions(c.Node) {
 			byStart[f.Src.Start] = f
 		}

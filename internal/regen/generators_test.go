@@ -177,13 +177,14 @@ func vaultFixture(t *testing.T) fixture {
 	return fixture{}
 }
 
-// script plays the replies of the issue: seeds >= 2000 get the failures.
+// script plays the replies of the issue: seeds >= 2000 get the failures
+// (from 3000 on, initialize is answered and deposit times out).
 func script(n int, r llmtest.Request) llmtest.Reply {
 	last := r.Last()
 	fail := r.Seed >= 2000
 	switch {
 	case strings.Contains(last, "function initialize() public\n```"):
-		if fail {
+		if fail && r.Seed < 3000 {
 			return llmtest.Reply{Body: `{"choices":[{"message":{"content": "unterminated`}
 		}
 		return llmtest.Reply{Content: llmtest.Fenced("function initialize() public {\n        balance = 0;\n        initialized = true;\n    }")}
@@ -235,17 +236,17 @@ func TestOpenAIGeneratorStubAndComplete(t *testing.T) {
 		t.Fatalf("a rerun asked the server again (%d requests) or differs", s.Count())
 	}
 
+	// a garbage reply is the model's failure: no sample text, no stub that compiles
 	bad := g.Generate(context.Background(), f.task(1, 2000))
-	if bad.Err != "" || bad.Generated != 0 || bad.Failed != 3 || len(bad.Calls) != 3 {
-		t.Fatalf("failing sample: %+v", bad)
+	if bad.Failure != FailureModel || bad.Target != "" || bad.Generated != 0 || bad.Failed != 1 || len(bad.Calls) != 1 ||
+		!strings.Contains(bad.Calls[0].Error, "bad_reply") || !strings.Contains(bad.Err, "model failure at initialize") {
+		t.Fatalf("garbage reply: %+v", bad)
 	}
-	for i, want := range []string{"bad_reply", "timeout", "http 500"} {
-		if !strings.Contains(bad.Calls[i].Error, want) {
-			t.Errorf("call %d error %q, want %q", i, bad.Calls[i].Error, want)
-		}
-	}
-	if _, err := compileFiles(t, f.spec, bad.Files); err != nil {
-		t.Errorf("a sample of stubs should still compile: %v", err)
+	// a timeout after the retries is the endpoint's: the sample ends there
+	down := g.Generate(context.Background(), f.task(2, 3000))
+	if down.Failure != FailureEndpoint || down.Target != "" || down.Generated != 1 || down.Failed != 1 || len(down.Calls) != 2 ||
+		down.Transient != 1 || !strings.Contains(down.Calls[1].Error, "timeout") {
+		t.Fatalf("timeout: %+v", down)
 	}
 }
 
@@ -254,7 +255,7 @@ func TestOpenAIGarbageReplyIsRecorded(t *testing.T) {
 	s := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply { return llmtest.Reply{Content: "I cannot help with that."} })
 	g := generator(t, "openai:m", Config{LLM: llm.Options{BaseURL: s.BaseURL()}, Temperature: 0.7, MaxTokens: 64})
 	r := g.Generate(context.Background(), f.task(0, 5))
-	if r.Failed != 3 || !strings.HasPrefix(r.Calls[0].Error, "unusable reply") {
+	if r.Failed != 1 || r.Failure != FailureModel || r.Target != "" || !strings.HasPrefix(r.Calls[0].Error, "unusable reply") {
 		t.Fatalf("%+v", r)
 	}
 }

@@ -50,6 +50,11 @@ func (im importer) Digest(contractID string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
+// Generate merges the imported sample into the original file: every
+// contract, library or interface it defines replaces the file's definition
+// of that name (a benchmark's task may ask for a base, e.g. Pausable in a
+// file whose deployed contract is WOLFCOIN). A sample that defines none of
+// the file's contracts is the generator's failure, named in the row.
 func (im importer) Generate(_ context.Context, t Task) *Result {
 	path := filepath.Join(im.dir, t.ContractID, strconv.Itoa(t.Sample)+".sol")
 	b, err := os.ReadFile(path)
@@ -60,13 +65,9 @@ func (im importer) Generate(_ context.Context, t Task) *Result {
 	if err != nil {
 		return &Result{Err: err.Error()}
 	}
-	code := ExtractCode(string(b), "contract "+t.Skeleton.Target)
-	if code == "" {
-		return &Result{Err: fmt.Sprintf("imported sample %s: %v", path, ErrNoCode)}
-	}
-	target, err := Merge(src, code, t.Skeleton.Target)
+	target, err := MergeDefinitions(src, SampleCode(string(b)))
 	if err != nil {
-		return &Result{Err: fmt.Sprintf("imported sample %s: %v", path, err)}
+		return &Result{Err: fmt.Sprintf("imported sample %s: %v", filepath.Base(path), err), Failure: FailureModel, Failed: 1}
 	}
 	files := make(map[string]string, len(t.Original.Files))
 	for k, v := range t.Original.Files {

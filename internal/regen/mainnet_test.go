@@ -1,11 +1,14 @@
 package regen
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"sort"
 	"testing"
 	"time"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
 
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
@@ -19,29 +22,7 @@ const mainnetCorpus = "../../../shared/corpus/mainnet"
 // compiles, the reference sample compiles too, with the original's ABI.
 // The stubbed skeletons that do not compile are logged with their reason.
 func TestReferenceCompilesOnMainnet(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short: the mainnet corpus takes minutes")
-	}
-	if _, err := os.Stat(mainnetCorpus); err != nil {
-		t.Skip("../shared/corpus/mainnet is absent: skipping the mainnet reference check")
-	}
-	demoFixtures(t) // starts the compiler manager
-	client, err := etherscan.NewRecorded(mainnetCorpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := etherscan.ListCorpus(mainnetCorpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var recs []*deploy.Record
-	for _, e := range entries {
-		if rec, err := deploy.Load(client, e, 0); err == nil {
-			recs = append(recs, rec)
-		}
-	}
-	// one compiler version after another: fewer compiler workers to start
-	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Source.CompilerVersion < recs[j].Source.CompilerVersion })
+	recs := mainnetRecords(t)
 	ref := reference{}
 	checked, stubsOK := 0, 0
 	for _, rec := range recs {
@@ -81,6 +62,104 @@ func TestReferenceCompilesOnMainnet(t *testing.T) {
 		}
 	}
 	t.Logf("reference compiled for %d contracts; stubbed skeleton compiled for %d", checked, stubsOK)
+	if checked < 29 {
+		t.Fatalf("only %d contracts checked, want at least the 29 kept ones", checked)
+	}
+}
+
+// mainnetRecords loads the mainnet corpus's records, sorted by compiler
+// version (fewer compiler workers to start), or skips.
+func mainnetRecords(t *testing.T) []*deploy.Record {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("-short: the mainnet corpus takes minutes")
+	}
+	if _, err := os.Stat(mainnetCorpus); err != nil {
+		t.Skip("../shared/corpus/mainnet is absent: skipping the mainnet check")
+	}
+	demoFixtures(t) // starts the compiler manager
+	client, err := etherscan.NewRecorded(mainnetCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := etherscan.ListCorpus(mainnetCorpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var recs []*deploy.Record
+	for _, e := range entries {
+		if rec, err := deploy.Load(client, e, 0); err == nil {
+			recs = append(recs, rec)
+		}
+	}
+	sort.SliceStable(recs, func(i, j int) bool { return recs[i].Source.CompilerVersion < recs[j].Source.CompilerVersion })
+	return recs
+}
+
+// abiNontrivial counts a contract's state-changing ABI methods, as verify's
+// n_nontrivial_functions does.
+func abiNontrivial(t *testing.T, raw []byte) int {
+	parsed, err := abi.JSON(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range parsed.Methods {
+		if !m.IsConstant() {
+			n++
+		}
+	}
+	return n
+}
+
+// TestChainCoversNontrivialOnMainnet: on every mainnet contract whose
+// original compiles (the kept ones among them), the chain skeleton
+// regenerates at least as many non-trivial bodies as the contract has
+// non-trivial ABI functions (the size filter's count), and more bodies than
+// the target alone wherever the target inherits code. Skeletons only: no
+// generation.
+func TestChainCoversNontrivialOnMainnet(t *testing.T) {
+	checked, chainTotal, targetTotal := 0, 0, 0
+	for _, rec := range mainnetRecords(t) {
+		out, err := compileRecord(rec, nil)
+		if err != nil {
+			continue // not a candidate: verify drops it
+		}
+		orig, target, err := OriginalOf(rec, out)
+		if err != nil {
+			t.Errorf("%s: %v", rec.Entry.Name, err)
+			continue
+		}
+		in := skeleton.Input{Files: orig.Files, File: orig.File, Target: target, AST: orig.Root}
+		chain, err := skeleton.Build(in, nil)
+		if err != nil {
+			t.Errorf("%s: %v", rec.Entry.Name, err)
+			continue
+		}
+		in.Scope = skeleton.ScopeTarget
+		own, err := skeleton.Build(in, nil)
+		if err != nil {
+			t.Errorf("%s: %v", rec.Entry.Name, err)
+			continue
+		}
+		c, err := out.Contract(target)
+		if err != nil {
+			t.Errorf("%s: %v", rec.Entry.Name, err)
+			continue
+		}
+		want := abiNontrivial(t, c.ABI)
+		if chain.Nontrivial() < want {
+			t.Errorf("%s: %d non-trivial bodies regenerated, the ABI has %d non-trivial functions", rec.Entry.Name, chain.Nontrivial(), want)
+		}
+		if len(chain.Holes()) < len(own.Holes()) {
+			t.Errorf("%s: chain regenerates %d bodies, fewer than the target's %d", rec.Entry.Name, len(chain.Holes()), len(own.Holes()))
+		}
+		t.Logf("%s: bodies chain %d (non-trivial %d) / target %d; ABI non-trivial %d", rec.Entry.Name, len(chain.Holes()), chain.Nontrivial(), len(own.Holes()), want)
+		checked++
+		chainTotal += len(chain.Holes())
+		targetTotal += len(own.Holes())
+	}
+	t.Logf("%d contracts: %d bodies under chain, %d under target", checked, chainTotal, targetTotal)
 	if checked < 29 {
 		t.Fatalf("only %d contracts checked, want at least the 29 kept ones", checked)
 	}

@@ -2,7 +2,9 @@ package regen
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/schemas"
@@ -38,6 +40,11 @@ func (g *openAI) Digest(string) string {
 // FunctionSeed is the seed of the request for function index of a sample.
 func FunctionSeed(sampleSeed int64, index int) int64 { return (sampleSeed + int64(index)) & 0x7fffffff }
 
+// Generate completes the skeleton's holes one request at a time. The first
+// failure ends the sample: a reply without a usable body is the model's
+// failure (the sample exists and does not compile), a request the endpoint
+// did not answer after the client's retries is not (the sample is out of
+// Compile@k). A failed body never becomes a stub that compiles.
 func (g *openAI) Generate(ctx context.Context, t Task) *Result {
 	sk := t.Skeleton
 	compiler := ""
@@ -56,28 +63,40 @@ func (g *openAI) Generate(ctx context.Context, t Task) *Result {
 			Temperature: g.temperature, MaxTokens: g.maxTokens, Seed: FunctionSeed(t.Seed, i)}
 		resp, err := g.client.Complete(ctx, req)
 		row := llm.CallRow(t.ContractID, g.Name(), int64(t.Sample), f.Key, req, resp, err)
+		var body string
 		if err == nil {
-			var body string
-			if body, err = ExtractBody(resp.Content, f, sk.Target); err == nil {
-				bodies[i] = body
-			} else {
+			if body, err = ExtractBody(resp.Content, f, declaringContract(sk, f)); err != nil {
 				row.Error = "unusable reply: " + err.Error()
+				err = &llm.Error{Kind: llm.KindBadReply, Msg: err.Error()}
 			}
 		}
-		if llm.IsTransient(err) {
-			res.Transient++
-		}
-		if err != nil {
-			bodies[i] = f.Stub
-			res.Failed++
-		} else {
-			res.Generated++
-		}
 		res.Calls = append(res.Calls, row)
+		if err != nil {
+			res.Failed++
+			res.Failure = failureOf(err)
+			res.Err = fmt.Sprintf("%s failure at %s: %v", res.Failure, f.Key, err)
+			if llm.IsTransient(err) {
+				res.Transient++
+			}
+			return res
+		}
+		bodies[i] = body
+		res.Generated++
 	}
 	target := sk.Fill(bodies, nil, "")
 	res.Target, res.Files = target, sk.Sources(target)
 	return res
+}
+
+// failureOf classifies a failed request: a reply that came but held no
+// usable code is the model's failure; anything the endpoint did (timeout,
+// 429, 5xx, refused connection, 401/403/404, cancellation) is not.
+func failureOf(err error) string {
+	var e *llm.Error
+	if errors.As(err, &e) && e.Kind == llm.KindBadReply {
+		return FailureModel
+	}
+	return FailureEndpoint
 }
 
 // RepairTask is one repair request: the same model fixes a sample's first
@@ -94,8 +113,9 @@ type RepairTask struct {
 	MaxTokens         int
 }
 
-// Repair asks for a fixed definition of the target contract and merges it
-// into the sample. The row records the call whatever happens.
+// Repair asks for fixed definitions of the contracts the error is in and
+// merges every definition of the reply into the sample. The row records the
+// call whatever happens.
 func Repair(ctx context.Context, c *llm.Client, t RepairTask) (string, schemas.LLMCall, error) {
 	req := llm.Request{Purpose: "repair", Messages: repairPrompt(t.Source, t.Target, t.Error, t.Compiler),
 		Temperature: t.Temperature, MaxTokens: t.MaxTokens, Seed: t.Seed}
@@ -104,12 +124,12 @@ func Repair(ctx context.Context, c *llm.Client, t RepairTask) (string, schemas.L
 	if err != nil {
 		return "", row, err
 	}
-	code := ExtractCode(resp.Content, "contract "+t.Target)
-	if code == "" {
+	code := SampleCode(resp.Content)
+	if strings.TrimSpace(code) == "" {
 		row.Error = "unusable reply: " + ErrNoCode.Error()
 		return "", row, ErrNoCode
 	}
-	fixed, err := Merge(t.Source, code, t.Target)
+	fixed, err := MergeDefinitions(t.Source, code)
 	if err != nil {
 		row.Error = "unusable reply: " + err.Error()
 		return "", row, err

@@ -9,7 +9,7 @@ import (
 
 // PromptVersion changes whenever the prompts below change: it is part of
 // the fingerprints, so new prompts regenerate.
-const PromptVersion = "1"
+const PromptVersion = "2"
 
 // implementMarker is the hole of the function being asked for.
 const implementMarker = "{ /* IMPLEMENT */ }"
@@ -47,18 +47,27 @@ func generatePrompt(sk *skeleton.Skeleton, bodies map[int]string, i int, compile
 	head.WriteString(sk.Header(i))
 	user := "The Solidity file below is being rewritten one function at a time; function bodies shown as `" +
 		skeleton.Placeholder + "` are not written yet.\n\n```solidity\n" + sk.Fill(shown, nil, "") + "\n```\n\n" +
-		"Write the body of this function of contract " + sk.Target + ", marked `" + implementMarker + "` above:\n\n" +
+		"Write the body of this function of contract " + declaringContract(sk, f) + ", marked `" + implementMarker + "` above:\n\n" +
 		"```solidity\n" + head.String() + "\n```\n\n" +
 		"Reply with the complete function (its signature exactly as given, then its body) in a single " +
 		"```solidity code block, and nothing else."
 	return []llm.Message{{Role: "system", Content: systemPrompt(compiler)}, {Role: "user", Content: user}}
 }
 
+// declaringContract names the contract that declares f (skeletons written
+// before issue 17 only held the target's functions).
+func declaringContract(sk *skeleton.Skeleton, f skeleton.Function) string {
+	if f.Contract != "" {
+		return f.Contract
+	}
+	return sk.Target
+}
+
 // repairPrompt asks to fix one compiler error of a sample.
 func repairPrompt(source, target, compilerError, compiler string) []llm.Message {
 	user := "This Solidity source file does not compile with solc " + versionText(compiler) + ":\n\n```solidity\n" +
 		source + "\n```\n\nCompiler error:\n```\n" + strings.TrimSpace(compilerError) + "\n```\n\n" +
-		"Fix only this error and change nothing else. Reply with the complete corrected definition of contract " +
-		target + " in a single ```solidity code block, and nothing else."
+		"Fix only this error and change nothing else. Reply with the complete corrected definition of the contract " +
+		"the error is in (the deployed contract is " + target + ") in a single ```solidity code block, and nothing else."
 	return []llm.Message{{Role: "system", Content: systemPrompt(compiler)}, {Role: "user", Content: user}}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/solbehave/solbehave/internal/skeleton"
@@ -250,35 +251,72 @@ func isIdent(c byte) bool {
 
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
-// Merge applies code written for a file to base: when code defines every
-// top-level contract, library and interface of base (and keeps the pragma,
-// if base has one) it is the whole new file; otherwise its definition of
-// target replaces base's, the rest of base left as it was.
-func Merge(base, code, target string) (string, error) {
-	defs := skeleton.Definitions(code)
-	have := map[string]skeleton.Definition{}
-	for _, d := range defs {
-		have[d.Name] = d
+// SampleCode is the code of a reply or imported sample: every fenced block,
+// in order, or the whole text when it has no fence. Prose between blocks
+// never reaches the merge, whose definitions come only from this text.
+func SampleCode(reply string) string {
+	blocks := codeBlocks(reply)
+	if len(blocks) == 0 {
+		return dropLeadingProse(reply)
 	}
-	whole := true
+	return strings.Join(blocks, "\n")
+}
+
+var codeStart = regexp.MustCompile(`(?m)^[ \t]*(//|/\*|pragma\b|import\b|abstract\b|contract\b|library\b|interface\b)`)
+
+// dropLeadingProse cuts an unfenced sample's text before its first line of
+// code, so an apostrophe in an introduction ("Here's the code:") is not
+// read as the start of a string.
+func dropLeadingProse(text string) string {
+	if loc := codeStart.FindStringIndex(text); loc != nil {
+		return text[loc[0]:]
+	}
+	return text
+}
+
+// MergeDefinitions merges every contract, library and interface the code
+// defines into base, by name: each replaces base's definition of that name
+// in place, the rest of base left as it was. The code's pragma, SPDX line,
+// imports and prose never override base's (only definitions are taken), so
+// the original's compiler (and its substitution) compiles the result. A
+// definition base does not have is appended after base's last one (a
+// helper the code relies on). It fails, naming what the code defines, when
+// the code defines none of base's contracts.
+func MergeDefinitions(base, code string) (string, error) {
+	want := map[string]skeleton.Definition{}
 	for _, d := range skeleton.Definitions(base) {
-		if _, ok := have[d.Name]; !ok {
-			whole = false
+		if _, dup := want[d.Name]; !dup {
+			want[d.Name] = d
 		}
 	}
-	if strings.Contains(skeleton.BlankComments(base), "pragma") && !strings.Contains(skeleton.BlankComments(code), "pragma") {
-		whole = false
+	var edits []skeleton.Edit
+	var extra, defined []string
+	seen := map[string]bool{}
+	for _, d := range skeleton.Definitions(code) {
+		if seen[d.Name] {
+			continue // a name defined twice: the first definition counts
+		}
+		seen[d.Name] = true
+		defined = append(defined, d.Kind+" "+d.Name)
+		if old, ok := want[d.Name]; ok {
+			edits = append(edits, skeleton.Edit{Start: old.Start, End: old.End, Text: code[d.Start:d.End]})
+		} else {
+			extra = append(extra, code[d.Start:d.End])
+		}
 	}
-	if whole && len(defs) > 0 {
-		return code + "\n", nil
+	if len(edits) == 0 {
+		if len(defined) == 0 {
+			return "", fmt.Errorf("the sample defines no contract, library or interface")
+		}
+		return "", fmt.Errorf("the sample defines no contract of the file (it defines %s)", strings.Join(defined, ", "))
 	}
-	def, ok := have[target]
-	if !ok {
-		return "", fmt.Errorf("the code defines no contract %s", target)
+	sort.Slice(edits, func(i, j int) bool { return edits[i].Start > edits[j].Start })
+	out := base
+	for _, e := range edits {
+		out = out[:e.Start] + e.Text + out[e.End:]
 	}
-	old, ok := skeleton.FindContract(base, target)
-	if !ok {
-		return "", fmt.Errorf("the base source defines no contract %s", target)
+	if len(extra) > 0 {
+		out = strings.TrimRight(out, "\n") + "\n\n" + strings.Join(extra, "\n\n") + "\n"
 	}
-	return base[:old.Start] + code[def.Start:def.End] + base[old.End:], nil
+	return out, nil
 }

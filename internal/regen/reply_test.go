@@ -69,22 +69,33 @@ func TestExtractBodySpecialKinds(t *testing.T) {
 	}
 }
 
-func TestMerge(t *testing.T) {
-	base := "pragma solidity ^0.4.24;\nlibrary L { function f() internal {} }\ncontract Vault { uint x; }\ncontract Other {}\n"
-	only := "Here:\ncontract Vault { uint y; function g() public {} }"
-	got, err := Merge(base, ExtractCode(only, "contract Vault"), "Vault")
-	if err != nil {
-		t.Fatal(err)
+// TestMergeDefinitions: every definition of a sample replaces the file's
+// definition of that name (a base alone too); pragma, SPDX and prose never
+// override the file's; a sample defining none of the file's contracts is
+// refused, naming what it defines.
+func TestMergeDefinitions(t *testing.T) {
+	base := "// SPDX-License-Identifier: MIT\npragma solidity ^0.4.24;\nlibrary L { function f() internal {} }\ncontract Pausable { bool p; }\ncontract Vault is Pausable { uint x; }\ncontract Other {}\n"
+	only := "Here's the contract:\ncontract Vault is Pausable { uint y; function g() public {} }\nIt's done."
+	got, err := MergeDefinitions(base, SampleCode(only))
+	if err != nil || got != strings.Replace(base, "contract Vault is Pausable { uint x; }", "contract Vault is Pausable { uint y; function g() public {} }", 1) {
+		t.Fatalf("contract-only merge: %v\n%s", err, got)
 	}
-	if got != "pragma solidity ^0.4.24;\nlibrary L { function f() internal {} }\ncontract Vault { uint y; function g() public {} }\ncontract Other {}\n" {
-		t.Fatalf("contract-only merge:\n%s", got)
+	whole := "Sure! Here it is:\n```solidity\n// SPDX-License-Identifier: UNLICENSED\npragma solidity ^0.8.20;\nlibrary L {}\ncontract Pausable { bool q; }\n```\nand the rest:\n```solidity\ncontract Vault is Pausable { uint z; }\ncontract Other { uint w; }\n```"
+	got, err = MergeDefinitions(base, SampleCode(whole))
+	want := "// SPDX-License-Identifier: MIT\npragma solidity ^0.4.24;\nlibrary L {}\ncontract Pausable { bool q; }\ncontract Vault is Pausable { uint z; }\ncontract Other { uint w; }\n"
+	if err != nil || got != want {
+		t.Fatalf("whole-file merge: %v\n%q\nwant\n%q", err, got, want)
 	}
-	whole := "pragma solidity ^0.4.24;\nlibrary L {}\ncontract Vault { uint z; }\ncontract Other { uint w; }"
-	if got, err := Merge(base, whole, "Vault"); err != nil || got != whole+"\n" {
-		t.Fatalf("whole-file merge: %q %v", got, err)
+	got, err = MergeDefinitions(base, "abstract contract Pausable { bool paused; }\nlibrary Helper { function h() internal {} }")
+	if err != nil || !strings.Contains(got, "abstract contract Pausable { bool paused; }\ncontract Vault is Pausable { uint x; }") ||
+		!strings.HasSuffix(got, "contract Other {}\n\nlibrary Helper { function h() internal {} }\n") {
+		t.Fatalf("base-only merge: %v\n%s", err, got)
 	}
-	if _, err := Merge(base, "contract Nope {}", "Vault"); err == nil {
-		t.Fatal("code without the target was merged")
+	if _, err := MergeDefinitions(base, "contract Nope {}\ninterface INope {}"); err == nil || !strings.Contains(err.Error(), "contract Nope, interface INope") {
+		t.Fatalf("a sample without the file's contracts: %v", err)
+	}
+	if _, err := MergeDefinitions(base, "no code at all"); err == nil {
+		t.Fatal("prose was merged")
 	}
 }
 

@@ -8,12 +8,15 @@
 //   - every comment stripped (the `// SPDX-License-Identifier:` line is kept:
 //     it is a licence tag, not documentation, and 0.6.8+ warns without it);
 //   - fresh NatSpec (`@notice`, `@param`, `@return`) above each public and
-//     external function of the target contract, written by a model or by a
+//     external function it regenerates, written by a model or by a
 //     deterministic template built from names and types;
-//   - the body of every function of the target contract replaced by a hole
-//     (shown as `{ /* TODO */ }`), while signatures, modifiers, state
-//     variables, events, structs, modifier definitions and the other
-//     contracts of the file stay as they were.
+//   - the body of every function of the regenerated contracts replaced by a
+//     hole (shown as `{ /* TODO */ }`): the target and, with ScopeChain (the
+//     default, the paper's "the function bodies are then deleted"), every
+//     contract it inherits from in the file, in source order across the
+//     file; signatures, modifiers, state variables, events, structs,
+//     modifier definitions (bodies included: the paper does not say),
+//     libraries, interfaces and the other contracts stay as they were.
 //
 // Fill puts bodies (and, for mutants, altered headers) into the holes;
 // Stubbed fills every hole with a stub (`{}`, or `{ revert(); }` where an

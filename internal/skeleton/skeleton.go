@@ -13,12 +13,37 @@ import (
 // Placeholder marks a body not written yet.
 const Placeholder = "{ /* TODO */ }"
 
+// Regeneration scopes (--regenerate).
+const (
+	// ScopeChain stubs every function with a body in the target's
+	// inheritance chain: the target and every base it inherits from,
+	// directly or not, defined in the same (flattened) file. The paper
+	// regenerates the contract (§IV-B), and the deployed contract is all of it.
+	ScopeChain = "chain"
+	// ScopeTarget stubs only the functions declared in the target itself
+	// (the default before issue 17).
+	ScopeTarget = "target"
+)
+
+// RegenerateFlagUsage is the help of the shared --regenerate flag.
+const RegenerateFlagUsage = "bodies to regenerate: chain (the target and every base it inherits from in its file, as the paper) " +
+	"or target (only the target's own functions)"
+
+// CheckScope rejects a scope that is neither chain nor target.
+func CheckScope(scope string) error {
+	if scope != ScopeChain && scope != ScopeTarget {
+		return fmt.Errorf("regenerate %q: want %s or %s", scope, ScopeChain, ScopeTarget)
+	}
+	return nil
+}
+
 // Input is the original a skeleton is made from.
 type Input struct {
 	Files  map[string]string // the original source files, name -> text
 	File   string            // the file that defines the target contract
 	Target string            // the target contract's name
 	AST    *solast.Node      // File's AST (a SourceUnit), from solc
+	Scope  string            // ScopeChain ("" too) or ScopeTarget
 }
 
 // Range is a function's place in the original file (byte offsets).
@@ -28,10 +53,12 @@ type Range struct {
 	BodyEnd   int // just past the body's `}`
 }
 
-// Function is one function of the target contract as the skeleton shows it.
+// Function is one function of the regenerated contracts as the skeleton shows it.
 type Function struct {
 	Index           int            `json:"index"`
-	Key             string         `json:"key"`       // name, name(types) when overloaded, or the kind
+	Key             string         `json:"key"`      // name, name(types) when overloaded, or the kind; Base.<that> outside the target
+	Contract        string         `json:"contract"` // the contract that declares it (the target or one of its bases)
+	Nontrivial      bool           `json:"nontrivial"`
 	Signature       string         `json:"signature"` // canonical name(types)
 	Name            string         `json:"name"`
 	Kind            string         `json:"kind"`
@@ -57,6 +84,7 @@ type Function struct {
 // Skeleton is a contract with its target's bodies removed.
 type Skeleton struct {
 	Target    string            `json:"target"`
+	Scope     string            `json:"scope"` // ScopeChain or ScopeTarget
 	File      string            `json:"file"`
 	Text      string            `json:"text"`  // File, with a Placeholder per hole
 	Files     map[string]string `json:"files"` // every file, comments stripped (File as the original minus comments)
@@ -73,18 +101,25 @@ func Build(in Input, docs DocFunc) (*Skeleton, error) {
 	if !ok {
 		return nil, fmt.Errorf("skeleton: no file %q in the sources", in.File)
 	}
-	contract, err := findTarget(in)
+	scope := in.Scope
+	if scope == "" {
+		scope = ScopeChain
+	}
+	if err := CheckScope(scope); err != nil {
+		return nil, err
+	}
+	contracts, err := regenerated(in, scope)
 	if err != nil {
 		return nil, err
 	}
-	fns, err := describe(contract, src)
+	fns, err := describeAll(contracts, in.Target, src)
 	if err != nil {
 		return nil, err
 	}
 	for i := range fns {
 		writeNatSpec(&fns[i], docs)
 	}
-	sk := &Skeleton{Target: in.Target, File: in.File, Files: map[string]string{}}
+	sk := &Skeleton{Target: in.Target, Scope: scope, File: in.File, Files: map[string]string{}}
 	for name, text := range in.Files {
 		sk.Files[name] = StripComments(text)
 	}
@@ -93,20 +128,76 @@ func Build(in Input, docs DocFunc) (*Skeleton, error) {
 	return sk, nil
 }
 
-func findTarget(in Input) (*solast.Node, error) {
+// regenerated lists the contracts whose bodies the scope stubs, in source
+// order: the target alone, or the target and every contract it inherits
+// from that the file defines. Libraries and interfaces are not part of the
+// contract (a library is called, not inherited), so they keep their bodies;
+// a base defined in another file of a multi-file source cannot be rewritten
+// in this file's skeleton and keeps its bodies too.
+func regenerated(in Input, scope string) ([]solast.Contract, error) {
 	if in.AST == nil {
 		return nil, errors.New("skeleton: no AST")
 	}
-	var found *solast.Node
-	for _, c := range solast.Contracts(in.AST) {
-		if c.Name == in.Target {
-			found = c.Node
-		}
+	all := solast.Contracts(in.AST)
+	byName := map[string]solast.Contract{}
+	for _, c := range all {
+		byName[c.Name] = c
 	}
-	if found == nil {
+	target, ok := byName[in.Target]
+	if !ok {
 		return nil, fmt.Errorf("skeleton: contract %s is not defined in %s", in.Target, in.File)
 	}
-	return found, nil
+	chain := map[string]bool{target.Name: true}
+	if scope == ScopeChain {
+		queue := append([]string(nil), target.Bases...)
+		for len(queue) > 0 {
+			name := queue[0]
+			queue = queue[1:]
+			c, ok := byName[name]
+			if !ok || chain[name] || c.Kind != "contract" {
+				continue
+			}
+			chain[name] = true
+			queue = append(queue, c.Bases...)
+		}
+	}
+	var out []solast.Contract
+	for _, c := range all {
+		if chain[c.Name] {
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// describeAll lists the functions of every regenerated contract in source
+// order across the file (the order generators complete them in), with keys
+// unique across contracts: a base's functions are prefixed with its name.
+func describeAll(contracts []solast.Contract, target, src string) ([]Function, error) {
+	var out []Function
+	for _, c := range contracts {
+		fns, err := describe(c.Node, src)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fns {
+			if c.Name != target {
+				f.Key = c.Name + "." + f.Key
+			}
+			out = append(out, f)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Orig.Start < out[j].Orig.Start })
+	for i := range out {
+		out[i].Index = i
+	}
+	return out, nil
+}
+
+// IsNontrivial is the paper's non-trivial function (§IV-A c): neither a
+// constructor nor view or pure.
+func IsNontrivial(kind, mutability string) bool {
+	return kind != "constructor" && mutability != "view" && mutability != "pure"
 }
 
 // describe lists the contract's functions with their original ranges.
@@ -118,7 +209,7 @@ func describe(contract *solast.Node, src string) ([]Function, error) {
 	}
 	out := make([]Function, 0, len(decls))
 	for i, d := range decls {
-		f := Function{Index: i, Name: d.Name, Kind: d.Kind, Visibility: d.Visibility,
+		f := Function{Index: i, Contract: contract.Name, Name: d.Name, Kind: d.Kind, Visibility: d.Visibility,
 			StateMutability: d.StateMutability, Modifiers: d.Modifiers, Params: d.Params, Returns: d.Returns,
 			Orig: Range{Start: d.Src.Start, BodyStart: -1, BodyEnd: -1}}
 		if d.Src.Start < 0 || d.Src.End() > len(src) {
@@ -134,6 +225,7 @@ func describe(contract *solast.Node, src string) ([]Function, error) {
 		f.Signature = Signature(f.Kind, f.Name, f.Params)
 		f.Key = functionKey(f, names)
 		f.Stub = stubFor(d)
+		f.Nontrivial = f.HasBody && IsNontrivial(f.Kind, f.StateMutability)
 		out = append(out, f)
 	}
 	return out, nil
@@ -313,6 +405,17 @@ func (s *Skeleton) Sources(target string) map[string]string {
 	}
 	out[s.File] = target
 	return out
+}
+
+// Nontrivial counts the holes of non-trivial functions.
+func (s *Skeleton) Nontrivial() int {
+	n := 0
+	for _, f := range s.Functions {
+		if f.HasBody && f.Nontrivial {
+			n++
+		}
+	}
+	return n
 }
 
 // Holes lists the indexes of the functions that have a body to write, in order.

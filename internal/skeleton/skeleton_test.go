@@ -2,6 +2,7 @@ package skeleton_test
 
 import (
 	"context"
+	"os"
 	"os/exec"
 	"strings"
 	"sync"
@@ -276,4 +277,67 @@ func TestModelDocs(t *testing.T) {
 		t.Fatalf("initialize NatSpec source %s", sk.Functions[0].NatSpecSource)
 	}
 	checkReference(t, sk, "0.4.24", vault04)
+}
+
+// TestBuildChain: under the chain scope (the default) every function with a
+// body in the target's inheritance chain is a hole, in source order across
+// the file, with keys unique across contracts; libraries, interfaces,
+// modifiers and contracts outside the chain keep their bodies. The target
+// scope stubs only the target's own functions.
+func TestBuildChain(t *testing.T) {
+	src, err := os.ReadFile("testdata/wolfcoin.sol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sk := build(t, "0.8.19", "WOLFCOIN.sol", "WOLFCOIN", string(src))
+	var keys, nontrivial []string
+	for _, f := range sk.Functions {
+		keys = append(keys, f.Key)
+		if f.Nontrivial {
+			nontrivial = append(nontrivial, f.Key)
+		}
+	}
+	want := "Context._msgSender,Ownable.constructor,Ownable.owner,Ownable.transferOwnership,Pausable.pause,Pausable.unpause," +
+		"ERC20.transfer,ERC20._transfer,ERC20._mint,ERC20.balanceOf,constructor,transfer"
+	if sk.Scope != skeleton.ScopeChain || strings.Join(keys, ",") != want {
+		t.Fatalf("scope %s keys\n%s\nwant\n%s", sk.Scope, strings.Join(keys, ","), want)
+	}
+	wantNT := "Ownable.transferOwnership,Pausable.pause,Pausable.unpause,ERC20.transfer,ERC20._transfer,ERC20._mint,transfer"
+	if strings.Join(nontrivial, ",") != wantNT || sk.Nontrivial() != 7 || len(sk.Holes()) != 12 {
+		t.Fatalf("non-trivial %v (%d), holes %d", nontrivial, sk.Nontrivial(), len(sk.Holes()))
+	}
+	if f := sk.Functions[7]; f.Contract != "ERC20" || f.Signature != "_transfer(address,address,uint256)" {
+		t.Errorf("ERC20._transfer: %+v", f)
+	}
+	if n := strings.Count(sk.Text, skeleton.Placeholder); n != 12 {
+		t.Errorf("%d holes in the text, want 12", n)
+	}
+	for _, keep := range []string{"uint256 c = a + b; require(c >= a); return c;", `require(_owner == _msgSender(), "not the owner"); _;`,
+		"function hit() public { hits += 1; }"} {
+		if !strings.Contains(sk.Text, keep) {
+			t.Errorf("skeleton lost %q", keep)
+		}
+	}
+	checkReference(t, sk, "0.8.19", string(src))
+	if _, err := compile(t, "0.8.19", sk.Sources(sk.Stubbed())); err != nil {
+		t.Errorf("stubbed chain skeleton does not compile: %v", err)
+	}
+
+	out, err := compile(t, "0.8.19", map[string]string{"WOLFCOIN.sol": string(src)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	root, _ := solast.Parse(out.Sources["WOLFCOIN.sol"].AST)
+	in := skeleton.Input{Files: map[string]string{"WOLFCOIN.sol": string(src)}, File: "WOLFCOIN.sol", Target: "WOLFCOIN", AST: root, Scope: skeleton.ScopeTarget}
+	target, err := skeleton.Build(in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(target.Holes()) != 2 || target.Functions[1].Key != "transfer" || target.Nontrivial() != 1 || target.Scope != skeleton.ScopeTarget {
+		t.Fatalf("target scope: %+v", target.Functions)
+	}
+	in.Scope = "everything"
+	if _, err := skeleton.Build(in, nil); err == nil {
+		t.Error("an unknown scope was accepted")
+	}
 }

@@ -3,7 +3,10 @@
 // settings; an LLM sample that does not compile gets one repair request to
 // the same model (the sample, its first compiler error, the instruction to
 // fix only that error, temperature 0.2) and is compiled again. Mutant,
-// reference and imported samples are not repaired.
+// reference and imported samples are not repaired. A failed generation
+// (generations.failure) is not compiled: a model failure is a sample that
+// does not compile, raw or repaired, and is not repaired; an endpoint
+// failure gets no row, so Compile@k leaves it out.
 //
 // Inputs: the `generations` dataset and the sample files, the corpus record
 // (compiler settings). Outputs: the `samples` dataset (the contract with the
@@ -124,7 +127,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 func sampleDigests(rows []schemas.Generation) []string {
 	out := make([]string, len(rows))
 	for i, r := range rows {
-		out[i] = fmt.Sprintf("%d|%s|%s|%s|%s|%s", r.Sample, r.SourceSHA256, r.SkeletonSHA256, r.FilesPath, r.Error, r.Mutations)
+		out[i] = fmt.Sprintf("%d|%s|%s|%s|%s|%s|%s|%v", r.Sample, r.SourceSHA256, r.SkeletonSHA256, r.FilesPath, r.Error, r.Mutations, r.Failure, r.Ablation)
 	}
 	return out
 }
@@ -180,6 +183,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	var calls []schemas.LLMCall
 	transient := 0
 	for _, g := range u.rows {
+		if g.Failure == regen.FailureEndpoint {
+			continue // the endpoint failed, not the model: out of Compile@k
+		}
 		sample, call, err := s.sample(ctx, c, g)
 		if err != nil {
 			return nil, err

@@ -112,3 +112,45 @@ func checkArtifact(t *testing.T, env *pipeline.Env, r schemas.Sample) {
 		t.Errorf("%s/%d: creation_code_sha256 does not match the artifact", r.Model, r.Sample)
 	}
 }
+
+// TestFailedGenerationsInCompileAtK: a model failure is a sample that does
+// not compile, raw or repaired, and is not sent to repair; an endpoint
+// failure gets no samples row at all (out of Compile@k).
+func TestFailedGenerationsInCompileAtK(t *testing.T) {
+	env := regentest.Env(t, demoCorpus)
+	o := regentest.Keep(t, env, "Vault")[0]
+	sk := regentest.Skeleton(t, env, o)
+	ref, _ := regen.New("reference", regen.Config{})
+	regentest.Generate(t, env, o, sk, asLLM{ref}, 1, nil)
+	failed := []schemas.Generation{
+		{ContractID: o.ID, Model: "openai:m", Sample: 1, Generator: regen.KindOpenAI, FunctionsFailed: 1,
+			Error: "model failure at deposit: unusable reply", Failure: regen.FailureModel},
+		{ContractID: o.ID, Model: "openai:m", Sample: 2, Generator: regen.KindOpenAI, FunctionsFailed: 1,
+			Error: "endpoint failure at initialize: llm: endpoint 404", Failure: regen.FailureEndpoint},
+	}
+	if err := warehouse.Write(env.Warehouse.Path("generations", warehouse.ByContract(o.ID), "generate-failed"), failed); err != nil {
+		t.Fatal(err)
+	}
+	srv := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Status: 400, Body: "no repair expected"}
+	})
+	s := New()
+	s.LLM.BaseURL = srv.BaseURL()
+	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {
+		t.Fatalf("run %+v %v", c, err)
+	}
+	rows, _ := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	got := map[int64]schemas.Sample{}
+	for _, r := range rows {
+		got[r.Sample] = r
+	}
+	if len(rows) != 2 || !got[0].CompiledRepaired {
+		t.Fatalf("samples %+v: want the good one and the model failure only", rows)
+	}
+	if m := got[1]; m.CompiledRaw || m.CompiledRepaired || m.RepairAttempted || !strings.Contains(m.Error, "model failure") {
+		t.Errorf("model failure: %+v", m)
+	}
+	if srv.Count() != 0 {
+		t.Errorf("%d repair requests for a failed generation", srv.Count())
+	}
+}

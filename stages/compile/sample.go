@@ -29,7 +29,8 @@ type repairCall struct {
 func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (schemas.Sample, *repairCall, error) {
 	row := schemas.Sample{ContractID: g.ContractID, Model: g.Model, Sample: g.Sample, Generator: g.Generator,
 		SourcePath: g.SourcePath, SourceSHA256: g.SourceSHA256, Mutations: g.Mutations, NMutated: g.NMutated,
-		FunctionsGenerated: g.FunctionsGenerated, FunctionsFailed: g.FunctionsFailed, GenerationMS: g.GenerationMS}
+		FunctionsGenerated: g.FunctionsGenerated, FunctionsFailed: g.FunctionsFailed, GenerationMS: g.GenerationMS,
+		Ablation: g.Ablation}
 	if g.Error != "" || g.SourcePath == "" {
 		row.Error, row.RawError = orText(g.Error, "nothing was generated"), orText(g.Error, "nothing was generated")
 		return row, nil, nil

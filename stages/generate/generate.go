@@ -13,10 +13,15 @@
 // artifact, the generator's configuration (for imports, the imported files),
 // k, the seed, the temperature and the token limit.
 //
-// An LLM call that fails (timeout, HTTP error, garbage) leaves its function
-// as a stub and the sample goes on; when a failure was transient (timeout,
-// 429, 5xx, network), the unit's rows are kept and the unit is marked for a
-// retry, so the next run asks again for what failed (the rest is cached).
+// A failed LLM call ends its sample, which never becomes a compiling stub.
+// A reply with no usable body (garbage, empty choices) is the model's
+// failure: the sample is recorded with its reason (`failure` = model) and
+// counts as not compiling. A request the endpoint did not answer after the
+// client's retries (timeout, 429, 5xx, refused, 401/403/404) is not: the
+// sample (`failure` = endpoint) stays out of Compile@k and the unit fails
+// with class endpoint (exit status 2), its rows kept; a transient failure is
+// retried on the next run, which asks again only for what failed (the rest
+// is cached).
 package generate
 
 import (
@@ -58,12 +63,13 @@ type Stage struct {
 	Temperature  float64
 	MaxTokens    int
 	MutationRate float64
+	Regenerate   string // the skeletons' scope (shared --regenerate): a skeleton of another scope is stale
 	LLM          llm.Options
 }
 
 // New returns the stage with the paper's parameters.
 func New() *Stage {
-	return &Stage{Samples: 10, Temperature: 0.7, MaxTokens: 2048, MutationRate: mutate.DefaultRate}
+	return &Stage{Samples: 10, Temperature: 0.7, MaxTokens: 2048, MutationRate: mutate.DefaultRate, Regenerate: skeleton.ScopeChain}
 }
 
 func (s *Stage) Name() string    { return "generate" }
@@ -78,6 +84,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&s.Temperature, "temperature", s.Temperature, "LLM sampling temperature for generation")
 	fs.IntVar(&s.MaxTokens, "max-tokens", s.MaxTokens, "most output tokens per generated function")
 	fs.Float64Var(&s.MutationRate, "mutation-rate", s.MutationRate, "mutant generator: probability that a function is mutated")
+	sharedflag.String(fs, &s.Regenerate, "regenerate", skeleton.ScopeChain, skeleton.RegenerateFlagUsage)
 	llm.BindFlags(fs, &s.LLM)
 }
 
@@ -123,6 +130,9 @@ type unit struct {
 
 // Plan makes one unit per (kept contract with a skeleton, generator).
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+	if err := skeleton.CheckScope(s.Regenerate); err != nil {
+		return nil, err
+	}
 	gens, err := s.generators(env)
 	if err != nil {
 		return nil, err
@@ -146,7 +156,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 			continue
 		}
 		for _, g := range gens {
-			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed)
+			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed, "regenerate="+s.Regenerate, sk.Ablation)
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Name(), Contract: e.ID, Fingerprint: fp,
 				Payload: unit{entry: e, gen: g, skel: sk, artifact: artifacts[e.ID]}})
 		}
@@ -185,6 +195,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if err != nil {
 		return nil, err
 	}
+	if scope := orText(sk.Scope, skeleton.ScopeTarget); scope != s.Regenerate {
+		return nil, pipeline.Fail("skeleton", false, fmt.Errorf("the skeleton regenerates %q but --regenerate is %q: run the skeleton stage with --regenerate %s", scope, s.Regenerate, s.Regenerate))
+	}
 	orig, err := loadOriginal(env, u)
 	if err != nil {
 		return nil, err
@@ -195,7 +208,8 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	rows := make([]schemas.Generation, 0, len(results))
 	var calls []schemas.LLMCall
-	transient := 0
+	transient, endpoint := 0, 0
+	firstEndpoint := ""
 	for k, r := range results {
 		row, err := writeSample(env.Data, pu.Contract, u, k, r)
 		if err != nil {
@@ -204,6 +218,10 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		rows = append(rows, row)
 		calls = append(calls, r.res.Calls...)
 		transient += r.res.Transient
+		if r.res.Failure == regen.FailureEndpoint {
+			endpoint++
+			firstEndpoint = orText(firstEndpoint, r.res.Err)
+		}
 	}
 	removeStale(env.Data, pu.Contract, u.gen.Name(), s.Samples)
 	out := &pipeline.Output{}
@@ -211,8 +229,12 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if len(calls) > 0 {
 		pipeline.Add(out, "llm_calls", calls)
 	}
-	if transient > 0 {
-		return out, pipeline.Fail("llm", true, fmt.Errorf("%d LLM call(s) failed transiently; the unit is retried on the next run", transient))
+	if endpoint > 0 {
+		// not the model's failure: the samples stay out of Compile@k, the
+		// unit fails (exit status 2); a transient one is retried next run,
+		// the rest of the unit's calls coming from the cache
+		return out, pipeline.Fail(pipeline.ClassEndpoint, transient > 0,
+			fmt.Errorf("%d of %d samples failed at the LLM endpoint (first: %s)", endpoint, len(results), firstEndpoint))
 	}
 	return out, nil
 }
@@ -287,7 +309,7 @@ func writeSample(data, contractID string, u unit, k int, r result) (schemas.Gene
 	g := u.gen
 	row := schemas.Generation{ContractID: contractID, Model: g.Name(), Sample: int64(k), Generator: g.Kind(),
 		Seed: r.seed, SkeletonSHA256: u.skel.SkeletonSHA256, FunctionsGenerated: int64(r.res.Generated),
-		FunctionsFailed: int64(r.res.Failed), Error: r.res.Err, GenerationMS: r.ms, LLMCalls: int64(len(r.res.Calls))}
+		FunctionsFailed: int64(r.res.Failed), Error: r.res.Err, Failure: r.res.Failure, Ablation: u.skel.Ablation, GenerationMS: r.ms, LLMCalls: int64(len(r.res.Calls))}
 	for _, c := range r.res.Calls {
 		row.TokensIn += c.TokensIn
 		row.TokensOut += c.TokensOut
@@ -315,6 +337,13 @@ func writeSample(data, contractID string, u unit, k int, r result) (schemas.Gene
 		}
 	}
 	return row, nil
+}
+
+func orText(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
 }
 
 // mutationsJSON is the samples.mutations text: a JSON list, `->` left readable.

@@ -81,12 +81,12 @@ func TestGenerateAllKinds(t *testing.T) {
 		t.Fatalf("rows per model: %d %d %d", len(got["mutant"]), len(got["reference"]), len(got["openai:m"]))
 	}
 	for _, r := range got["openai:m"] {
-		if r.FunctionsFailed != 1 || r.FunctionsGenerated != 2 || r.LLMCalls != 3 {
+		if r.FunctionsFailed != 1 || r.FunctionsGenerated != 2 || r.LLMCalls != 3 || r.Failure != regen.FailureEndpoint || r.SourcePath != "" {
 			t.Errorf("openai sample with the 503: %+v", r)
 		}
 	}
 	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
-	if len(errs) != 1 || !errs[0].Retriable || errs[0].Class != "llm" {
+	if len(errs) != 1 || !errs[0].Retriable || errs[0].Class != pipeline.ClassEndpoint {
 		t.Fatalf("errors %+v", errs)
 	}
 
@@ -97,7 +97,7 @@ func TestGenerateAllKinds(t *testing.T) {
 	asked := srv.Count()
 	got = rowsByModel(t, env)
 	for _, r := range got["openai:m"] {
-		if r.FunctionsFailed != 0 || r.FunctionsGenerated != 3 || r.Seed != regen.SampleSeed(42, o.ID, "openai:m", int(r.Sample)) {
+		if r.FunctionsFailed != 0 || r.FunctionsGenerated != 3 || r.Failure != "" || r.Seed != regen.SampleSeed(42, o.ID, "openai:m", int(r.Sample)) {
 			t.Errorf("openai sample after the retry: %+v", r)
 		}
 		b, err := os.ReadFile(filepath.Join(env.Data, r.SourcePath))
@@ -155,5 +155,50 @@ func TestDefaultGenerators(t *testing.T) {
 	s.Generators = []string{"mutant", "mutant"}
 	if _, err := s.generators(env); err == nil {
 		t.Fatal("a generator named twice was accepted")
+	}
+}
+
+// TestFailedGenerations: an endpoint that answers 404 to every request is
+// not the model's failure: every sample is marked endpoint, the unit fails
+// with class endpoint (exit status 2), not retried; a model that answers
+// garbage fails its samples (failure model, no source) and the unit passes.
+func TestFailedGenerations(t *testing.T) {
+	env := regentest.Env(t, demoCorpus)
+	o := regentest.Keep(t, env, "Vault")[0]
+	regentest.Skeleton(t, env, o)
+	missing := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: 404, Body: "not found"} })
+	garbage := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply {
+		return llmtest.Reply{Content: "Sorry, I cannot write Solidity."}
+	})
+
+	s := New()
+	s.Generators, s.Samples = []string{"openai:m"}, 2
+	s.LLM.BaseURL, s.LLM.Retries, s.LLM.Timeout = missing.BaseURL(), 1, 5*time.Second
+	if c := runStage(t, env, s); c.Failed != 1 {
+		t.Fatalf("404 endpoint: %+v, want the unit failed", c)
+	}
+	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	if len(errs) != 1 || errs[0].Class != pipeline.ClassEndpoint || errs[0].Retriable || !strings.Contains(errs[0].Message, "404") {
+		t.Fatalf("errors %+v", errs)
+	}
+	for _, r := range rowsByModel(t, env)["openai:m"] {
+		if r.Failure != regen.FailureEndpoint || r.SourcePath != "" || r.LLMCalls != 1 || !strings.Contains(r.Error, "endpoint failure") {
+			t.Errorf("404 sample %+v", r)
+		}
+	}
+
+	s.LLM.BaseURL = garbage.BaseURL()
+	s.Generators = []string{"openai:g"}
+	if c := runStage(t, env, s); c.Failed != 0 {
+		t.Fatalf("garbage replies: %+v, want no failed unit", c)
+	}
+	rows := rowsByModel(t, env)["openai:g"]
+	if len(rows) != 2 {
+		t.Fatalf("%d garbage rows", len(rows))
+	}
+	for _, r := range rows {
+		if r.Failure != regen.FailureModel || r.SourcePath != "" || r.FunctionsFailed != 1 || !strings.Contains(r.Error, "model failure") {
+			t.Errorf("garbage sample %+v", r)
+		}
 	}
 }

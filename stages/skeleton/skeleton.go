@@ -1,8 +1,9 @@
 // Package skeleton is the skeleton stage (solbehave paper §IV-B): for every
 // kept contract it strips the original's comments, writes fresh NatSpec for
-// its target contract's public and external functions, deletes the body of
-// every function of the target contract, and checks that the result
-// compiles once each body is stubbed. The NatSpec comes from a model when
+// the public and external functions it regenerates, deletes the body of
+// every function of the target contract and, with --regenerate chain (the
+// default), of every base it inherits from in its file, and checks that the
+// result compiles once each body is stubbed. The NatSpec comes from a model when
 // one is configured (--natspec-model, by default the first openai:<model>
 // generator when --llm-url is set), otherwise from a deterministic template.
 //
@@ -11,7 +12,7 @@
 // `skeletons` dataset, `llm_calls` rows for the NatSpec request, and the
 // files under <data>/skeletons/<contract_id>/ (skeleton.json, skeleton.sol,
 // stubbed.sol). One unit per contract; its fingerprint covers the source,
-// the original's artifact and the NatSpec model.
+// the original's artifact, the NatSpec model and the regeneration scope.
 package skeleton
 
 import (
@@ -45,6 +46,8 @@ import (
 // Stage is the skeleton stage.
 type Stage struct {
 	NatSpecModel string   // "auto", "" (template) or a model name
+	Regenerate   string   // skeleton.ScopeChain or skeleton.ScopeTarget (shared with generate)
+	SizeAblation bool     // also every compiling contract that was not kept, for Table VII only
 	Generators   []string // the shared --generator list (auto picks its first openai:<model>)
 	LLM          llm.Options
 
@@ -53,18 +56,21 @@ type Stage struct {
 }
 
 // New returns the stage with its defaults.
-func New() *Stage { return &Stage{NatSpecModel: "auto"} }
+func New() *Stage { return &Stage{NatSpecModel: "auto", Regenerate: skeleton.ScopeChain} }
 
 func (s *Stage) Name() string    { return "skeleton" }
 func (s *Stage) Version() string { return "1" }
 func (s *Stage) Summary() string {
-	return "strip comments, write fresh NatSpec, delete the target's bodies; check the stubbed skeleton compiles"
+	return "strip comments, write fresh NatSpec, delete the bodies of the target and its bases; check the stubbed skeleton compiles"
 }
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&s.NatSpecModel, "natspec-model", s.NatSpecModel,
 		`model writing the skeletons' NatSpec: "auto" (the first openai:<model> generator when --llm-url is set), "" (template), or a model name`)
 	sharedflag.StringList(fs, &s.Generators, "generator", nil, regen.GeneratorFlagUsage)
+	fs.BoolVar(&s.SizeAblation, "size-ablation", s.SizeAblation,
+		"also skeleton (and so generate and compile) every corpus contract that compiles but was not kept, as the size ablation of Table VII (rows marked ablation; no oracle reads them)")
+	sharedflag.String(fs, &s.Regenerate, "regenerate", skeleton.ScopeChain, skeleton.RegenerateFlagUsage)
 	llm.BindFlags(fs, &s.LLM)
 }
 
@@ -90,11 +96,15 @@ func (s *Stage) natspecModel() string {
 type unit struct {
 	entry    etherscan.Entry
 	artifact string
+	ablation bool // in the size ablation only (compiles, not kept)
 }
 
 // Plan makes one unit per kept contract that has an original artifact.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	kept, err := keptContracts(env)
+	if err := skeleton.CheckScope(s.Regenerate); err != nil {
+		return nil, err
+	}
+	kept, err := keptContracts(env, s.SizeAblation)
 	if err != nil {
 		return nil, err
 	}
@@ -113,20 +123,25 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		if !ok {
 			continue
 		}
-		fp := pipeline.Fingerprint(s.Version(), k.sourceSHA, k.artifact, natspec, skeletonFormat)
-		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: unit{entry: e, artifact: k.artifact}})
+		fp := pipeline.Fingerprint(s.Version(), k.sourceSHA, k.artifact, natspec, skeletonFormat, "regenerate="+s.Regenerate, k.ablation)
+		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: unit{entry: e, artifact: k.artifact, ablation: k.ablation}})
 	}
 	return units, nil
 }
 
 // skeletonFormat names the skeleton engine's output format: bump it when
 // internal/skeleton changes what it writes.
-const skeletonFormat = "skeleton-1"
+const skeletonFormat = "skeleton-2"
 
-type keptContract struct{ sourceSHA, artifact string }
+type keptContract struct {
+	sourceSHA, artifact string
+	ablation            bool
+}
 
-// keptContracts maps each kept contract to its source digest and artifact.
-func keptContracts(env *pipeline.Env) (map[string]keptContract, error) {
+// keptContracts maps each kept contract to its source digest and artifact;
+// with ablation, also every contract whose original compiled (its size or
+// history kept it out; §VI's size ablation needs only compilation).
+func keptContracts(env *pipeline.Env, ablation bool) (map[string]keptContract, error) {
 	contracts, err := warehouse.ReadDataset[schemas.Contract](env.Warehouse, "contracts")
 	if err != nil {
 		return nil, err
@@ -141,9 +156,13 @@ func keptContracts(env *pipeline.Env) (map[string]keptContract, error) {
 	}
 	out := map[string]keptContract{}
 	for _, c := range contracts {
-		if c.Kept && artifacts[c.ContractID] != "" {
-			out[c.ContractID] = keptContract{sourceSHA: c.SourceSHA256, artifact: artifacts[c.ContractID]}
+		if artifacts[c.ContractID] == "" || !c.Kept && !ablation {
+			continue
 		}
+		if prev, seen := out[c.ContractID]; seen && !prev.ablation {
+			continue // a kept row wins over another row of the same contract
+		}
+		out[c.ContractID] = keptContract{sourceSHA: c.SourceSHA256, artifact: artifacts[c.ContractID], ablation: !c.Kept}
 	}
 	return out, nil
 }
@@ -155,7 +174,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if err != nil {
 		return nil, err
 	}
-	in := skeleton.Input{Files: orig.Files, File: orig.File, Target: rec.Name(), AST: orig.Root}
+	in := skeleton.Input{Files: orig.Files, File: orig.File, Target: rec.Name(), AST: orig.Root, Scope: s.Regenerate}
 	sk, err := skeleton.Build(in, nil)
 	if err != nil {
 		return nil, pipeline.Fail("source", false, err)
@@ -180,7 +199,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if err != nil {
 		return nil, err
 	}
-	pipeline.Add(out, "skeletons", rows(pu.Contract, sk, model, relPath, sum, stubErr))
+	pipeline.Add(out, "skeletons", rows(pu.Contract, sk, model, relPath, sum, stubErr, u.ablation))
 	if len(calls) > 0 {
 		pipeline.Add(out, "llm_calls", calls)
 	}
@@ -248,7 +267,7 @@ func writeFiles(data, contractID string, sk *skeleton.Skeleton) (string, string,
 	return path.Join(rel, "skeleton.json"), hex.EncodeToString(sum[:]), nil
 }
 
-func rows(contractID string, sk *skeleton.Skeleton, model, relPath, sum, stubErr string) []schemas.Skeleton {
+func rows(contractID string, sk *skeleton.Skeleton, model, relPath, sum, stubErr string, ablation bool) []schemas.Skeleton {
 	natspecModel := ""
 	if model != "" {
 		natspecModel = regen.KindOpenAI + ":" + model
@@ -256,9 +275,11 @@ func rows(contractID string, sk *skeleton.Skeleton, model, relPath, sum, stubErr
 	out := make([]schemas.Skeleton, 0, len(sk.Functions))
 	for _, f := range sk.Functions {
 		out = append(out, schemas.Skeleton{ContractID: contractID, Target: sk.Target, File: sk.File,
-			FunctionIndex: int64(f.Index), Function: f.Key, Signature: f.Signature, Kind: f.Kind,
+			FunctionIndex: int64(f.Index), Function: f.Key, DeclaredIn: f.Contract, Nontrivial: f.Nontrivial,
+			Signature: f.Signature, Kind: f.Kind,
 			Visibility: f.Visibility, StateMutability: f.StateMutability, HasBody: f.HasBody,
 			NatSpecSource: f.NatSpecSource, Stub: f.Stub, NFunctions: int64(len(sk.Holes())),
+			NNontrivial: int64(sk.Nontrivial()), Regenerate: sk.Scope, Ablation: ablation,
 			NatSpecModel: natspecModel, SkeletonPath: relPath, SkeletonSHA256: sum,
 			StubCompiled: stubErr == "", StubError: stubErr})
 	}

@@ -122,3 +122,54 @@ func TestNatSpecFromTheModel(t *testing.T) {
 		t.Fatalf("garbage reply not recorded: %+v", calls)
 	}
 }
+
+// TestSizeAblationAndScope: --size-ablation adds the compiling contracts
+// that were not kept, their rows marked ablation; --regenerate target
+// stubs only the target's own functions and is part of the fingerprint.
+func TestSizeAblationAndScope(t *testing.T) {
+	env := regentest.Env(t, demoCorpus)
+	gift := regentest.Keep(t, env, "Vault", "GiftToken")[1]
+	dropped := []schemas.Contract{{ContractID: gift.ID, Name: "GiftToken", Kept: false, Reason: "size filter"}}
+	if err := warehouse.Write(env.Warehouse.Path("contracts", warehouse.ByContract(gift.ID), "verify"), dropped); err != nil {
+		t.Fatal(err)
+	}
+	if c := run(t, env, New()); c.Units != 1 {
+		t.Fatalf("without --size-ablation: %+v, want the kept Vault only", c)
+	}
+	s := New()
+	s.SizeAblation = true
+	if c := run(t, env, s); c.Units != 2 || c.Ran != 1 || c.Skipped != 1 {
+		t.Fatalf("with --size-ablation: %+v", c)
+	}
+	rows, _ := warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	chain := 0
+	for _, r := range rows {
+		if r.Ablation != (r.Target == "GiftToken") || r.Regenerate != "chain" {
+			t.Errorf("%s.%s: ablation %v regenerate %s", r.Target, r.Function, r.Ablation, r.Regenerate)
+		}
+		if r.Target == "GiftToken" {
+			chain++
+		}
+	}
+	s.Regenerate = "target"
+	if c := run(t, env, s); c.Ran != 2 {
+		t.Fatalf("--regenerate target did not rerun both units: %+v", c)
+	}
+	rows, _ = warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	own := 0
+	for _, r := range rows {
+		if r.Target == "GiftToken" {
+			own++
+			if r.DeclaredIn != "GiftToken" || r.Regenerate != "target" {
+				t.Errorf("target scope row %+v", r)
+			}
+		}
+	}
+	if own >= chain {
+		t.Errorf("GiftToken: %d bodies under target, %d under chain: its bases were not regenerated", own, chain)
+	}
+	s.Regenerate = "all"
+	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err == nil {
+		t.Error("--regenerate all was accepted")
+	}
+}

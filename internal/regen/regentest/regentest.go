@@ -131,7 +131,8 @@ func Skeleton(t *testing.T, env *pipeline.Env, o Original) *skeleton.Skeleton {
 	var rows []schemas.Skeleton
 	for _, f := range sk.Functions {
 		rows = append(rows, schemas.Skeleton{ContractID: o.ID, Target: sk.Target, File: sk.File, FunctionIndex: int64(f.Index),
-			Function: f.Key, HasBody: f.HasBody, SkeletonPath: rel, SkeletonSHA256: hex.EncodeToString(sum[:]), StubCompiled: true})
+			Function: f.Key, DeclaredIn: f.Contract, Nontrivial: f.Nontrivial, HasBody: f.HasBody, Regenerate: sk.Scope,
+			NFunctions: int64(len(sk.Holes())), NNontrivial: int64(sk.Nontrivial()), SkeletonPath: rel, SkeletonSHA256: hex.EncodeToString(sum[:]), StubCompiled: true})
 	}
 	write(t, env.Warehouse.Path("skeletons", warehouse.ByContract(o.ID), "skeleton"), rows)
 	return sk

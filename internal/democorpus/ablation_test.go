@@ -1,0 +1,58 @@
+package democorpus
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"github.com/ethereum/go-ethereum/accounts/abi"
+
+	"github.com/solbehave/solbehave/internal/solc"
+)
+
+// TestAblationLedgers: each size-ablation ledger compiles and has exactly
+// its number of state-changing ABI functions (the size filter's count), in
+// the 21-40 bins of Table VII, and the committed corpus holds every one.
+func TestAblationLedgers(t *testing.T) {
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Skip("node is not installed: solc cannot run")
+	}
+	m := solc.NewManager(solc.Options{})
+	defer m.Close()
+	index, err := os.ReadFile("../../data/corpus/ablation/index.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, spec := range AblationSpecs() {
+		src, err := spec.Source()
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, abiJSON, err := compile(context.Background(), m, spec, src)
+		if err != nil {
+			t.Fatalf("%s: %v", spec.Name, err)
+		}
+		parsed, err := abi.JSON(bytes.NewReader(abiJSON))
+		if err != nil {
+			t.Fatal(err)
+		}
+		n := 0
+		for _, method := range parsed.Methods {
+			if !method.IsConstant() {
+				n++
+			}
+		}
+		want := 0
+		fmt.Sscanf(strings.TrimPrefix(spec.Name, "Ledger"), "%d", &want)
+		if n != want || n < 21 || n > 40 {
+			t.Errorf("%s: %d state-changing functions, want %d in 21-40", spec.Name, n, want)
+		}
+		if !strings.Contains(string(index), `"`+spec.Name+`"`) {
+			t.Errorf("%s is not in data/corpus/ablation (go run ./cmd/democorpus -ablation -out data/corpus/ablation)", spec.Name)
+		}
+	}
+}
