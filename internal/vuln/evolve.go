@@ -133,8 +133,116 @@ func (e *engine) randomSeed() *Seed {
 		if s.Txs[i].fn.payable {
 			s.Txs[i].Value = e.wei()
 		}
+		if s.Txs[i].Sender == e.attackerIx && e.chance(e.cfg.CrossReentry) {
+			e.drawReentry(&s.Txs[i], s.Txs[:i])
+		}
 	}
 	return s
+}
+
+// drawReentry gives an attacker transaction a call to make when the target
+// calls the attacker back: a state-changing function drawn by weight
+// (cross-function reentrancy re-enters a function other than the paying
+// one), or none (the transaction's own call again) a third of the time.
+func (e *engine) drawReentry(tx *Tx, prior []Tx) {
+	if e.gen.Intn(3) == 0 {
+		tx.Reenter = nil
+		return
+	}
+	for range 4 {
+		c := e.pickCandidate()
+		if c.readOnly || c.method == nil {
+			continue
+		}
+		r := Tx{fn: c, Sender: tx.Sender, Value: new(big.Int)}
+		e.fillArgs(&r, append(append([]Tx(nil), prior...), *tx))
+		tx.Reenter = &r
+		return
+	}
+}
+
+// gapHint is a time or block gap that would satisfy a guard transaction tx
+// compared the block's time or number against (see timeHints).
+type gapHint struct {
+	tx              int
+	seconds, blocks uint64
+}
+
+// Gap caps: guards further away than this are not waited for.
+const (
+	maxHintSeconds = 10 * 365 * 86400
+	maxHintBlocks  = 10_000_000
+)
+
+// timeHints reads the guards of a run: every comparison of a value derived
+// from TIMESTAMP (NUMBER) with one that is not, where the block-state side
+// is the smaller, gives the gap that would make it pass: the difference
+// plus one, in seconds (blocks). A sequence that waits that long before
+// the transaction reaches the other side of the guard (a time lock opens,
+// a deadline passes).
+func timeHints(run *seedRun) []gapHint {
+	var out []gapHint
+	seen := map[gapHint]bool{}
+	for ti, tx := range run.txs {
+		for _, ev := range tx.trace.events {
+			if ev.kind != evCmp {
+				continue
+			}
+			env, other := ev.b, ev.a
+			if ev.envFirst {
+				env, other = ev.a, ev.b
+			}
+			if !env.Lt(&other) {
+				continue
+			}
+			var d uint256.Int
+			d.Sub(&other, &env)
+			if !d.IsUint64() {
+				continue
+			}
+			h := gapHint{tx: ti}
+			switch gap := d.Uint64() + 1; {
+			case ev.taint == srcTimestamp && gap <= maxHintSeconds:
+				h.seconds = gap
+			case ev.taint == srcNumber && gap <= maxHintBlocks:
+				h.blocks = gap
+			default:
+				continue
+			}
+			if !seen[h] && len(out) < 16 {
+				seen[h] = true
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+// mutateGap changes the wait before transaction i: to a gap a guard of the
+// last run asked for (with probability GapHints, when there is one), else
+// to one of the usual gaps, a block apart, or as many blocks as seconds
+// pass at 15 s a block.
+func (e *engine) mutateGap(tx *Tx, i int, hints []gapHint) {
+	var mine []gapHint
+	for _, h := range hints {
+		if h.tx == i {
+			mine = append(mine, h)
+		}
+	}
+	if len(mine) > 0 && e.chance(e.cfg.GapHints) {
+		h := mine[e.gen.Intn(len(mine))]
+		if h.seconds > 0 {
+			tx.Advance = max(tx.Advance, 1) + h.seconds
+		} else {
+			tx.Blocks = max(tx.Blocks, 1) + h.blocks
+		}
+		return
+	}
+	tx.Advance = advances[e.gen.Intn(len(advances))]
+	tx.Blocks = 1
+	if e.gen.Intn(2) == 0 {
+		tx.Blocks = max(1, tx.Advance/15)
+	}
 }
 
 func (e *engine) pickCandidate() *candidate {
@@ -403,14 +511,22 @@ func (e *engine) mutate(s *Seed) *Seed {
 		if e.gen.Intn(2) == 0 && e.mutateArgs(&c.Txs[i], c.Txs[:i]) {
 			continue
 		}
-		c.Txs = e.mutateTx(c.Txs, i)
+		var hints []gapHint
+		if len(c.Txs) == len(s.Txs) {
+			hints = s.hints
+		}
+		c.Txs = e.mutateTx(c.Txs, i, hints)
 	}
 	e.reorder(c)
 	return c
 }
 
-func (e *engine) mutateTx(txs []Tx, i int) []Tx {
+func (e *engine) mutateTx(txs []Tx, i int, hints []gapHint) []Tx {
 	tx := &txs[i]
+	if tx.Sender == e.attackerIx && e.chance(e.cfg.CrossReentry) {
+		e.drawReentry(tx, txs[:i])
+		return txs
+	}
 	switch e.gen.Intn(5) {
 	case 0:
 		tx.Sender = e.gen.Intn(len(e.actors))
@@ -421,7 +537,7 @@ func (e *engine) mutateTx(txs []Tx, i int) []Tx {
 			tx.Sender = e.gen.Intn(len(e.actors))
 		}
 	case 2:
-		tx.Advance = advances[e.gen.Intn(len(advances))]
+		e.mutateGap(tx, i, hints)
 	case 3:
 		if len(txs) < 2*e.cfg.MaxTxs {
 			txs = append(txs[:i+1], append([]Tx{tx.clone()}, txs[i+1:]...)...)
@@ -485,6 +601,7 @@ func (e *engine) execute(s *Seed) *seedRun {
 			s.failed = append(s.failed, i)
 		}
 	}
+	s.hints = timeHints(run)
 	e.total.merge(run.cov)
 	w := e.cfg.BranchWeight
 	s.fitness = w*ratio(run.cov.branches(), e.branches) + (1-w)*ratio(run.cov.instructions(), e.instructions)
@@ -495,11 +612,14 @@ func (e *engine) execute(s *Seed) *seedRun {
 func (e *engine) replay(s *Seed) *seedRun {
 	h := e.traced.Fork()
 	e.tr.beginSeed()
-	defer func() { e.tr.on = false }()
+	e.tr.state = func(slot uint256.Int) uint256.Int {
+		return *new(uint256.Int).SetBytes32(h.StorageAt(e.target.Address, slot.Bytes32()).Bytes())
+	}
+	defer func() { e.tr.on, e.tr.state = false, nil }()
 	run := &seedRun{seed: s}
 	b := e.target.Block
 	for _, tx := range s.Txs {
-		b = chain.Block{Number: b.Number + 1, Time: b.Time + max(tx.Advance, 1)}
+		b = chain.Block{Number: b.Number + max(tx.Blocks, 1), Time: b.Time + max(tx.Advance, 1)}
 		trace := e.tr.beginTx()
 		ok := e.send(h, tx, b)
 		run.txs = append(run.txs, txRun{trace: trace, success: ok, sender: tx.Sender})
@@ -527,6 +647,13 @@ func (e *engine) send(h *chain.Harness, tx Tx, b chain.Block) bool {
 	to := e.target.Address
 	if a.via != nil {
 		to = *a.via
+		var reenter []byte
+		if tx.Reenter != nil {
+			if reenter, err = tx.Reenter.CallData(); err != nil {
+				return false
+			}
+		}
+		data = attackerEnvelope(data, reenter)
 	}
 	res, err := h.Apply(chain.Msg{From: a.from, To: &to, Data: data, Value: tx.Value, Gas: e.cfg.TxGas, Block: b})
 	return err == nil && res.Success
