@@ -61,18 +61,21 @@ type Config struct {
 	// Negative: never.
 	CrossReentry float64
 	GapHints     float64
-	Fund         *big.Int      // the target's balance is raised to this before the seeds run (Ether of earlier users)
-	Budget       time.Duration // wall clock for the evolution; 0: none (the generations bound it)
-	CallTimeout  time.Duration // per transaction
-	Ablation     Ablation
-	Seed         int64
+	// Campaigns is the share of initial seeds that are an attacker's
+	// campaign (see campaignSeed). Negative: none.
+	Campaigns   float64
+	Fund        *big.Int      // the target's balance is raised to this before the seeds run (Ether of earlier users)
+	Budget      time.Duration // wall clock for the evolution; 0: none (the generations bound it)
+	CallTimeout time.Duration // per transaction
+	Ablation    Ablation
+	Seed        int64
 }
 
 // DefaultConfig is the configuration the stage starts from.
 func DefaultConfig() Config {
 	return Config{
 		Population: 32, Generations: 30, MaxTxs: 5, Alpha: 0.5, MutationRate: 0.5, BranchWeight: 0.5,
-		GasThreshold: 2300, TxGas: 3_000_000, Reentries: 1, CrossReentry: 0.3, GapHints: 0.5, Fund: ether(100),
+		GasThreshold: 2300, TxGas: 3_000_000, Reentries: 1, CrossReentry: 0.3, GapHints: 0.5, Campaigns: 0.25, Fund: ether(100),
 		CallTimeout: 10 * time.Second, Ablation: AblationNone,
 	}
 }
@@ -111,6 +114,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.GapHints == 0 || c.GapHints > 1 {
 		c.GapHints = d.GapHints
+	}
+	if c.Campaigns == 0 || c.Campaigns > 1 {
+		c.Campaigns = d.Campaigns
 	}
 	if c.Fund == nil {
 		c.Fund = d.Fund

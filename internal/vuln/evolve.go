@@ -24,7 +24,11 @@ var advances = []uint64{1, 15, 15, 15, 60, 3600, 86400, 604800, 2592000, 3153600
 func (e *engine) evolve(ctx context.Context, start time.Time) error {
 	pop := make([]*Seed, e.cfg.Population)
 	for i := range pop {
-		pop[i] = e.randomSeed()
+		if e.directed && e.chance(e.cfg.Campaigns) {
+			pop[i] = e.campaignSeed()
+		} else {
+			pop[i] = e.randomSeed()
+		}
 	}
 	for gen := 0; gen < e.cfg.Generations; gen++ {
 		for _, s := range pop {
@@ -140,6 +144,59 @@ func (e *engine) randomSeed() *Seed {
 	return s
 }
 
+// campaignSeed is an attacker's campaign: every state-changing candidate
+// once, in storage-dependency order (payable ones first among equals, with
+// Ether; the others among equals in random order), all sent through the attacker contract; so the attacker has
+// registered, deposited and claimed whatever the payout checks before it
+// asks for it. Past 2·MaxTxs writers, a random subset keeps that order.
+func (e *engine) campaignSeed() *Seed {
+	var writers []*candidate
+	for _, c := range e.candidates {
+		if !c.readOnly {
+			writers = append(writers, c)
+		}
+	}
+	for len(writers) > 2*e.cfg.MaxTxs {
+		i := e.gen.Intn(len(writers))
+		writers = append(writers[:i], writers[i+1:]...)
+	}
+	if len(writers) == 0 {
+		return e.randomSeed()
+	}
+	s := &Seed{}
+	for _, k := range e.permutation(len(writers)) { // equal ranks in any order (setup before payout, or not)
+		s.Txs = append(s.Txs, Tx{fn: writers[k], Sender: e.attackerIx, Value: new(big.Int), Advance: 15})
+	}
+	e.sortByRank(s)
+	for i := range s.Txs {
+		tx := &s.Txs[i]
+		e.fillArgs(tx, s.Txs[:i])
+		e.selfAddresses(tx)
+		e.reuseAmounts(tx, s.Txs[:i])
+		if tx.fn.payable {
+			tx.Value = e.wei()
+		}
+		if e.chance(e.cfg.CrossReentry) {
+			e.drawReentry(tx, s.Txs[:i])
+		}
+	}
+	return s
+}
+
+// selfAddresses names the attacker in half the address arguments of a
+// campaign's transaction (a payout to a holder or beneficiary it names);
+// reuseAmounts then gives half its amounts one the campaign used before.
+func (e *engine) selfAddresses(tx *Tx) {
+	if tx.words == nil {
+		return
+	}
+	for i, in := range tx.fn.method.Inputs {
+		if in.Type.T == abi.AddressTy && e.gen.Intn(2) == 0 {
+			tx.words[i].SetBytes20(AttackerAddress.Bytes())
+		}
+	}
+}
+
 // drawReentry gives an attacker transaction a call to make when the target
 // calls the attacker back: a state-changing function drawn by weight
 // (cross-function reentrancy re-enters a function other than the paying
@@ -151,13 +208,30 @@ func (e *engine) drawReentry(tx *Tx, prior []Tx) {
 	}
 	for range 4 {
 		c := e.pickCandidate()
-		if c.readOnly || c.method == nil {
+		if c.readOnly || c.method == nil || c == tx.fn { // the own call is the nil case
 			continue
 		}
 		r := Tx{fn: c, Sender: tx.Sender, Value: new(big.Int)}
-		e.fillArgs(&r, append(append([]Tx(nil), prior...), *tx))
+		before := append(append([]Tx(nil), prior...), *tx)
+		e.fillArgs(&r, before)
+		e.reuseAmounts(&r, before)
 		tx.Reenter = &r
 		return
+	}
+}
+
+// reuseAmounts gives half the unsigned integer arguments of a re-entry an
+// amount the sequence used before: re-entered during a payout, moving
+// what is being paid is the attack.
+func (e *engine) reuseAmounts(tx *Tx, prior []Tx) {
+	if tx.words == nil {
+		return
+	}
+	amounts := e.amounts(prior)
+	for i, in := range tx.fn.method.Inputs {
+		if in.Type.T == abi.UintTy && len(amounts) > 0 && e.gen.Intn(2) == 0 {
+			tx.words[i] = fuzz.Canonical(in.Type, amounts[e.gen.Intn(len(amounts))])
+		}
 	}
 }
 
@@ -218,6 +292,15 @@ func timeHints(run *seedRun) []gapHint {
 	return out
 }
 
+func hasHint(hints []gapHint, i int) bool {
+	for _, h := range hints {
+		if h.tx == i {
+			return true
+		}
+	}
+	return false
+}
+
 // mutateGap changes the wait before transaction i: to a gap a guard of the
 // last run asked for (with probability GapHints, when there is one), else
 // to one of the usual gaps, a block apart, or as many blocks as seconds
@@ -229,7 +312,7 @@ func (e *engine) mutateGap(tx *Tx, i int, hints []gapHint) {
 			mine = append(mine, h)
 		}
 	}
-	if len(mine) > 0 && e.chance(e.cfg.GapHints) {
+	if len(mine) > 0 && e.gen.Intn(4) > 0 {
 		h := mine[e.gen.Intn(len(mine))]
 		if h.seconds > 0 {
 			tx.Advance = max(tx.Advance, 1) + h.seconds
@@ -515,6 +598,10 @@ func (e *engine) mutate(s *Seed) *Seed {
 		if len(c.Txs) == len(s.Txs) {
 			hints = s.hints
 		}
+		if hasHint(hints, i) && e.chance(e.cfg.GapHints) {
+			e.mutateGap(&c.Txs[i], i, hints)
+			continue
+		}
 		c.Txs = e.mutateTx(c.Txs, i, hints)
 	}
 	e.reorder(c)
@@ -530,6 +617,11 @@ func (e *engine) mutateTx(txs []Tx, i int, hints []gapHint) []Tx {
 	switch e.gen.Intn(5) {
 	case 0:
 		tx.Sender = e.gen.Intn(len(e.actors))
+		if e.gen.Intn(4) == 0 { // the whole sequence becomes the attacker's campaign
+			for k := range txs {
+				txs[k].Sender = e.attackerIx
+			}
+		}
 	case 1:
 		if tx.fn.payable {
 			tx.Value = e.wei()

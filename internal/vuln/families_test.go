@@ -38,7 +38,7 @@ const familySeeds = 10
 
 func familyConfig(seed int64) Config {
 	c := DefaultConfig()
-	c.Population, c.Generations, c.Seed = 16, 20, seed
+	c.Population, c.Generations, c.Seed = 24, 25, seed
 	return c
 }
 
