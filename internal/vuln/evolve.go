@@ -144,28 +144,43 @@ func (e *engine) randomSeed() *Seed {
 	return s
 }
 
-// campaignSeed is an attacker's campaign: every state-changing candidate
-// once, in storage-dependency order (payable ones first among equals, with
-// Ether; the others among equals in random order), all sent through the attacker contract; so the attacker has
-// registered, deposited and claimed whatever the payout checks before it
-// asks for it. Past 2·MaxTxs writers, a random subset keeps that order.
+// campaignSeed is an attacker's campaign: every state-changing candidate,
+// in storage-dependency order (payable ones first among equals, with
+// Ether; the others twice, in random order), all sent through the
+// attacker contract; so the attacker has registered, deposited and claimed
+// whatever the payout checks before it asks for it. Past 2·MaxTxs
+// transactions, a random subset keeps that order.
 func (e *engine) campaignSeed() *Seed {
-	var writers []*candidate
+	var payable, other []*candidate
 	for _, c := range e.candidates {
-		if !c.readOnly {
-			writers = append(writers, c)
+		switch {
+		case c.readOnly:
+		case c.payable:
+			payable = append(payable, c)
+		default:
+			other = append(other, c)
 		}
 	}
-	for len(writers) > 2*e.cfg.MaxTxs {
-		i := e.gen.Intn(len(writers))
-		writers = append(writers[:i], writers[i+1:]...)
-	}
-	if len(writers) == 0 {
+	if len(payable)+len(other) == 0 {
 		return e.randomSeed()
 	}
+	// The non-payable writers come twice, in one random order: whichever of
+	// two (claim a bonus, cash out) must come first, one copy of it does.
+	var fns []*candidate
+	fns = append(fns, payable...)
+	order := e.permutation(len(other))
+	for range 2 {
+		for _, k := range order {
+			fns = append(fns, other[k])
+		}
+	}
+	for len(fns) > 2*e.cfg.MaxTxs {
+		i := e.gen.Intn(len(fns))
+		fns = append(fns[:i], fns[i+1:]...)
+	}
 	s := &Seed{}
-	for _, k := range e.permutation(len(writers)) { // equal ranks in any order (setup before payout, or not)
-		s.Txs = append(s.Txs, Tx{fn: writers[k], Sender: e.attackerIx, Value: new(big.Int), Advance: 15})
+	for _, c := range fns {
+		s.Txs = append(s.Txs, Tx{fn: c, Sender: e.attackerIx, Value: new(big.Int), Advance: 15})
 	}
 	e.sortByRank(s)
 	for i := range s.Txs {
