@@ -3,13 +3,10 @@ package vuln
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
-
-	"github.com/solbehave/solbehave/internal/solc"
 )
 
 // family is one shape of the reentrancy families of issue #21, written for
@@ -105,26 +102,4 @@ func familyHits(t *testing.T, file, name string) map[Class]int {
 		t.Fatal(err)
 	}
 	return hits
-}
-
-func compileFixture(tb testing.TB, file, contract string) (*solc.Output, *solc.Contract) {
-	tb.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", file))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	release, err := solc.PragmaRelease(string(src))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	name := filepath.Base(file)
-	out, err := compiler().Compile(context.Background(), solc.Input{Compiler: release, Sources: map[string]string{name: string(src)}})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	c, err := out.Contract(contract)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return out, c
 }
