@@ -11,7 +11,7 @@ ARGS    ?=
 # The bench's corpus: the real mainnet contracts beside the checkout when present.
 BENCH_CORPUS ?= $(if $(wildcard ../shared/corpus/mainnet),../shared/corpus/mainnet,$(CORPUS))
 
-.PHONY: all build run test test-deps temporal-dev vet demo-corpus bench bench-smoke bench-temporal fuzz clean check-tools
+.PHONY: all build run test test-deps temporal-dev vet demo-corpus bench bench-smoke bench-temporal bench-vuln fuzz clean check-tools
 
 all: build
 
@@ -64,6 +64,18 @@ bench-temporal: build
 
 bench-smoke: build
 	./$(BIN) bench --smoke --corpus $(BENCH_CORPUS) --data $(DATA) $(ARGS)
+
+# bench-vuln: the vulnerability detector on SmartBugs Curated (../shared/vulns/smartbugs-curated)
+# with 3-fold cross-validation (issue #21): every file under the default setting (vuln_eval, the
+# tuned figures) and each other setting of stages/vuln/cv.go (vuln_cv), then prints vuln_eval and
+# vuln_eval_cv side by side. Its own data folder; slow (each file runs once per setting).
+VULN_CORPUS ?= ../shared/vulns/smartbugs-curated
+VULN_DATA   ?= $(DATA)/bench-vuln
+bench-vuln: build
+	@test -f $(VULN_CORPUS)/vulnerabilities.json || { echo "bench-vuln: no SmartBugs corpus at $(VULN_CORPUS)"; exit 1; }
+	-./$(BIN) vuln --corpus $(VULN_CORPUS) --data $(VULN_DATA) --vuln-cv $(ARGS)
+	./$(BIN) sql --data $(VULN_DATA) "SELECT class, tp, fp, fn, precision, recall FROM vuln_eval"
+	./$(BIN) sql --data $(VULN_DATA) "SELECT class, settings, labelled, tp, fp, fn, precision, precision_lo, precision_hi, recall, recall_lo, recall_hi FROM vuln_eval_cv"
 
 # Go native fuzzing of what comes from outside: the corpus record reader and
 # the Etherscan answer decoder, the LLM reply extractor and the merge. `make

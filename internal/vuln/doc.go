@@ -61,8 +61,21 @@
 // array getters with indexes out of range, guessing games and amount
 // guards account for most of the rest on SmartBugs Curated.
 //
-// Each transaction runs in its own block after the deployment's (number +1,
-// time + the gap the seed gives it) on a fork of the prepared state: the
+// Three seed strategies of issue #21 (each a Config share, negative: off):
+// Campaigns of the initial seeds are an attacker's campaign (every
+// state-changing function, payable ones first with Ether, the others twice
+// in a random order, all through the attacker, its own address and earlier
+// amounts in half the arguments: register, fund, claim, then withdraw);
+// an attacker transaction carries, CrossReentry of the time, a call of
+// another function for the attacker to make when called back
+// (cross-function reentrancy); and GapHints of the mutations of a
+// transaction that compared the block's time or number with a value it
+// had not reached (the tracer records every LT/GT/SLT/SGT with block state
+// on one side) wait exactly long enough for it (the difference plus one,
+// in seconds or blocks) instead of a gap from the usual list.
+//
+// Each transaction runs in its own block after the deployment's (number +
+// the blocks the seed gives it, one by default; time + the gap it gives) on a fork of the prepared state: the
 // deployment, with the attacker installed and the target's balance raised
 // to Config.Fund (Ether of earlier users, so a re-entrant second
 // withdrawal has something to take).
@@ -77,12 +90,17 @@
 // inside them and whether it sent Ether meanwhile; reverted frames are
 // marked and their storage taint rolled back. The oracles:
 //
-//   - reentrancy: a successful CALL of the target forwarding more than
-//     GasThreshold (2,300) gas with positive value, a read of a storage slot
-//     before it and a write of the same slot after it in the same frame; and
-//     the confirmation, which is that the call went to the attacker, the
-//     attacker re-entered, and the target sent Ether again before the call
-//     returned.
+//   - reentrancy: a successful CALL of the target to the attacker
+//     forwarding more than GasThreshold (2,300) gas, a read of a storage
+//     slot before it and a write of the same slot after it in the same
+//     frame; and the confirmation that the re-entry used the stale state:
+//     either the call carried value and the target sent Ether again before
+//     it returned, or a re-entrant call into any function of the target
+//     (the paying one, another one: cross-function reentrancy, or the body
+//     behind a modifier that called out first) changed a slot the calling
+//     frame had read before the call, and was not rolled back (a write of
+//     the value already there is no change: the tracer reads the slot).
+//     The value may be zero in that second case only (a callback).
 //   - arithmetic: an ADD, SUB or MUL whose true result (from the stack
 //     operands) leaves 256 bits, on operands not both constants, in a frame
 //     that did not revert (so a checked-arithmetic panic or a require does

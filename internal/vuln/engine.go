@@ -51,21 +51,31 @@ type Config struct {
 	// BranchWeight is w in fitness = w·branch coverage + (1−w)·instruction
 	// coverage (the paper leaves the weighting open; equal weights by default).
 	BranchWeight float64
-	GasThreshold uint64        // reentrancy: a CALL must forward more gas than this (2,300: the transfer stipend)
-	TxGas        uint64        // gas limit of every generated transaction
-	Reentries    int           // times the attacker re-enters per armed call
-	Fund         *big.Int      // the target's balance is raised to this before the seeds run (Ether of earlier users)
-	Budget       time.Duration // wall clock for the evolution; 0: none (the generations bound it)
-	CallTimeout  time.Duration // per transaction
-	Ablation     Ablation
-	Seed         int64
+	GasThreshold uint64 // reentrancy: a CALL must forward more gas than this (2,300: the transfer stipend)
+	TxGas        uint64 // gas limit of every generated transaction
+	Reentries    int    // times the attacker re-enters per armed call
+	// CrossReentry is the chance that an attacker transaction re-enters
+	// another function of the target when called back (cross-function
+	// reentrancy) rather than its own call; GapHints the chance that a
+	// time mutation waits as long as a guard of the last run asked for.
+	// Negative: never.
+	CrossReentry float64
+	GapHints     float64
+	// Campaigns is the share of initial seeds that are an attacker's
+	// campaign (see campaignSeed). Negative: none.
+	Campaigns   float64
+	Fund        *big.Int      // the target's balance is raised to this before the seeds run (Ether of earlier users)
+	Budget      time.Duration // wall clock for the evolution; 0: none (the generations bound it)
+	CallTimeout time.Duration // per transaction
+	Ablation    Ablation
+	Seed        int64
 }
 
 // DefaultConfig is the configuration the stage starts from.
 func DefaultConfig() Config {
 	return Config{
 		Population: 32, Generations: 30, MaxTxs: 5, Alpha: 0.5, MutationRate: 0.5, BranchWeight: 0.5,
-		GasThreshold: 2300, TxGas: 3_000_000, Reentries: 1, Fund: ether(100),
+		GasThreshold: 2300, TxGas: 3_000_000, Reentries: 1, CrossReentry: 0.3, GapHints: 0.5, Campaigns: 0.25, Fund: ether(100),
 		CallTimeout: 10 * time.Second, Ablation: AblationNone,
 	}
 }
@@ -98,6 +108,15 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Reentries <= 0 {
 		c.Reentries = d.Reentries
+	}
+	if c.CrossReentry == 0 || c.CrossReentry > 1 {
+		c.CrossReentry = d.CrossReentry
+	}
+	if c.GapHints == 0 || c.GapHints > 1 {
+		c.GapHints = d.GapHints
+	}
+	if c.Campaigns == 0 || c.Campaigns > 1 {
+		c.Campaigns = d.Campaigns
 	}
 	if c.Fund == nil {
 		c.Fund = d.Fund

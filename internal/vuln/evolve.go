@@ -24,7 +24,11 @@ var advances = []uint64{1, 15, 15, 15, 60, 3600, 86400, 604800, 2592000, 3153600
 func (e *engine) evolve(ctx context.Context, start time.Time) error {
 	pop := make([]*Seed, e.cfg.Population)
 	for i := range pop {
-		pop[i] = e.randomSeed()
+		if e.directed && e.chance(e.cfg.Campaigns) {
+			pop[i] = e.campaignSeed()
+		} else {
+			pop[i] = e.randomSeed()
+		}
 	}
 	for gen := 0; gen < e.cfg.Generations; gen++ {
 		for _, s := range pop {
@@ -133,8 +137,210 @@ func (e *engine) randomSeed() *Seed {
 		if s.Txs[i].fn.payable {
 			s.Txs[i].Value = e.wei()
 		}
+		if s.Txs[i].Sender == e.attackerIx && e.chance(e.cfg.CrossReentry) {
+			e.drawReentry(&s.Txs[i], s.Txs[:i])
+		}
 	}
 	return s
+}
+
+// campaignSeed is an attacker's campaign: every state-changing candidate,
+// in storage-dependency order (payable ones first among equals, with
+// Ether; the others twice, in random order), all sent through the
+// attacker contract; so the attacker has registered, deposited and claimed
+// whatever the payout checks before it asks for it. Past 2·MaxTxs
+// transactions, a random subset keeps that order.
+func (e *engine) campaignSeed() *Seed {
+	var payable, other []*candidate
+	for _, c := range e.candidates {
+		switch {
+		case c.readOnly:
+		case c.payable:
+			payable = append(payable, c)
+		default:
+			other = append(other, c)
+		}
+	}
+	if len(payable)+len(other) == 0 {
+		return e.randomSeed()
+	}
+	// The non-payable writers come twice, in one random order: whichever of
+	// two (claim a bonus, cash out) must come first, one copy of it does.
+	var fns []*candidate
+	fns = append(fns, payable...)
+	order := e.permutation(len(other))
+	for range 2 {
+		for _, k := range order {
+			fns = append(fns, other[k])
+		}
+	}
+	for len(fns) > 2*e.cfg.MaxTxs {
+		i := e.gen.Intn(len(fns))
+		fns = append(fns[:i], fns[i+1:]...)
+	}
+	s := &Seed{}
+	for _, c := range fns {
+		s.Txs = append(s.Txs, Tx{fn: c, Sender: e.attackerIx, Value: new(big.Int), Advance: 15})
+	}
+	e.sortByRank(s)
+	for i := range s.Txs {
+		tx := &s.Txs[i]
+		e.fillArgs(tx, s.Txs[:i])
+		e.selfAddresses(tx)
+		e.reuseAmounts(tx, s.Txs[:i])
+		if tx.fn.payable {
+			tx.Value = e.wei()
+		}
+		if e.chance(e.cfg.CrossReentry) {
+			e.drawReentry(tx, s.Txs[:i])
+		}
+	}
+	return s
+}
+
+// selfAddresses names the attacker in half the address arguments of a
+// campaign's transaction (a payout to a holder or beneficiary it names);
+// reuseAmounts then gives half its amounts one the campaign used before.
+func (e *engine) selfAddresses(tx *Tx) {
+	if tx.words == nil {
+		return
+	}
+	for i, in := range tx.fn.method.Inputs {
+		if in.Type.T == abi.AddressTy && e.gen.Intn(2) == 0 {
+			tx.words[i].SetBytes20(AttackerAddress.Bytes())
+		}
+	}
+}
+
+// drawReentry gives an attacker transaction a call to make when the target
+// calls the attacker back: a state-changing function drawn by weight
+// (cross-function reentrancy re-enters a function other than the paying
+// one), or none (the transaction's own call again) a third of the time.
+func (e *engine) drawReentry(tx *Tx, prior []Tx) {
+	if e.gen.Intn(3) == 0 {
+		tx.Reenter = nil
+		return
+	}
+	for range 4 {
+		c := e.pickCandidate()
+		if c.readOnly || c.method == nil || c == tx.fn { // the own call is the nil case
+			continue
+		}
+		r := Tx{fn: c, Sender: tx.Sender, Value: new(big.Int)}
+		before := append(append([]Tx(nil), prior...), *tx)
+		e.fillArgs(&r, before)
+		e.reuseAmounts(&r, before)
+		tx.Reenter = &r
+		return
+	}
+}
+
+// reuseAmounts gives half the unsigned integer arguments of a re-entry an
+// amount the sequence used before: re-entered during a payout, moving
+// what is being paid is the attack.
+func (e *engine) reuseAmounts(tx *Tx, prior []Tx) {
+	if tx.words == nil {
+		return
+	}
+	amounts := e.amounts(prior)
+	for i, in := range tx.fn.method.Inputs {
+		if in.Type.T == abi.UintTy && len(amounts) > 0 && e.gen.Intn(2) == 0 {
+			tx.words[i] = fuzz.Canonical(in.Type, amounts[e.gen.Intn(len(amounts))])
+		}
+	}
+}
+
+// gapHint is a time or block gap that would satisfy a guard transaction tx
+// compared the block's time or number against (see timeHints).
+type gapHint struct {
+	tx              int
+	seconds, blocks uint64
+}
+
+// Gap caps: guards further away than this are not waited for.
+const (
+	maxHintSeconds = 10 * 365 * 86400
+	maxHintBlocks  = 10_000_000
+)
+
+// timeHints reads the guards of a run: every comparison of a value derived
+// from TIMESTAMP (NUMBER) with one that is not, where the block-state side
+// is the smaller, gives the gap that would make it pass: the difference
+// plus one, in seconds (blocks). A sequence that waits that long before
+// the transaction reaches the other side of the guard (a time lock opens,
+// a deadline passes).
+func timeHints(run *seedRun) []gapHint {
+	var out []gapHint
+	seen := map[gapHint]bool{}
+	for ti, tx := range run.txs {
+		for _, ev := range tx.trace.events {
+			if ev.kind != evCmp {
+				continue
+			}
+			env, other := ev.b, ev.a
+			if ev.envFirst {
+				env, other = ev.a, ev.b
+			}
+			if !env.Lt(&other) {
+				continue
+			}
+			var d uint256.Int
+			d.Sub(&other, &env)
+			if !d.IsUint64() {
+				continue
+			}
+			h := gapHint{tx: ti}
+			switch gap := d.Uint64() + 1; {
+			case ev.taint == srcTimestamp && gap <= maxHintSeconds:
+				h.seconds = gap
+			case ev.taint == srcNumber && gap <= maxHintBlocks:
+				h.blocks = gap
+			default:
+				continue
+			}
+			if !seen[h] && len(out) < 16 {
+				seen[h] = true
+				out = append(out, h)
+			}
+		}
+	}
+	return out
+}
+
+func hasHint(hints []gapHint, i int) bool {
+	for _, h := range hints {
+		if h.tx == i {
+			return true
+		}
+	}
+	return false
+}
+
+// mutateGap changes the wait before transaction i: to a gap a guard of the
+// last run asked for (with probability GapHints, when there is one), else
+// to one of the usual gaps, a block apart, or as many blocks as seconds
+// pass at 15 s a block.
+func (e *engine) mutateGap(tx *Tx, i int, hints []gapHint) {
+	var mine []gapHint
+	for _, h := range hints {
+		if h.tx == i {
+			mine = append(mine, h)
+		}
+	}
+	if len(mine) > 0 && e.gen.Intn(4) > 0 {
+		h := mine[e.gen.Intn(len(mine))]
+		if h.seconds > 0 {
+			tx.Advance = max(tx.Advance, 1) + h.seconds
+		} else {
+			tx.Blocks = max(tx.Blocks, 1) + h.blocks
+		}
+		return
+	}
+	tx.Advance = advances[e.gen.Intn(len(advances))]
+	tx.Blocks = 1
+	if e.gen.Intn(2) == 0 {
+		tx.Blocks = max(1, tx.Advance/15)
+	}
 }
 
 func (e *engine) pickCandidate() *candidate {
@@ -403,17 +609,34 @@ func (e *engine) mutate(s *Seed) *Seed {
 		if e.gen.Intn(2) == 0 && e.mutateArgs(&c.Txs[i], c.Txs[:i]) {
 			continue
 		}
-		c.Txs = e.mutateTx(c.Txs, i)
+		var hints []gapHint
+		if len(c.Txs) == len(s.Txs) {
+			hints = s.hints
+		}
+		if hasHint(hints, i) && e.chance(e.cfg.GapHints) {
+			e.mutateGap(&c.Txs[i], i, hints)
+			continue
+		}
+		c.Txs = e.mutateTx(c.Txs, i, hints)
 	}
 	e.reorder(c)
 	return c
 }
 
-func (e *engine) mutateTx(txs []Tx, i int) []Tx {
+func (e *engine) mutateTx(txs []Tx, i int, hints []gapHint) []Tx {
 	tx := &txs[i]
+	if tx.Sender == e.attackerIx && e.chance(e.cfg.CrossReentry) {
+		e.drawReentry(tx, txs[:i])
+		return txs
+	}
 	switch e.gen.Intn(5) {
 	case 0:
 		tx.Sender = e.gen.Intn(len(e.actors))
+		if e.gen.Intn(4) == 0 { // the whole sequence becomes the attacker's campaign
+			for k := range txs {
+				txs[k].Sender = e.attackerIx
+			}
+		}
 	case 1:
 		if tx.fn.payable {
 			tx.Value = e.wei()
@@ -421,7 +644,7 @@ func (e *engine) mutateTx(txs []Tx, i int) []Tx {
 			tx.Sender = e.gen.Intn(len(e.actors))
 		}
 	case 2:
-		tx.Advance = advances[e.gen.Intn(len(advances))]
+		e.mutateGap(tx, i, hints)
 	case 3:
 		if len(txs) < 2*e.cfg.MaxTxs {
 			txs = append(txs[:i+1], append([]Tx{tx.clone()}, txs[i+1:]...)...)
@@ -485,6 +708,7 @@ func (e *engine) execute(s *Seed) *seedRun {
 			s.failed = append(s.failed, i)
 		}
 	}
+	s.hints = timeHints(run)
 	e.total.merge(run.cov)
 	w := e.cfg.BranchWeight
 	s.fitness = w*ratio(run.cov.branches(), e.branches) + (1-w)*ratio(run.cov.instructions(), e.instructions)
@@ -495,11 +719,14 @@ func (e *engine) execute(s *Seed) *seedRun {
 func (e *engine) replay(s *Seed) *seedRun {
 	h := e.traced.Fork()
 	e.tr.beginSeed()
-	defer func() { e.tr.on = false }()
+	e.tr.state = func(slot uint256.Int) uint256.Int {
+		return *new(uint256.Int).SetBytes32(h.StorageAt(e.target.Address, slot.Bytes32()).Bytes())
+	}
+	defer func() { e.tr.on, e.tr.state = false, nil }()
 	run := &seedRun{seed: s}
 	b := e.target.Block
 	for _, tx := range s.Txs {
-		b = chain.Block{Number: b.Number + 1, Time: b.Time + max(tx.Advance, 1)}
+		b = chain.Block{Number: b.Number + max(tx.Blocks, 1), Time: b.Time + max(tx.Advance, 1)}
 		trace := e.tr.beginTx()
 		ok := e.send(h, tx, b)
 		run.txs = append(run.txs, txRun{trace: trace, success: ok, sender: tx.Sender})
@@ -527,6 +754,13 @@ func (e *engine) send(h *chain.Harness, tx Tx, b chain.Block) bool {
 	to := e.target.Address
 	if a.via != nil {
 		to = *a.via
+		var reenter []byte
+		if tx.Reenter != nil {
+			if reenter, err = tx.Reenter.CallData(); err != nil {
+				return false
+			}
+		}
+		data = attackerEnvelope(data, reenter)
 	}
 	res, err := h.Apply(chain.Msg{From: a.from, To: &to, Data: data, Value: tx.Value, Gas: e.cfg.TxGas, Block: b})
 	return err == nil && res.Success

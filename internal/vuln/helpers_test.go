@@ -26,6 +26,18 @@ func compiler() *solc.Manager {
 // standalone file.
 func deployTestdata(tb testing.TB, file, contract string) Target {
 	tb.Helper()
+	out, c := compileFixture(tb, file, contract)
+	t, err := DeployStandalone(out, c, BlockFor(out.Release.Version))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return t
+}
+
+// compileFixture compiles testdata/<file> with the newest release its
+// pragma admits and returns the output and the named contract.
+func compileFixture(tb testing.TB, file, contract string) (*solc.Output, *solc.Contract) {
+	tb.Helper()
 	src, err := os.ReadFile(filepath.Join("testdata", file))
 	if err != nil {
 		tb.Fatal(err)
@@ -34,7 +46,8 @@ func deployTestdata(tb testing.TB, file, contract string) Target {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	out, err := compiler().Compile(context.Background(), solc.Input{Compiler: release, Sources: map[string]string{file: string(src)}})
+	name := filepath.Base(file)
+	out, err := compiler().Compile(context.Background(), solc.Input{Compiler: release, Sources: map[string]string{name: string(src)}})
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -42,11 +55,7 @@ func deployTestdata(tb testing.TB, file, contract string) Target {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	t, err := DeployStandalone(out, c, BlockFor(out.Release.Version))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return t
+	return out, c
 }
 
 // testConfig is the stage's default budget (a few hundred milliseconds on

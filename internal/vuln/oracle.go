@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/holiman/uint256"
 )
 
 // Class is one of the five vulnerability classes (SAEFUZZ Table 1).
@@ -144,35 +145,62 @@ func (e *engine) finish() {
 	}
 }
 
-// reentrancy: a successful CALL of the target's code forwarding more than
-// the gas threshold with positive value, a read of a slot before it and a
+// reentrancy: a successful CALL of the target's code to the attacker
+// forwarding more than the gas threshold, a read of a slot before it and a
 // write of the same slot after it in the same frame (read–call–write), and
-// the confirmation: the call went to the attacker, which re-entered, and the
-// target sent Ether again before the call returned.
+// the confirmation that the attacker's re-entry exploited the stale state:
+// either the call carried value and the target sent Ether again before it
+// returned, or a re-entrant call into any function of the target (the same
+// one or another: cross-function reentrancy, or a callback a modifier makes
+// before the body) changed a slot the calling frame had read before the
+// call, and did not roll back. A value of zero is allowed in the second
+// case only: the stale state is then what the call's frame goes on to use.
 func (o *oracles) reentrancy(run *seedRun) (hit, bool) {
 	for ti, tx := range run.txs {
 		evs := tx.trace.events
 		for ci, c := range evs {
 			if c.kind != evCall || c.op != vm.CALL || !c.targetCode || c.reverted || !c.success ||
-				c.word.IsZero() || c.gas <= o.e.cfg.GasThreshold {
-				continue
-			}
-			if c.to != AttackerAddress || !c.reentered || c.nestedSends == 0 {
+				c.gas <= o.e.cfg.GasThreshold || c.to != AttackerAddress || !c.reentered {
 				continue
 			}
 			read, write, ok := readCallWrite(evs, ci)
 			if !ok {
 				continue
 			}
-			ev := []Evidence{
-				o.evidence(ti, evs[read], "read before the call"),
-				o.evidence(ti, c, fmt.Sprintf("value call with gas > %d; the attacker re-entered and received Ether %d more time(s)", o.e.cfg.GasThreshold, c.nestedSends)),
-				o.evidence(ti, evs[write], "write of the same slot after the call"),
+			ev := []Evidence{o.evidence(ti, evs[read], "read before the call")}
+			if !c.word.IsZero() && c.nestedSends > 0 {
+				ev = append(ev, o.evidence(ti, c, fmt.Sprintf("value call with gas > %d; the attacker re-entered and received Ether %d more time(s)", o.e.cfg.GasThreshold, c.nestedSends)))
+			} else if k, ok := reentrantChange(evs, ci); ok {
+				ev = append(ev, o.evidence(ti, c, fmt.Sprintf("call with gas > %d; the attacker re-entered the target", o.e.cfg.GasThreshold)),
+					o.evidence(ti, evs[k], "the re-entrant call changed a slot the calling frame read before the call"))
+			} else {
+				continue
 			}
+			ev = append(ev, o.evidence(ti, evs[write], "write of the same slot after the call"))
 			return hit{tx: ti, evidence: ev}, true
 		}
 	}
 	return hit{}, false
+}
+
+// reentrantChange finds, inside the call evs[ci] (the events that follow it
+// at a greater depth), a write of the target's code in another frame that
+// changed a slot the call's frame read before the call, and was kept.
+func reentrantChange(evs []event, ci int) (int, bool) {
+	c := evs[ci]
+	read := map[uint256.Int]bool{}
+	for r := ci - 1; r >= 0; r-- {
+		if l := evs[r]; l.kind == evSLoad && l.frame == c.frame && !l.reverted {
+			read[l.slot] = true
+		}
+	}
+	for k := ci + 1; k < len(evs) && evs[k].depth > c.depth; k++ {
+		s := evs[k]
+		if s.kind == evSStore && s.targetCode && !s.reverted && s.changed && s.frame != c.frame && read[s.slot] {
+			return k, true
+		}
+	}
+	return 0, false
 }
 
 // readCallWrite finds an SLOAD before evs[ci] and an SSTORE after it of the

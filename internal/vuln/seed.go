@@ -49,6 +49,12 @@ type Tx struct {
 	Sender  int        // index into the engine's actors
 	Value   *big.Int   // msg.value (wei)
 	Advance uint64     // seconds since the previous transaction (or the deployment)
+	Blocks  uint64     // blocks since the previous transaction (0: one)
+	// Reenter is the call the attacker makes when the target calls it back
+	// during this transaction (attacker transactions only); nil: the
+	// transaction's own call again. Another function of the target here
+	// is cross-function reentrancy.
+	Reenter *Tx
 }
 
 // Seed is a transaction sequence: one test case of the evolution.
@@ -57,7 +63,8 @@ type Seed struct {
 
 	fitness  float64
 	executed bool
-	failed   []int // indices of the transactions that reverted when it ran
+	failed   []int     // indices of the transactions that reverted when it ran
+	hints    []gapHint // waits that would pass the time and block guards it met
 }
 
 func (s *Seed) clone() *Seed {
@@ -75,6 +82,10 @@ func (tx Tx) clone() Tx {
 	c.raw = append([]byte(nil), tx.raw...)
 	if tx.Value != nil {
 		c.Value = new(big.Int).Set(tx.Value)
+	}
+	if tx.Reenter != nil {
+		r := tx.Reenter.clone()
+		c.Reenter = &r
 	}
 	return c
 }
@@ -97,42 +108,55 @@ func (tx Tx) CallData() ([]byte, error) {
 
 // txJSON is how a transaction appears in the vuln_findings dataset.
 type txJSON struct {
-	Function string `json:"function"`
-	Args     []any  `json:"args"`
-	Data     string `json:"data,omitempty"` // fallback call data
-	Sender   string `json:"sender"`
-	Value    string `json:"value"`
-	Advance  uint64 `json:"advance_s"`
-	Input    string `json:"input"` // the encoded call data
+	Function string  `json:"function"`
+	Args     []any   `json:"args"`
+	Data     string  `json:"data,omitempty"` // fallback call data
+	Sender   string  `json:"sender"`
+	Value    string  `json:"value"`
+	Advance  uint64  `json:"advance_s"`
+	Blocks   uint64  `json:"advance_blocks"`
+	Input    string  `json:"input"`             // the encoded call data
+	Reenter  *txJSON `json:"reenter,omitempty"` // what the attacker calls when called back
 }
 
 // seedJSON renders a seed for people and for replays.
 func seedJSON(s *Seed, actors []actor) string {
 	out := make([]txJSON, 0, len(s.Txs))
 	for _, tx := range s.Txs {
-		j := txJSON{Function: tx.fn.name, Args: []any{}, Sender: actors[tx.Sender].name, Value: "0", Advance: tx.Advance}
-		if tx.Value != nil {
-			j.Value = tx.Value.String()
-		}
-		switch {
-		case tx.fn.method == nil:
-			j.Data = "0x" + hex.EncodeToString(tx.raw)
-		case tx.values == nil:
-			for _, a := range tx.words.Strings(tx.fn.method.Inputs) {
-				j.Args = append(j.Args, a)
-			}
-		default:
-			for _, v := range tx.values {
-				j.Args = append(j.Args, plain(reflect.ValueOf(v)))
-			}
-		}
-		if data, err := tx.CallData(); err == nil {
-			j.Input = "0x" + hex.EncodeToString(data)
+		j := txToJSON(tx, actors)
+		if tx.Reenter != nil {
+			r := txToJSON(*tx.Reenter, actors)
+			r.Sender, r.Value = "attacker (re-entering)", "0"
+			j.Reenter = &r
 		}
 		out = append(out, j)
 	}
 	b, _ := json.Marshal(out)
 	return string(b)
+}
+
+// txToJSON renders one transaction.
+func txToJSON(tx Tx, actors []actor) txJSON {
+	j := txJSON{Function: tx.fn.name, Args: []any{}, Sender: actors[tx.Sender].name, Value: "0", Advance: tx.Advance, Blocks: max(tx.Blocks, 1)}
+	if tx.Value != nil {
+		j.Value = tx.Value.String()
+	}
+	switch {
+	case tx.fn.method == nil:
+		j.Data = "0x" + hex.EncodeToString(tx.raw)
+	case tx.values == nil:
+		for _, a := range tx.words.Strings(tx.fn.method.Inputs) {
+			j.Args = append(j.Args, a)
+		}
+	default:
+		for _, v := range tx.values {
+			j.Args = append(j.Args, plain(reflect.ValueOf(v)))
+		}
+	}
+	if data, err := tx.CallData(); err == nil {
+		j.Input = "0x" + hex.EncodeToString(data)
+	}
+	return j
 }
 
 // plain turns an abi Go value into JSON-friendly strings and lists:

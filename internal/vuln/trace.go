@@ -21,6 +21,7 @@ const (
 	evSelfDestruct               // SELFDESTRUCT in the target's context
 	evEnv                        // TIMESTAMP or NUMBER read by the target's code
 	evValueIn                    // a frame of the target's code entered with value > 0
+	evCmp                        // LT/GT/SLT/SGT of the target's code with block state on one side only
 )
 
 // event is one observation of the tracer. Only the fields of its kind are set.
@@ -46,6 +47,8 @@ type event struct {
 	reverted    bool // the frame it happened in (or an enclosing one) rolled back
 	reentered   bool // CALL: the target's code ran again before it returned
 	nestedSends int  // CALL: successful value-carrying calls the target made meanwhile
+	changed     bool // SSTORE: the stored word differs from the slot's value before it
+	envFirst    bool // CMP: the first operand (a) is the block-state side
 }
 
 // opSet is a set of opcodes.
@@ -105,6 +108,10 @@ type tracer struct {
 
 	overflowSites map[uint64]label // pc -> its overflow bit (stable for the engine's life)
 	cov           *coverage
+
+	// state reads the target's storage as execution sees it (the fork
+	// being run), so an SSTORE can tell whether it changes the slot.
+	state func(slot uint256.Int) uint256.Int
 
 	txIndex int        // index in the seed of the transaction being traced
 	jumpis  int        // JUMPIs the target's code executed in it so far
@@ -396,6 +403,8 @@ func (t *tracer) step(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, sc
 	case vm.SELFDESTRUCT:
 		f.pop(1)
 		t.add(event{kind: evSelfDestruct, op: op, pc: pc, depth: depth, frame: f.serial, targetCode: true})
+	case vm.LT, vm.GT, vm.SLT, vm.SGT:
+		t.compare(f, pc, op, stack, depth)
 	default:
 		a := arities[op]
 		l := f.pop(a.pops)
@@ -473,7 +482,25 @@ func (t *tracer) sstore(f *frame, pc uint64, stack []uint256.Int, depth int) {
 	} else {
 		t.storage[slot] = l
 	}
-	t.add(event{kind: evSStore, op: vm.SSTORE, pc: pc, depth: depth, frame: f.serial, slot: slot, word: val, taint: l, targetCode: true})
+	ev := event{kind: evSStore, op: vm.SSTORE, pc: pc, depth: depth, frame: f.serial, slot: slot, word: val, taint: l, targetCode: true, changed: true}
+	if t.state != nil {
+		cur := t.state(slot)
+		ev.changed = cur != val
+	}
+	t.add(ev)
+}
+
+// compare records a comparison one side of which derives from the block's
+// time or number and the other does not: a guard the sequence can satisfy
+// by letting time pass (see timeHints). a is the first operand (the top).
+func (t *tracer) compare(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, depth int) {
+	la, lb := f.at(0)&envLabels, f.at(1)&envLabels
+	l := f.pop(2)
+	f.push(l)
+	if (la == 0) == (lb == 0) {
+		return
+	}
+	t.add(event{kind: evCmp, op: op, pc: pc, depth: depth, frame: f.serial, a: peek(stack, 0), b: peek(stack, 1), taint: la | lb, envFirst: la != 0, targetCode: true})
 }
 
 func (t *tracer) jumpi(f *frame, pc uint64, stack []uint256.Int, depth int) {

@@ -90,40 +90,83 @@ func (s *Stage) planSmartBugs(env *pipeline.Env, ablations []engine.Ablation) ([
 	if err != nil {
 		return nil, err
 	}
+	if s.CV && !contains(s.Ablations, string(engine.AblationNone)) {
+		return nil, fmt.Errorf("vuln: --vuln-cv needs the none ablation (its runs are the default setting's)")
+	}
+	folds := assignFolds(files, CVFolds, cvFoldSeed)
 	var units []pipeline.Unit
 	for _, f := range files {
 		entry, _ := json.Marshal(f.entry)
 		units = append(units, pipeline.Unit{ID: f.id + "/labels", Contract: f.id,
 			Fingerprint: pipeline.Fingerprint(s.Version(), "labels+judged", entry, f.source), Payload: unit{smartbugs: f, labels: true}})
 		for _, a := range ablations {
+			u := unit{smartbugs: f, ablation: a, fold: -1}
+			if s.CV && a == engine.AblationNone {
+				u.fold = folds[f.id]
+			}
 			units = append(units, pipeline.Unit{ID: unitID(f.id, a), Contract: f.id,
-				Fingerprint: s.fingerprint(env, a, "smartbugs", entry, f.source), Payload: unit{smartbugs: f, ablation: a}})
+				Fingerprint: s.fingerprint(env, a, "smartbugs", entry, f.source, u.fold), Payload: u})
 		}
+	}
+	if s.CV {
+		units = append(units, s.cvUnits(env, files, folds)...)
 	}
 	return units, nil
 }
 
 func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline.Unit, u unit) (*pipeline.Output, error) {
+	if u.cv != nil {
+		return s.runCV(ctx, env, u)
+	}
 	f := u.smartbugs
 	run := schemas.VulnRun{ContractID: f.id, Subject: "smartbugs", Sample: -1, Ablation: string(u.ablation),
 		File: f.entry.Path, CompilerRequested: f.requested()}
-	out, err := s.compileFile(ctx, env, f, &run)
+	t, status, err := s.deploySmartBugs(ctx, env, f, &run)
 	if err != nil {
-		run.Status, run.Error = "compile_error", err.Error()
-		return output(run, nil), pipeline.Fail("compile", false, err)
+		run.Status, run.Error = status, err.Error()
+		out := output(run, nil)
+		s.addDefaultCV(out, u, status, nil)
+		step := "compile"
+		if status == "deploy_error" {
+			step = "deploy"
+		}
+		return out, pipeline.Fail(step, false, err)
+	}
+	out, rep, err := s.detectReport(ctx, env, t, run, u.ablation)
+	if err != nil {
+		s.addDefaultCV(out, u, "error", nil)
+	} else {
+		s.addDefaultCV(out, u, "ok", rep)
+	}
+	return out, err
+}
+
+// addDefaultCV adds the default setting's vuln_cv rows to the output of a
+// file's ablation-none run, in a cross-validation run.
+func (s *Stage) addDefaultCV(out *pipeline.Output, u unit, status string, rep *engine.Report) {
+	if s.CV && u.fold >= 0 && u.ablation == engine.AblationNone {
+		pipeline.Add(out, "vuln_cv", s.cvRows(u.smartbugs, u.fold, &CVSettings[0], status, rep))
+	}
+}
+
+// deploySmartBugs compiles a file, picks its target and deploys it; on
+// failure the status names the step (compile_error, no_target,
+// deploy_error).
+func (s *Stage) deploySmartBugs(ctx context.Context, env *pipeline.Env, f *smartbugsFile, run *schemas.VulnRun) (engine.Target, string, error) {
+	out, err := s.compileFile(ctx, env, f, run)
+	if err != nil {
+		return engine.Target{}, "compile_error", err
 	}
 	c, err := pickTarget(out, fileName(f), s.Target)
 	if err != nil {
-		run.Status, run.Error = "no_target", err.Error()
-		return output(run, nil), pipeline.Fail("compile", false, err)
+		return engine.Target{}, "no_target", err
 	}
 	run.Target = c.Name
 	t, err := engine.DeployStandalone(out, c, engine.BlockFor(out.Release.Version))
 	if err != nil {
-		run.Status, run.Error = "deploy_error", err.Error()
-		return output(run, nil), pipeline.Fail("deploy", false, err)
+		return engine.Target{}, "deploy_error", err
 	}
-	return s.detect(ctx, env, t, run, u.ablation)
+	return t, "", nil
 }
 
 func fileName(f *smartbugsFile) string { return filepath.Base(f.entry.Path) }

@@ -57,6 +57,7 @@ type Stage struct {
 	Ablations []string
 	Target    string        // SmartBugs target choice: main (default) or last
 	Budget    time.Duration // wall clock per run
+	CV        bool          // SmartBugs: also run every CVSettings setting and write vuln_cv (bench-vuln)
 }
 
 // New returns the stage with the engine's defaults.
@@ -82,6 +83,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.Uint64Var(&c.TxGas, "vuln-tx-gas", c.TxGas, "vuln: gas limit of each generated transaction")
 	fs.DurationVar(&s.Budget, "vuln-budget", s.Budget, "vuln: wall-clock limit of one detector run (0: the generations alone bound it)")
 	fs.StringSliceVar(&s.Ablations, "ablation", s.Ablations, "vuln: detector variants to run, comma-separated: none, no-static, random, opcode")
+	fs.BoolVar(&s.CV, "vuln-cv", s.CV, "vuln: on SmartBugs Curated, also run each cross-validation setting and write vuln_cv (vuln_eval_cv; slow, make bench-vuln)")
 	fs.StringVar(&s.Target, "vuln-target", s.Target, "vuln: SmartBugs target contract: main (of the contracts no other one inherits from, the one with the most ABI functions) or last (the file's last contract with code)")
 }
 
@@ -90,7 +92,9 @@ type unit struct {
 	smartbugs *smartbugsFile
 	bench     *benchUnit
 	ablation  engine.Ablation
-	labels    bool // the unit writes the file's vuln_labels rows only
+	labels    bool       // the unit writes the file's vuln_labels rows only
+	cv        *CVSetting // a cross-validation run under a non-default setting (vuln_cv rows only)
+	fold      int        // the file's fold in a cross-validation run; -1 otherwise
 }
 
 // Plan detects the corpus layout and lists one unit per contract and ablation.
@@ -163,12 +167,18 @@ func (s *Stage) config(env *pipeline.Env, a engine.Ablation) engine.Config {
 
 // detect runs the engine and turns its report into rows.
 func (s *Stage) detect(ctx context.Context, env *pipeline.Env, t engine.Target, run schemas.VulnRun, a engine.Ablation) (*pipeline.Output, error) {
+	out, _, err := s.detectReport(ctx, env, t, run, a)
+	return out, err
+}
+
+// detectReport is detect, also returning the engine's report (nil on error).
+func (s *Stage) detectReport(ctx context.Context, env *pipeline.Env, t engine.Target, run schemas.VulnRun, a engine.Ablation) (*pipeline.Output, *engine.Report, error) {
 	rep, err := engine.Run(ctx, t, s.config(env, a))
 	if err != nil {
 		run.Status, run.Error = "error", err.Error()
-		return output(run, nil), pipeline.Fail("vuln", false, err)
+		return output(run, nil), nil, pipeline.Fail("vuln", false, err)
 	}
-	return output(fillRun(run, rep), findingRows(run, rep)), nil
+	return output(fillRun(run, rep), findingRows(run, rep)), rep, nil
 }
 
 func output(run schemas.VulnRun, findings []schemas.VulnFinding) *pipeline.Output {

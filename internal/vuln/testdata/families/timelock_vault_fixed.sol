@@ -1,0 +1,26 @@
+pragma solidity ^0.4.24;
+
+// The fixed twin of TimeLockedVault: the balance is booked before the call.
+contract TimeLockedVaultFixed {
+    struct Account {
+        uint256 balance;
+        uint256 unlockTime;
+    }
+
+    mapping(address => Account) public accounts;
+    uint256 public minSum = 1 finney;
+
+    function put(uint256 unlockTime) public payable {
+        Account storage a = accounts[msg.sender];
+        a.balance += msg.value;
+        a.unlockTime = unlockTime > now ? unlockTime : now;
+    }
+
+    function collect(uint256 amount) public {
+        Account storage a = accounts[msg.sender];
+        if (a.balance >= minSum && a.balance >= amount && now > a.unlockTime) {
+            a.balance -= amount;
+            require(msg.sender.call.value(amount)());
+        }
+    }
+}
