@@ -26,7 +26,7 @@ type Progress struct {
 
 // progressEvery is how often the log says how a stage is going, also while
 // no unit finishes (a one-unit stage would otherwise say nothing until done).
-const progressEvery = 5 * time.Second
+var progressEvery = 5 * time.Second
 
 // NewProgress starts the display of a stage's progress over total units.
 func NewProgress(env *Env, stage string, total int, wantBar bool) *Progress {
