@@ -87,7 +87,7 @@ func jsonRows(t *testing.T, data, query string, names []string) [][]string {
 		t.Fatal(err)
 	}
 	var objs []map[string]any
-	dec := json.NewDecoder(strings.NewReader(out))
+	dec := json.NewDecoder(bytes.NewReader(ndjsonArray(out)))
 	dec.UseNumber()
 	if err := dec.Decode(&objs); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -131,7 +131,7 @@ func TestSQLAndExportWriteArrow(t *testing.T) {
 	}
 
 	exported := filepath.Join(dir, "calls.arrow")
-	if _, err := solbehave(t, "export", "replay_calls", "--data", data, "--out", exported); err != nil {
+	if _, err := solbehave(t, "export", "replay_calls", "--data", data, "--format", "arrow", "--out", exported); err != nil {
 		t.Fatal(err)
 	}
 	names, got = readArrow(t, exported)
@@ -144,7 +144,7 @@ func TestSQLAndExportWriteArrow(t *testing.T) {
 	}
 
 	t.Chdir(dir)
-	if _, err := solbehave(t, "export", "fig4_replay", "--data", data); err != nil {
+	if _, err := solbehave(t, "export", "fig4_replay", "--data", data, "--format", "arrow"); err != nil {
 		t.Fatal(err)
 	}
 	if _, rows := readArrow(t, filepath.Join(dir, "fig4_replay.arrow")); len(rows) == 0 {

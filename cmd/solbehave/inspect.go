@@ -28,7 +28,7 @@ func newErrorsCmd(g *globals) *cobra.Command {
 				"SELECT stage, unit, class, retriable, message FROM errors ORDER BY stage, unit", format, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "table", "output format: table, csv or json")
+	cmd.Flags().StringVar(&format, "format", "table", "output format: table, csv or ndjson (or json)")
 	return cmd
 }
 

@@ -14,9 +14,12 @@ import (
 func newSQLCmd(g *globals) *cobra.Command {
 	var format, out string
 	cmd := &cobra.Command{
-		Use:   `sql [--format table|csv|json|arrow] [--out FILE] "QUERY"`,
+		Use:   `sql [--format table|csv|ndjson|parquet|arrow] [--out FILE] "QUERY"`,
 		Short: "Query the warehouse with DuckDB, every view loaded",
-		Args:  cobra.ExactArgs(1),
+		Long: "Runs one DuckDB query over the data folder's views and prints the result: table (aligned text), csv, " +
+			"ndjson (one JSON object per line; json is the same), or writes a binary file with --out: parquet (DuckDB's " +
+			"COPY, zstd) or arrow (Arrow IPC, zstd-compressed buffers).",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := g.openDB()
 			if err != nil {
@@ -26,7 +29,7 @@ func newSQLCmd(g *globals) *cobra.Command {
 			return writeResult(cmd, db, args[0], format, out) // export.go
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "table", "output format: table, csv, json or arrow (an Arrow IPC file; needs --out)")
+	cmd.Flags().StringVar(&format, "format", "table", "output format: table, csv, ndjson (or json), parquet or arrow (the last two need --out)")
 	cmd.Flags().StringVar(&out, "out", "", "write the result to FILE instead of stdout (- for stdout)")
 	return cmd
 }

@@ -247,6 +247,23 @@ func TestVerifySummaryAndFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkTableAligned(t, tb.String(), 2)
+
+	// Parquet through COPY, from the read-only file, read back by DuckDB.
+	var pq bytes.Buffer
+	if err := Query(ctx, db, q+";", FormatParquet, &pq); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "summary.parquet")
+	if err := os.WriteFile(file, pq.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var n, replayed int64
+	if err := db.QueryRow("SELECT count(*), sum(replayed) FROM read_parquet(?)", file).Scan(&n, &replayed); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || replayed != int64(len(rows)) {
+		t.Errorf("parquet export: %d rows, %d replayed; want 2 rows, %d replayed", n, replayed, len(rows))
+	}
 }
 
 // checkSummaryJSON recomputes verify_summary from the rows written.
@@ -255,8 +272,15 @@ func checkSummaryJSON(t *testing.T, data []byte, rows []schemas.VerifyCall) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var got []map[string]any
-	if err := dec.Decode(&got); err != nil {
-		t.Fatalf("json output does not parse: %v\n%s", err, data)
+	for dec.More() {
+		var row map[string]any
+		if err := dec.Decode(&row); err != nil {
+			t.Fatalf("ndjson output does not parse: %v\n%s", err, data)
+		}
+		got = append(got, row)
+	}
+	if n := bytes.Count(data, []byte("\n")); n != len(got) {
+		t.Errorf("ndjson: %d lines for %d objects", n, len(got))
 	}
 	type agg struct {
 		replayed, reproduced int64
@@ -344,9 +368,7 @@ func TestQueryFormatsEdgeCases(t *testing.T) {
 	if err := Query(ctx, db, q, "json", &js); err != nil {
 		t.Fatal(err)
 	}
-	want := `[
-{"s":"a,\"b\"","n":null,"ok":true,"big":12345678901234,"f":1.5,"d":3.25,"huge":170141183460469231731687303715884105727,"list":[1,2],"st":{"k":"v"},"day":"2024-01-02","ml":"line1\nline2","empty":""}
-]
+	want := `{"s":"a,\"b\"","n":null,"ok":true,"big":12345678901234,"f":1.5,"d":3.25,"huge":170141183460469231731687303715884105727,"list":[1,2],"st":{"k":"v"},"day":"2024-01-02","ml":"line1\nline2","empty":""}
 `
 	if js.String() != want {
 		t.Errorf("json\n%s\nwant\n%s", js.String(), want)
@@ -373,7 +395,7 @@ func TestQueryFormatsEdgeCases(t *testing.T) {
 	}
 
 	var empty bytes.Buffer
-	if err := Query(ctx, db, "SELECT 1 AS x WHERE false", "json", &empty); err != nil || empty.String() != "[]\n" {
+	if err := Query(ctx, db, "SELECT 1 AS x WHERE false", "ndjson", &empty); err != nil || empty.String() != "" {
 		t.Errorf("empty json = %q, %v", empty.String(), err)
 	}
 	if err := Query(ctx, db, "SELECT 1", "xml", &empty); err == nil {
