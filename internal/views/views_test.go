@@ -152,7 +152,6 @@ func TestEmptyWarehouseHasTypedViews(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = append(want, column{"contract", "VARCHAR"})
 		if got := describe(t, db, "SELECT * FROM "+name); !reflect.DeepEqual(got, want) {
 			t.Errorf("empty view %s:\n got %v\nwant %v", name, got, want)
 		}
@@ -411,12 +410,12 @@ func TestHivePartitionColumnAndLiveViews(t *testing.T) {
 	rows := calls()
 	writeCalls(t, w, rows[:4]) // only AWNEX
 	db := openMem(t, w.Root)
-	var contract, id string
-	if err := db.QueryRow("SELECT contract, contract_id FROM verify_calls LIMIT 1").Scan(&contract, &id); err != nil {
+	var id string
+	if err := db.QueryRow("SELECT contract_id FROM verify_calls LIMIT 1").Scan(&id); err != nil {
 		t.Fatal(err)
 	}
-	if contract != warehouse.Sanitize(id) {
-		t.Errorf("hive column contract = %q, want the folder value of %q", contract, id)
+	if _, err := db.Exec("SELECT contract FROM verify_calls"); err == nil {
+		t.Error("the hive partition column contract must be hidden (it repeats contract_id)")
 	}
 	writeCalls(t, w, rows[4:]) // a new part after the views exist
 	if n := count(t, db, "verify_calls"); n != int64(len(rows)) {
@@ -585,5 +584,38 @@ func TestUnpartitionedDatasetView(t *testing.T) {
 	var comment string
 	if err := db.QueryRow("SELECT comment FROM duckdb_views() WHERE view_name = 'flat'").Scan(&comment); err != nil || comment != "A test dataset." {
 		t.Errorf("view comment %q, %v", comment, err)
+	}
+}
+
+// Dataset views hide the partition column and carry a comment per column
+// from the schema doc.
+func TestDatasetViewsHidePartitionAndCommentColumns(t *testing.T) {
+	dir := t.TempDir()
+	w := warehouse.New(filepath.Join(dir, "warehouse"))
+	writeCalls(t, w, calls())
+	dbPath := filepath.Join(dir, "solbehave.duckdb")
+	if err := Build(dbPath, w.Root); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, name := range []string{"verify_calls", "replay_calls"} { // with parts, and empty
+		var n, commented int
+		if err := db.QueryRow(`SELECT count(*) FILTER (WHERE column_name = 'contract'),
+			count(*) FILTER (WHERE comment IS NOT NULL AND comment <> '') FROM duckdb_columns() WHERE table_name = ?`, name).Scan(&n, &commented); err != nil {
+			t.Fatal(err)
+		}
+		d, _ := schemas.Lookup(name)
+		want := len(documentedColumns(d.Doc)) - len(d.Partitions)
+		if n != 0 || commented != want {
+			t.Errorf("%s: partition column shown %d times, %d columns commented (want 0, %d)", name, n, commented, want)
+		}
+	}
+	var comment string
+	if err := db.QueryRow(`SELECT comment FROM duckdb_columns() WHERE table_name = 'verify_calls' AND column_name = 'contract_id'`).Scan(&comment); err != nil || comment == "" {
+		t.Errorf("verify_calls.contract_id comment %q, %v", comment, err)
 	}
 }
