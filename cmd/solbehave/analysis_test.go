@@ -119,7 +119,7 @@ func jsonRows(t *testing.T, data, query string, names []string) [][]string {
 func TestSQLAndExportWriteArrow(t *testing.T) {
 	data := demoData(t)
 	dir := t.TempDir()
-	const q = "SELECT contract_id, replayed, reproduced, reproduced_fraction, first_diverging_tx FROM verify_summary ORDER BY contract_id"
+	const q = "SELECT contract_id, replayed, reproduced, reproduced_rate, first_diverging_tx FROM verify_summary ORDER BY contract_id"
 	out := filepath.Join(dir, "summary.arrow")
 	if _, err := solbehave(t, "sql", "--data", data, "--format", "arrow", "--out", out, q); err != nil {
 		t.Fatal(err)

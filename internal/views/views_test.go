@@ -234,7 +234,7 @@ func TestVerifySummaryAndFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"contract_id", "replayed", "reproduced", "reproduced_fraction", "first_diverging_tx"}; !slices.Equal(recs[0], want) {
+	if want := []string{"contract_id", "replayed", "reproduced", "reproduced_rate", "first_diverging_tx"}; !slices.Equal(recs[0], want) {
 		t.Errorf("csv header %v, want %v", recs[0], want)
 	}
 	if len(recs) != 3 || recs[1][0] != "AWNEX_0x17ca" || recs[2][4] != "" {
@@ -313,7 +313,7 @@ func checkSummaryJSON(t *testing.T, data []byte, rows []schemas.VerifyCall) {
 		}
 		replayed, _ := num("replayed").Int64()
 		reproduced, _ := num("reproduced").Int64()
-		frac, _ := num("reproduced_fraction").Float64()
+		frac, _ := num("reproduced_rate").Float64()
 		if replayed != a.replayed || reproduced != a.reproduced || frac != float64(a.reproduced)/float64(a.replayed) {
 			t.Errorf("%v: got %d/%d (%v), want %d/%d", g["contract_id"], reproduced, replayed, frac, a.reproduced, a.replayed)
 		}
