@@ -53,7 +53,7 @@ const (
 	barWidth   = 9 * vg.Millimeter / 2
 	minHeight  = 80 * vg.Millimeter
 	entryStep  = 6 * vg.Millimeter // a legend line and its gap
-	wrapAt     = 14 // characters per line of a category label
+	wrapAt     = 14                // characters per line of a category label
 	labelGap   = 4 * vg.Millimeter
 	axisMargin = 22 * vg.Millimeter // the y axis, its label and ticks
 )
