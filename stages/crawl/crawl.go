@@ -18,11 +18,14 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/ethereum/go-ethereum/ethclient"
+	gethrpc "github.com/ethereum/go-ethereum/rpc"
 	esapi "github.com/nanmu42/etherscan-api"
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/egress"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/proxy"
 	"github.com/solbehave/solbehave/pipeline"
@@ -146,7 +149,7 @@ func (s *Stage) planLive(ctx context.Context, env *pipeline.Env) ([]pipeline.Uni
 		found[a], origin[a] = 0, "live"
 	}
 	if s.RPC != "" {
-		rpc, err := ethclient.DialContext(ctx, s.RPC)
+		rpc, err := dialRPC(ctx, s.RPC)
 		if err != nil {
 			return nil, fmt.Errorf("rpc %s: %w", s.RPC, err)
 		}
@@ -244,3 +247,21 @@ func classify(err error) error {
 }
 
 var addressPattern = regexp.MustCompile(`^0x[0-9a-f]{40}$`)
+
+// rpcMaxAnswer bounds one JSON-RPC answer: a block with its transactions is
+// well under this, a hostile endpoint cannot exhaust memory.
+const rpcMaxAnswer = 64 << 20
+
+// dialRPC connects to a JSON-RPC endpoint over HTTP(S) through the egress
+// client (same-origin redirects, bounded answers); other schemes (ws, ipc)
+// go through go-ethereum's own dialer.
+func dialRPC(ctx context.Context, endpoint string) (*ethclient.Client, error) {
+	if !strings.HasPrefix(endpoint, "http://") && !strings.HasPrefix(endpoint, "https://") {
+		return ethclient.DialContext(ctx, endpoint)
+	}
+	c, err := gethrpc.DialOptions(ctx, endpoint, gethrpc.WithHTTPClient(egress.Client(2*time.Minute, nil, rpcMaxAnswer)))
+	if err != nil {
+		return nil, err
+	}
+	return ethclient.NewClient(c), nil
+}
