@@ -53,6 +53,8 @@ const (
 	barWidth   = 9 * vg.Millimeter / 2
 	minHeight  = 80 * vg.Millimeter
 	entryStep  = 6 * vg.Millimeter // a legend line and its gap
+	thumbWidth = 4 * vg.Millimeter // a legend entry's colour box
+	legendGap  = 4 * vg.Millimeter // between the plot and its legend
 	wrapAt     = 14                // characters per line of a category label
 	labelGap   = 4 * vg.Millimeter
 	axisMargin = 22 * vg.Millimeter // the y axis, its label and ticks
@@ -122,7 +124,8 @@ func (b Bars) legendWidth() vg.Length {
 	for _, s := range b.Series {
 		widest = max(widest, face.Width(s.Name))
 	}
-	return widest + 14*vg.Millimeter
+	// gap, colour box, a space, the name, a margin
+	return legendGap + thumbWidth + face.Width(" ") + widest + 3*vg.Millimeter
 }
 
 func (b Bars) width() (vg.Length, error) {
@@ -141,9 +144,12 @@ func (b Bars) draw(dc draw.Canvas) error {
 	p.Y.Min = 0
 	p.X.Tick.Label.Font.Size = vg.Points(10)
 	p.Y.Tick.Label.Font.Size = vg.Points(10)
-	p.Legend.TextStyle.Font.Size = vg.Points(10)
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Legend.Padding = entryStep - vg.Points(10) // lines apart, their boxes never touching
+	// The legend is drawn beside the plot, not by p.Draw inside it.
+	legend := plot.NewLegend()
+	legend.TextStyle.Font.Size = vg.Points(10)
+	legend.Top, legend.Left = true, true
+	legend.ThumbnailWidth = thumbWidth
+	legend.Padding = entryStep - vg.Points(10) // lines apart, their boxes never touching
 	p.Add(plotter.NewGrid())
 
 	var below *plotter.BarChart
@@ -174,7 +180,7 @@ func (b Bars) draw(dc draw.Canvas) error {
 			top = max(top, bc.BarHeight(j))
 		}
 		p.Add(bc)
-		p.Legend.Add(s.Name, bc)
+		legend.Add(s.Name, bc)
 	}
 	wrapped := make([]string, len(b.Categories))
 	for i, c := range b.Categories {
@@ -193,8 +199,7 @@ func (b Bars) draw(dc draw.Canvas) error {
 	lw := b.legendWidth()
 	p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
 	if lw > 0 {
-		legend := draw.Crop(dc, dc.Max.X-dc.Min.X-lw+4*vg.Millimeter, 0, 0, -12*vg.Millimeter)
-		p.Legend.Draw(legend)
+		legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-lw+legendGap, 0, 0, -12*vg.Millimeter))
 	}
 	return nil
 }
