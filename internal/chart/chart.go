@@ -115,8 +115,10 @@ func (b Bars) height() vg.Length {
 	return max(minHeight, vg.Length(len(b.Series))*entryStep+30*vg.Millimeter)
 }
 
+// legendWidth is the room of the legend, which names even a single series
+// (what the bars count).
 func (b Bars) legendWidth() vg.Length {
-	if len(b.Series) < 2 && !b.Stacked {
+	if len(b.Series) == 0 {
 		return 0
 	}
 	face := font.DefaultCache.Lookup(plot.DefaultFont, vg.Points(10))
