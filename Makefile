@@ -32,11 +32,15 @@ vet:
 	$(GO) vet ./...
 
 # Best effort: the report's browser test renders the page in headless Chromium
-# (Debian's chromium package); where it cannot be installed that test skips.
+# (Debian's chromium package), the notebooks run on Debian's Jupyter, pandas and
+# matplotlib, the export tests read CSV/NDJSON with Debian's pandas; where they
+# cannot be installed those tests skip.
+TEST_DEBS := chromium jupyter-nbconvert python3-nbformat python3-ipykernel python3-pandas python3-matplotlib fonts-liberation
 test-deps:
-	@command -v chromium >/dev/null 2>&1 || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) >/dev/null 2>&1 || \
-	  echo "chromium not installed: the report's browser test will skip"; }
+	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	[ -z "$$missing" ] || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing) >/dev/null 2>&1 || \
+	  echo "not installed:$$missing (the browser, notebook and pandas tests will skip)"; }
 
 # The Temporal tests run an embedded server, its own Go module (tools/temporal-dev):
 # built here, once per content (cached in $SOLBEHAVE_CACHE), so that its first,

@@ -173,36 +173,99 @@ for name in sys.argv[1:]:
 	}
 }
 
-// TestNotebooksExecuteHeadless runs each notebook end to end where Jupyter
-// and the Python packages are installed: `jupyter nbconvert`, or
-// `python3 -m nbconvert` with a Python that has them.
+// TestNotebooksExecuteHeadless runs each notebook end to end where Jupyter,
+// pandas and matplotlib are installed (Debian's python3: make test-deps). The
+// views are read with the duckdb Python package when present, else through
+// `solbehave sql --format ndjson` (built here). Each executed notebook must
+// have drawn its figures and printed its conclusions from the data; they are
+// kept as artifacts (go test -artifacts).
 func TestNotebooksExecuteHeadless(t *testing.T) {
-	runner, why := nbconvert()
+	runner, py, why := nbconvert()
 	if runner == nil {
 		t.Skipf("notebooks not executed (their SQL still ran in TestEveryNotebookStatementRuns): %s", why)
 	}
 	dbPath := demoDB(t)
-	outDir := t.TempDir()
+	env := append(os.Environ(), "SOLBEHAVE_DB="+dbPath)
+	if exec.Command(py, "-c", "import duckdb").Run() != nil {
+		bin := filepath.Join(t.TempDir(), "solbehave")
+		if out, err := exec.Command("go", "build", "-o", bin, "../cmd/solbehave").CombinedOutput(); err != nil {
+			t.Fatalf("building solbehave for the notebooks' fallback: %v\n%s", err, out)
+		}
+		env = append(env, "SOLBEHAVE_BIN="+bin)
+	}
+	outDir := t.ArtifactDir()
 	for _, name := range want {
 		t.Run(name, func(t *testing.T) {
-			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 			defer cancel()
-			args := append(runner[1:], "--to", "notebook", "--execute", "--output-dir", outDir, name)
+			args := append(runner[1:], "--to", "notebook", "--execute", "--ExecutePreprocessor.kernel_name=python3",
+				"--output-dir", outDir, name)
 			cmd := exec.CommandContext(ctx, runner[0], args...)
-			cmd.Env = append(os.Environ(), "SOLBEHAVE_DB="+dbPath)
+			cmd.Env = env
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Fatalf("%v\n%s", err, out)
 			}
+			checkExecuted(t, filepath.Join(outDir, name))
 		})
 	}
 }
 
-// nbconvert finds a way to run nbconvert with duckdb, pandas and matplotlib
-// importable, or says what is missing.
-func nbconvert() ([]string, string) {
-	const imports = "import duckdb, pandas, matplotlib, nbconvert, ipykernel"
-	why := "no python3"
-	for _, py := range []string{"python3", "/usr/bin/python3"} {
+// checkExecuted: figures drawn, and every conclusion cell printed a sentence
+// with a number in it (or said that the warehouse has no rows for it).
+func checkExecuted(t *testing.T, path string) {
+	t.Helper()
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb struct {
+		Cells []struct {
+			Type    string   `json:"cell_type"`
+			Source  []string `json:"source"`
+			Outputs []struct {
+				Name string          `json:"name"`
+				Text json.RawMessage `json:"text"`
+				Data map[string]any  `json:"data"`
+			} `json:"outputs"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(raw, &nb); err != nil {
+		t.Fatal(err)
+	}
+	images, conclusions := 0, 0
+	for _, c := range nb.Cells {
+		src := strings.Join(c.Source, "")
+		text := ""
+		for _, o := range c.Outputs {
+			if _, ok := o.Data["image/png"]; ok {
+				images++
+			}
+			var parts []string
+			if json.Unmarshal(o.Text, &parts) == nil {
+				text += strings.Join(parts, "")
+			}
+		}
+		if strings.HasPrefix(src, "# What the numbers say.") {
+			conclusions++
+			if !regexp.MustCompile(`\d`).MatchString(text) && !strings.Contains(text, "no rows for it yet") {
+				t.Errorf("%s: conclusion cell printed no number: %q (%s)", filepath.Base(path), text, src)
+			}
+		}
+	}
+	if conclusions == 0 {
+		t.Errorf("%s: no conclusion cell", filepath.Base(path))
+	}
+	if images == 0 && !strings.Contains(path, "05_") {
+		t.Errorf("%s: no figure drawn", filepath.Base(path))
+	}
+}
+
+// nbconvert finds a way to run nbconvert with pandas and matplotlib
+// importable (Debian's python3 first), or says what is missing.
+func nbconvert() (runner []string, python, why string) {
+	const imports = "import pandas, matplotlib, nbconvert, ipykernel"
+	why = "no python3"
+	for _, py := range []string{"/usr/bin/python3", "python3"} {
 		path, err := exec.LookPath(py)
 		if err != nil {
 			continue
@@ -212,12 +275,9 @@ func nbconvert() ([]string, string) {
 			why = path + ": " + lastLine(string(out))
 			continue
 		}
-		if jupyter, err := exec.LookPath("jupyter"); err == nil {
-			return []string{jupyter, "nbconvert"}, ""
-		}
-		return []string{path, "-m", "nbconvert"}, ""
+		return []string{path, "-m", "nbconvert"}, path, ""
 	}
-	return nil, why
+	return nil, "", why
 }
 
 func lastLine(s string) string {

@@ -87,7 +87,7 @@ func jsonRows(t *testing.T, data, query string, names []string) [][]string {
 		t.Fatal(err)
 	}
 	var objs []map[string]any
-	dec := json.NewDecoder(strings.NewReader(out))
+	dec := json.NewDecoder(bytes.NewReader(ndjsonArray(out)))
 	dec.UseNumber()
 	if err := dec.Decode(&objs); err != nil {
 		t.Fatalf("%v\n%s", err, out)
@@ -119,7 +119,7 @@ func jsonRows(t *testing.T, data, query string, names []string) [][]string {
 func TestSQLAndExportWriteArrow(t *testing.T) {
 	data := demoData(t)
 	dir := t.TempDir()
-	const q = "SELECT contract_id, replayed, reproduced, reproduced_fraction, first_diverging_tx FROM verify_summary ORDER BY contract_id"
+	const q = "SELECT contract_id, replayed, reproduced, reproduced_rate, first_diverging_tx FROM verify_summary ORDER BY contract_id"
 	out := filepath.Join(dir, "summary.arrow")
 	if _, err := solbehave(t, "sql", "--data", data, "--format", "arrow", "--out", out, q); err != nil {
 		t.Fatal(err)
@@ -131,7 +131,7 @@ func TestSQLAndExportWriteArrow(t *testing.T) {
 	}
 
 	exported := filepath.Join(dir, "calls.arrow")
-	if _, err := solbehave(t, "export", "replay_calls", "--data", data, "--out", exported); err != nil {
+	if _, err := solbehave(t, "export", "replay_calls", "--data", data, "--format", "arrow", "--out", exported); err != nil {
 		t.Fatal(err)
 	}
 	names, got = readArrow(t, exported)
@@ -144,7 +144,7 @@ func TestSQLAndExportWriteArrow(t *testing.T) {
 	}
 
 	t.Chdir(dir)
-	if _, err := solbehave(t, "export", "fig4_replay", "--data", data); err != nil {
+	if _, err := solbehave(t, "export", "fig4_replay", "--data", data, "--format", "arrow"); err != nil {
 		t.Fatal(err)
 	}
 	if _, rows := readArrow(t, filepath.Join(dir, "fig4_replay.arrow")); len(rows) == 0 {
@@ -176,7 +176,7 @@ func documented(doc string) []string {
 func TestPublishedReleaseOpensAnywhere(t *testing.T) {
 	data := demoData(t)
 	rel := filepath.Join(t.TempDir(), "release")
-	out, err := solbehave(t, "publish", "--data", data, "--out", rel, "--seed", "7")
+	out, err := solbehave(t, "publish", "--data", data, "--out", rel)
 	if err != nil {
 		t.Fatal(err)
 	}

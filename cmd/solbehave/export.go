@@ -16,11 +16,12 @@ import (
 func newExportCmd(g *globals) *cobra.Command {
 	var format, out string
 	cmd := &cobra.Command{
-		Use:   "export DATASET [--format arrow|csv|json] [--out FILE]",
-		Short: "Write a dataset (or any view) as an Arrow IPC file, CSV or JSON",
-		Long: "Writes every row of DATASET, a dataset or any view of the DuckDB file, to FILE " +
-			"(default DATASET.arrow, .csv or .json in the current folder; - for stdout). " +
-			"An Arrow IPC file reads in pandas (read_feather), polars (read_ipc) and DuckDB without conversion.",
+		Use:   "export DATASET [--format parquet|csv|ndjson|arrow] [--out FILE]",
+		Short: "Write a dataset (or any view) as Parquet, CSV, newline-delimited JSON or a zstd Arrow IPC file",
+		Long: "Writes every row of DATASET, a dataset or any view of the DuckDB file. parquet (the default) is " +
+			"written by DuckDB's COPY (zstd); arrow is an Arrow IPC file with zstd-compressed buffers; csv and ndjson " +
+			"(json is the same) are text. Without --out, text goes to stdout and a binary format to DATASET.parquet " +
+			"or DATASET.arrow in the current folder; --out - sends any format to stdout.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := g.openDB()
@@ -32,14 +33,14 @@ func newExportCmd(g *globals) *cobra.Command {
 			if err := requireView(cmd, db, name); err != nil {
 				return err
 			}
-			if out == "" {
-				out = name + "." + strings.ToLower(format)
+			if out == "" && views.Binary(format) {
+				out = name + "." + views.Ext(format)
 			}
 			return writeResult(cmd, db, "SELECT * FROM "+quoteIdent(name), format, out)
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", views.FormatArrow, "arrow, csv or json")
-	cmd.Flags().StringVar(&out, "out", "", "output file (default DATASET.<format>; - for stdout)")
+	cmd.Flags().StringVar(&format, "format", views.FormatParquet, "parquet, csv, ndjson (or json) or arrow")
+	cmd.Flags().StringVar(&out, "out", "", "output file (default: stdout for text, DATASET.<format> for parquet and arrow; - for stdout)")
 	return cmd
 }
 
@@ -56,12 +57,12 @@ func requireView(cmd *cobra.Command, db *sql.DB, name string) error {
 
 // writeResult runs query and writes its result in format to out: stdout when
 // out is "" or "-", else a file written beside its final name and renamed
-// into place, so a failed query leaves no half file. Arrow, being binary,
-// goes to stdout only when asked for with "-".
+// into place, so a failed query leaves no half file. A binary format goes to
+// stdout only when asked for with "-".
 func writeResult(cmd *cobra.Command, db *sql.DB, query, format, out string) error {
 	if out == "" || out == "-" {
-		if out == "" && strings.EqualFold(format, views.FormatArrow) {
-			return fmt.Errorf("--format arrow writes a binary file: give --out FILE (or --out - for stdout)")
+		if out == "" && views.Binary(format) {
+			return fmt.Errorf("--format %s writes a binary file: give --out FILE (or --out - for stdout)", format)
 		}
 		return views.Query(cmd.Context(), db, query, format, cmd.OutOrStdout())
 	}

@@ -70,7 +70,7 @@ func TestHostileCorpusFoldersAreErrorRows(t *testing.T) {
 		t.Fatalf("the warehouse is not usable: %v", err)
 	}
 	var rows []struct{ Message, Class, Reason string }
-	if err := json.Unmarshal([]byte(out), &rows); err != nil || len(rows) != len(hostile) {
+	if err := json.Unmarshal(ndjsonArray(out), &rows); err != nil || len(rows) != len(hostile) {
 		t.Fatalf("want %d error rows joined to their candidate rows, got %v:\n%s", len(hostile), err, out)
 	}
 	for _, f := range hostile {
@@ -208,9 +208,9 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", ds.Name, err)
 		}
-		texts["dataset "+ds.Name] = jsonStrings(out)
+		texts["dataset "+ds.Name] = jsonStrings(string(ndjsonArray(out)))
 		var parsed []map[string]any
-		json.Unmarshal([]byte(out), &parsed)
+		json.Unmarshal(ndjsonArray(out), &parsed)
 		rows += len(parsed)
 	}
 	found := 0

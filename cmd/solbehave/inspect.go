@@ -13,11 +13,13 @@ import (
 func newErrorsCmd(g *globals) *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
-		Use:   "errors",
-		Short: "List the units that failed, with their class and message",
-		Args:  cobra.NoArgs,
+		Use:   "errors [--format table|csv|json]",
+		Short: "List the units that failed, with their class and message (writes nothing)",
+		Long: "Lists the error rows of the units that failed, one per unit, as status counts them. Writes nothing: " +
+			"when the DuckDB file reads another folder (the data folder moved), it says so and reads this folder's data.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := g.openDB()
+			db, err := g.readDB(cmd) // sql.go: writes nothing
 			if err != nil {
 				return err
 			}
@@ -26,7 +28,7 @@ func newErrorsCmd(g *globals) *cobra.Command {
 				"SELECT stage, unit, class, retriable, message FROM errors ORDER BY stage, unit", format, cmd.OutOrStdout())
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "table", "output format: table, csv or json")
+	cmd.Flags().StringVar(&format, "format", "table", "output format: table, csv or ndjson (or json)")
 	return cmd
 }
 
@@ -34,13 +36,17 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 	var explain bool
 	cmd := &cobra.Command{
 		Use:   "status [--explain] [stage flags]",
-		Short: "Show, per stage, units done / stale / failed / pending against the effective configuration (runs nothing)",
+		Short: "Show, per stage, units done / stale / failed / pending against the effective configuration (runs and writes nothing)",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			shard, err := pipeline.ParseShard(g.shard)
 			if err != nil {
 				return err
 			}
+			if err := g.requireData(); err != nil {
+				return err
+			}
+			g.warnMoved(cmd)
 			env := g.env()
 			defer env.Engines.Close()
 			env.Run = g.runInfo("")
@@ -62,6 +68,9 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			if err := w.Flush(); err != nil {
 				return err
 			}
+			if err := printFailed(cmd, env.Warehouse.Root); err != nil {
+				return err
+			}
 			return explainStale(cmd, r, stale)
 		},
 	}
@@ -70,6 +79,27 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 		s.BindFlags(cmd.Flags()) // status compares against these, like run
 	}
 	return cmd
+}
+
+// printFailed counts the error rows `solbehave errors` lists, from the same
+// dataset: the table's failed column has the kept ones; a retriable failure
+// is stale (the next run retries it).
+func printFailed(cmd *cobra.Command, root string) error {
+	db, err := views.OpenInMemory(root) // writes nothing
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var n, retriable int
+	if err := db.QueryRowContext(cmd.Context(),
+		"SELECT count(*), count(*) FILTER (WHERE retriable) FROM errors").Scan(&n, &retriable); err != nil {
+		return err
+	}
+	if n > 0 {
+		fmt.Fprintf(cmd.OutOrStdout(), "%d unit(s) failed (%d kept until their inputs change, %d retriable: the next run retries them); "+
+			"`solbehave errors` lists them, `solbehave retry` runs them again\n", n, n-retriable, retriable)
+	}
+	return nil
 }
 
 type staleStage struct {

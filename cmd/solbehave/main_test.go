@@ -23,6 +23,15 @@ func solbehave(t *testing.T, args ...string) (string, error) {
 // TestVerticalSlice is `make run` at the foundation's scope: compile the demo
 // corpus with real solc, deploy, replay, write Parquet, build the DuckDB file,
 // and read it back through `solbehave sql`.
+// ndjsonArray turns `--format ndjson` output into one JSON array.
+func ndjsonArray(out string) []byte {
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) == 1 && lines[0] == "" {
+		return []byte("[]")
+	}
+	return []byte("[" + strings.Join(lines, ",") + "]")
+}
+
 func TestVerticalSlice(t *testing.T) {
 	data := t.TempDir()
 	corpus := filepath.Join("..", "..", "data", "corpus", "demo")

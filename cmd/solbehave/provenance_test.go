@@ -147,7 +147,7 @@ func queryRows(t *testing.T, data, query string) []string {
 		t.Fatalf("%s: %v\n%s", query, err, out)
 	}
 	var rows []map[string]any
-	if err := json.Unmarshal([]byte(out), &rows); err != nil {
+	if err := json.Unmarshal(ndjsonArray(out), &rows); err != nil {
 		t.Fatalf("%s: %v\n%s", query, err, out)
 	}
 	var vals []string

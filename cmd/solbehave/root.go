@@ -26,6 +26,7 @@ type globals struct {
 	force  bool
 	quiet  bool
 	shard  string
+	retry  bool // re-run the units whose stored output is an error row (solbehave retry)
 
 	configPath string         // --config FILE ("" : solbehave.toml in the working folder, if any)
 	cfg        *config.Config // the effective configuration (loaded before every command runs)
@@ -42,10 +43,13 @@ func newRoot() *cobra.Command {
 }
 
 func newRootWithGlobals() (*cobra.Command, *globals) {
-	g := &globals{}
+	// Defaults for the commands that do not take a global flag themselves.
+	g := &globals{corpus: filepath.Join("data", "corpus", "demo"), data: "data", seed: 42, jobs: runtime.NumCPU()}
 	root := &cobra.Command{
 		Use:           "solbehave",
 		Short:         "Does the Solidity a model writes behave like the contract it was asked to rewrite?",
+		Long:          "Does the Solidity a model writes behave like the contract it was asked to rewrite?\n\n" + exitCodes,
+		Example:       rootExample,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 		Version:       readVersion().withSolc().Text(),
@@ -54,11 +58,9 @@ func newRootWithGlobals() (*cobra.Command, *globals) {
 		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error { return g.loadConfig(cmd) },
 	}
 	root.SetVersionTemplate("{{.Version}}")
-	g.bind(root.PersistentFlags())
-	root.PersistentFlags().StringVar(&g.configPath, "config", "", "configuration file (default: "+config.FileName+" in the working folder, when present)")
 
 	stages := allStages()
-	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newSQLCmd(g),
+	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newRetryCmd(g, stages), newSQLCmd(g),
 		newErrorsCmd(g), newStatusCmd(g, stages), newDigestCmd(g), newBenchCmd(g))
 	root.AddCommand(newWorkerCmd(g), newTemporalCmd())                         // temporal.go
 	root.AddCommand(newExportCmd(g), newPublishCmd(g, stages), newViewsCmd(g)) // export.go, publish.go
@@ -66,19 +68,81 @@ func newRootWithGlobals() (*cobra.Command, *globals) {
 	for _, s := range stages {
 		root.AddCommand(newStageCmd(g, s))
 	}
+	g.bindCommands(root)
+	polish(root) // help.go: examples, value names, suggestions, usage hints
 	return root, g
 }
 
-// bind defines the global flags (the root's persistent flags, and the
-// configuration's key space).
-func (g *globals) bind(pf *pflag.FlagSet) {
-	pf.StringVar(&g.corpus, "corpus", filepath.Join("data", "corpus", "demo"), "input corpus (Etherscan record layout)")
-	pf.StringVar(&g.data, "data", "data", "output root (warehouse, DuckDB file, state)")
-	pf.Int64Var(&g.seed, "seed", 42, "seed of every random choice")
-	pf.IntVar(&g.jobs, "jobs", runtime.NumCPU(), "units run in parallel")
-	pf.BoolVar(&g.force, "force", false, "recompute units even when their inputs are unchanged")
-	pf.BoolVar(&g.quiet, "quiet", false, "log warnings and errors only")
-	pf.StringVar(&g.shard, "shard", "", "process only shard i/n of the contracts (e.g. 0/3); shards write disjoint partitions")
+// The global flags, as bits: each command takes only those it reads.
+const (
+	flagData = 1 << iota
+	flagCorpus
+	flagSeed
+	flagJobs
+	flagForce
+	flagQuiet
+	flagShard
+
+	flagsRun = flagData | flagCorpus | flagSeed | flagJobs | flagForce | flagQuiet | flagShard
+)
+
+// globalFlags says which global flags each command takes (by command path
+// after "solbehave"); stage commands take flagsRun, commands not listed none.
+var globalFlags = map[string]int{
+	"run": flagsRun, "retry": flagsRun, "config": flagsRun,
+	"status": flagData | flagCorpus | flagSeed | flagShard,
+	"sql":    flagData, "errors": flagData, "export": flagData, "views": flagData, "digest": flagData,
+	"publish": flagData | flagCorpus,
+	"bench":   flagData | flagCorpus | flagSeed | flagJobs,
+	"worker":  flagData | flagCorpus | flagJobs | flagQuiet,
+}
+
+// bindCommands gives each command the global flags it reads, and --config
+// to every command that reads one.
+func (g *globals) bindCommands(root *cobra.Command) {
+	stage := map[string]bool{}
+	for _, n := range stageOrder {
+		stage[n] = true
+	}
+	for _, c := range root.Commands() {
+		which, ok := globalFlags[c.Name()]
+		if !ok && stage[c.Name()] {
+			which = flagsRun
+		}
+		if which == 0 {
+			continue
+		}
+		g.bindSome(c.Flags(), which)
+		c.Flags().StringVar(&g.configPath, "config", "", "configuration file (default: "+config.FileName+" in the working folder, when present)")
+	}
+}
+
+// bind defines every global flag (the configuration's key space).
+func (g *globals) bind(pf *pflag.FlagSet) { g.bindSome(pf, flagsRun) }
+
+// bindSome defines the global flags in which.
+func (g *globals) bindSome(pf *pflag.FlagSet, which int) {
+	if which&flagCorpus != 0 {
+		pf.StringVar(&g.corpus, "corpus", filepath.Join("data", "corpus", "demo"), "input corpus (Etherscan record layout)")
+	}
+	if which&flagData != 0 {
+		pf.StringVar(&g.data, "data", "data", "output root (warehouse, DuckDB file, state)")
+	}
+	if which&flagSeed != 0 {
+		pf.Int64Var(&g.seed, "seed", 42, "seed of every random choice")
+	}
+	if which&flagJobs != 0 {
+		pf.IntVar(&g.jobs, "jobs", runtime.NumCPU(), "units run in parallel")
+	}
+	if which&flagForce != 0 {
+		pf.BoolVar(&g.force, "force", false, "recompute units even when their inputs are unchanged")
+	}
+	if which&flagQuiet != 0 {
+		pf.BoolVar(&g.quiet, "quiet", false, "log warnings and errors only")
+	}
+	if which&flagShard != 0 {
+		pf.StringVar(&g.shard, "shard", "", "process only shard i/n of the contracts (e.g. 0/3); shards write disjoint partitions")
+	}
 }
 
 // env builds the run environment from the global flags.

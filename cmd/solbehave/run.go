@@ -49,7 +49,9 @@ func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run",
 		Short: "Run the stages in order (all that exist, or up to --until, or --only some)",
-		Args:  cobra.NoArgs,
+		Long: "Runs the stages in pipeline order; a unit whose inputs and parameters are unchanged is skipped. " +
+			"Then rebuilds the DuckDB file and prints the tables of the stages that ran.\n\n" + exitCodes,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			chosen, err := selectStages(stages, until, only)
 			if err != nil {
@@ -160,7 +162,7 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err := views.Build(g.dbPath(), env.Warehouse.Root); err != nil {
 		return fmt.Errorf("building %s: %w", g.dbPath(), err)
 	}
-	if err := printSummary(cmd, g); err != nil {
+	if err := printSummary(cmd, g, stageNames(stages)); err != nil {
 		return err
 	}
 	if failed > 0 {
@@ -187,7 +189,16 @@ func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.
 	r := &pipeline.Runner{Env: env, Force: g.force, Progress: !g.quiet, Shard: shard}
 	var out []pipeline.Counters
 	for _, s := range stages {
+		retried := 0
+		if g.retry {
+			n, err := retryFailed(cmd.Context(), r, s) // retry.go
+			if err != nil {
+				return out, err
+			}
+			retried = n
+		}
 		c, err := r.Run(cmd.Context(), s)
+		c.Ran += retried
 		if err != nil {
 			return out, err
 		}

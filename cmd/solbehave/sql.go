@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"os"
+	"slices"
 
 	"github.com/spf13/cobra"
 
@@ -13,9 +14,12 @@ import (
 func newSQLCmd(g *globals) *cobra.Command {
 	var format, out string
 	cmd := &cobra.Command{
-		Use:   `sql [--format table|csv|json|arrow] [--out FILE] "QUERY"`,
+		Use:   `sql [--format table|csv|ndjson|parquet|arrow] [--out FILE] "QUERY"`,
 		Short: "Query the warehouse with DuckDB, every view loaded",
-		Args:  cobra.ExactArgs(1),
+		Long: "Runs one DuckDB query over the data folder's views and prints the result: table (aligned text), csv, " +
+			"ndjson (one JSON object per line; json is the same), or writes a binary file with --out: parquet (DuckDB's " +
+			"COPY, zstd) or arrow (Arrow IPC, zstd-compressed buffers).",
+		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			db, err := g.openDB()
 			if err != nil {
@@ -25,7 +29,7 @@ func newSQLCmd(g *globals) *cobra.Command {
 			return writeResult(cmd, db, args[0], format, out) // export.go
 		},
 	}
-	cmd.Flags().StringVar(&format, "format", "table", "output format: table, csv, json or arrow (an Arrow IPC file; needs --out)")
+	cmd.Flags().StringVar(&format, "format", "table", "output format: table, csv, ndjson (or json), parquet or arrow (the last two need --out)")
 	cmd.Flags().StringVar(&out, "out", "", "write the result to FILE instead of stdout (- for stdout)")
 	return cmd
 }
@@ -43,32 +47,89 @@ func (g *globals) openDB() (*sql.DB, error) {
 	return views.OpenInMemory(g.env().Warehouse.Root)
 }
 
-// printSummary prints a short table of what the warehouse holds: the
-// construction summary, then each paper table that has rows.
-func printSummary(cmd *cobra.Command, g *globals) error {
+// readDB opens the views for a command that writes nothing (status,
+// errors): the DuckDB file when it reads this folder's warehouse, else the
+// views in memory, after saying on stderr that the file reads another folder
+// and that `solbehave views` rebuilds it. A missing data folder is an error.
+func (g *globals) readDB(cmd *cobra.Command) (*sql.DB, error) {
+	if err := g.requireData(); err != nil {
+		return nil, err
+	}
+	root := g.env().Warehouse.Root
+	if g.warnMoved(cmd) {
+		return views.OpenInMemory(root)
+	}
+	if _, err := os.Stat(g.dbPath()); err == nil {
+		return views.Open(g.dbPath())
+	}
+	return views.OpenInMemory(root)
+}
+
+// requireData fails when the data folder does not exist: nothing ran there.
+func (g *globals) requireData() error {
+	st, err := os.Stat(g.data)
+	if err != nil || !st.IsDir() {
+		return fmt.Errorf("no data folder %s: nothing has run there (give --data DIR, or run a stage first)", g.data)
+	}
+	return nil
+}
+
+// warnMoved says on stderr when the DuckDB file reads another folder's
+// warehouse, and reports whether it does.
+func (g *globals) warnMoved(cmd *cobra.Command) bool {
+	from, moved, err := views.Moved(g.dbPath(), g.env().Warehouse.Root)
+	if err != nil || !moved {
+		return false
+	}
+	fmt.Fprintf(cmd.ErrOrStderr(), "note: %s reads the warehouse at %s, not this folder's (the data folder was moved or copied); "+
+		"shown here: this folder's data. Run `solbehave views --data %s` to rebuild the file.\n", g.dbPath(), from, g.data)
+	return true
+}
+
+// printSummary prints the tables of the stages that just ran: the
+// construction summary after crawl or verify, then each paper table a stage
+// run fills, when it has rows.
+func printSummary(cmd *cobra.Command, g *globals, ran []string) error {
 	db, err := views.Open(g.dbPath())
 	if err != nil {
 		return err
 	}
 	defer db.Close()
-	if err := views.Query(cmd.Context(), db, summaryQuery, "table", cmd.OutOrStdout()); err != nil {
-		return err
+	did := map[string]bool{}
+	for _, s := range ran {
+		did[s] = true
+	}
+	if did["crawl"] || did["verify"] {
+		if err := views.Query(cmd.Context(), db, summaryQuery, "table", cmd.OutOrStdout()); err != nil {
+			return err
+		}
 	}
 	for _, v := range summaryViews {
-		var n int
-		if db.QueryRowContext(cmd.Context(), "SELECT count(*) FROM "+v).Scan(&n) != nil || n == 0 {
-			continue // a stage that has not run yet, or did not fill the view
+		if !slices.ContainsFunc(v.stages, func(s string) bool { return did[s] }) {
+			continue
 		}
-		fmt.Fprintf(cmd.OutOrStdout(), "\n%s\n", v)
-		if err := views.Query(cmd.Context(), db, "SELECT * FROM "+v, "table", cmd.OutOrStdout()); err != nil {
+		var n int
+		if db.QueryRowContext(cmd.Context(), "SELECT count(*) FROM "+v.view).Scan(&n) != nil || n == 0 {
+			continue // a view this build lacks, or the stage did not fill it
+		}
+		fmt.Fprintf(cmd.OutOrStdout(), "\n%s\n", v.view)
+		if err := views.Query(cmd.Context(), db, "SELECT * FROM "+v.view, "table", cmd.OutOrStdout()); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// summaryViews are the paper tables a run's summary shows when filled.
-var summaryViews = []string{"table1_compile", "fig4_replay", "table4_coverage", "table5_o1", "table3_dcr_validation", "vuln_rate"}
+// summaryViews are the paper tables a run's summary shows, each after the
+// stages that change it.
+var summaryViews = []struct {
+	view   string
+	stages []string
+}{
+	{"table1_compile", []string{"compile"}}, {"table2_compile", []string{"compile"}},
+	{"fig4_replay", []string{"o2", "o3"}}, {"table4_coverage", []string{"o2", "o3"}},
+	{"table5_o1", []string{"o1"}}, {"table3_dcr_validation", []string{"dcr"}}, {"vuln_rate", []string{"vuln"}},
+}
 
 const summaryQuery = `SELECT count(*) AS contracts,
   count(*) FILTER (WHERE r.kept) AS reproduced,

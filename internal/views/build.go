@@ -9,6 +9,8 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"regexp"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -171,7 +173,26 @@ func datasetViewAt(loc location, w *warehouse.Warehouse, d schemas.Dataset) (str
 	}
 	name := sqlIdent(d.Name)
 	return "CREATE OR REPLACE VIEW " + name + " AS " + body + ";\n" +
-		"COMMENT ON VIEW " + name + " IS " + sqlString(docSummary(d.Doc)) + ";", nil
+		"COMMENT ON VIEW " + name + " IS " + sqlString(docSummary(d.Doc)) + ";\n" +
+		columnComments(d), nil
+}
+
+// docCommentRe matches a row of a schema doc's column table: name, type,
+// description.
+var docCommentRe = regexp.MustCompile("(?m)^\\| `([a-z0-9_]+)` \\| [^|]+ \\| (.*) \\|\\s*$")
+
+// columnComments are the COMMENT ON COLUMN statements of a dataset view, one
+// per column its schema doc describes (the hidden partition column left out),
+// so a DuckDB client shows what each column means (duckdb_columns().comment).
+func columnComments(d schemas.Dataset) string {
+	var b strings.Builder
+	for _, m := range docCommentRe.FindAllStringSubmatch(d.Doc, -1) {
+		if slices.Contains(d.Partitions, m[1]) {
+			continue
+		}
+		b.WriteString("COMMENT ON COLUMN " + sqlIdent(d.Name) + "." + sqlIdent(m[1]) + " IS " + sqlString(m[2]) + ";\n")
+	}
+	return b.String()
 }
 
 func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, hive bool) (string, error) {
@@ -180,6 +201,16 @@ func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, hive
 		return "", err
 	}
 	opts := "hive_partitioning = true, union_by_name = true"
+	// The partition column (contract, the folder name) repeats contract_id:
+	// hidden, so readers see each column once.
+	sel := "SELECT *"
+	if len(d.Partitions) > 0 {
+		quoted := make([]string, len(d.Partitions))
+		for i, p := range d.Partitions {
+			quoted[i] = sqlIdent(p)
+		}
+		sel = "SELECT * EXCLUDE (" + strings.Join(quoted, ", ") + ")"
+	}
 	if hive && len(d.Partitions) > 0 {
 		// Pin partition columns to VARCHAR: DuckDB would otherwise guess a type
 		// from the folder values (all-digit values become BIGINT).
@@ -189,7 +220,7 @@ func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, hive
 		}
 		opts += ", hive_types = {" + strings.Join(types, ", ") + "}"
 	}
-	return "SELECT * FROM read_parquet(" + sqlString(glob) + ", " + opts + ")", nil
+	return sel + " FROM read_parquet(" + sqlString(glob) + ", " + opts + ")", nil
 }
 
 // partitioned tells whether the parts sit in partition folders: a release's
@@ -207,14 +238,11 @@ func partitioned(files, keys []string) bool {
 }
 
 // emptySelect is a zero-row SELECT with the columns the parquet view would
-// have: the row's columns, then the partition columns, as DuckDB orders them.
+// have: the row's columns (the partition columns are hidden there too).
 func emptySelect(d schemas.Dataset) (string, error) {
 	cols, err := rowColumns(d.Row)
 	if err != nil {
 		return "", fmt.Errorf("views: dataset %s: %w", d.Name, err)
-	}
-	for _, p := range d.Partitions {
-		cols = append(cols, column{Name: p, Type: "VARCHAR"})
 	}
 	exprs := make([]string, len(cols))
 	for i, c := range cols {

@@ -89,7 +89,13 @@ func eachView(ctx context.Context, db *sql.DB, promises bool) error {
 func promisedByView() map[string][]string {
 	out := map[string][]string{LocationView: {"warehouse", "layout"}}
 	for _, d := range schemas.All() {
-		out[d.Name] = documentedColumns(d.Doc)
+		var cols []string
+		for _, c := range documentedColumns(d.Doc) {
+			if !slices.Contains(d.Partitions, c) { // hidden from the view
+				cols = append(cols, c)
+			}
+		}
+		out[d.Name] = cols
 	}
 	for _, f := range sqlviews.Files() {
 		out[f.View()] = PromisedColumns(f)

@@ -149,13 +149,14 @@ func (c *csvSink) end() error {
 	return c.w.Error()
 }
 
-// ---- json ----
+// ---- ndjson ----
 
+// jsonSink writes newline-delimited JSON: one object per row and line, so
+// readers stream it (pandas read_json(lines=True), jq, DuckDB read_json).
 type jsonSink struct {
 	w     io.Writer
 	keys  [][]byte // each column name, already JSON-encoded
 	types []string
-	n     int
 }
 
 func (j *jsonSink) header(cols []*sql.ColumnType) error {
@@ -167,17 +168,13 @@ func (j *jsonSink) header(cols []*sql.ColumnType) error {
 		j.keys = append(j.keys, k)
 		j.types = append(j.types, c.DatabaseTypeName())
 	}
-	_, err := io.WriteString(j.w, "[")
-	return err
+	return nil
 }
 
 // row writes one object by hand so keys keep the column order.
 func (j *jsonSink) row(vals []any) error {
 	var b bytes.Buffer
-	if j.n > 0 {
-		b.WriteByte(',')
-	}
-	b.WriteString("\n{")
+	b.WriteByte('{')
 	for i, v := range vals {
 		val, err := marshal(jsonValue(v, j.types[i]))
 		if err != nil {
@@ -190,20 +187,12 @@ func (j *jsonSink) row(vals []any) error {
 		b.WriteByte(':')
 		b.Write(val)
 	}
-	b.WriteByte('}')
-	j.n++
+	b.WriteString("}\n")
 	_, err := j.w.Write(b.Bytes())
 	return err
 }
 
-func (j *jsonSink) end() error {
-	closing := "\n]\n"
-	if j.n == 0 {
-		closing = "]\n"
-	}
-	_, err := io.WriteString(j.w, closing)
-	return err
-}
+func (j *jsonSink) end() error { return nil }
 
 // marshal is json.Marshal without HTML escaping and without the newline.
 func marshal(v any) ([]byte, error) {

@@ -101,3 +101,22 @@ func Rebase(dbPath, root string) (bool, error) {
 	}
 	return true, nil
 }
+
+// Moved tells, without writing anything, whether the file at dbPath reads
+// another warehouse than the one at root (the data folder was moved or
+// copied), and which: from is the warehouse its views read. A missing file
+// has moved false; a file without a location view counts as moved.
+func Moved(dbPath, root string) (from string, moved bool, err error) {
+	if _, err := os.Stat(dbPath); errors.Is(err, os.ErrNotExist) {
+		return "", false, nil
+	}
+	want, err := filepath.Abs(root)
+	if err != nil {
+		return "", false, fmt.Errorf("views: %w", err)
+	}
+	loc, err := fileLocation(dbPath)
+	if err != nil {
+		return "(unknown: the file predates its location view)", true, nil
+	}
+	return loc.Warehouse, filepath.Clean(loc.Warehouse) != filepath.Clean(want), nil
+}

@@ -10,11 +10,34 @@ import (
 
 // Formats accepted by [Query].
 const (
-	FormatTable = "table" // aligned text for people; numbers right-aligned
-	FormatCSV   = "csv"   // RFC 4180, header row first, NULL as empty field
-	FormatJSON  = "json"  // array of objects in column order, numbers as numbers
-	// FormatArrow (arrow.go): an Arrow IPC file, binary.
+	FormatTable  = "table"  // aligned text for people; numbers right-aligned
+	FormatCSV    = "csv"    // RFC 4180, header row first, NULL as empty field
+	FormatNDJSON = "ndjson" // one JSON object per line, keys in column order, numbers as numbers
+	FormatJSON   = "json"   // alias of ndjson
+	// FormatArrow (arrow.go): an Arrow IPC file, zstd-compressed, binary.
+	// FormatParquet (parquet.go): a Parquet file written by DuckDB's COPY, binary.
 )
+
+// Formats lists the formats [Query] writes, for help texts.
+const Formats = "table, csv, ndjson (json), parquet or arrow"
+
+// Binary tells whether format is a file format rather than text.
+func Binary(format string) bool {
+	f := strings.ToLower(format)
+	return f == FormatArrow || f == FormatParquet
+}
+
+// Ext is the file name extension of format.
+func Ext(format string) string {
+	switch f := strings.ToLower(format); f {
+	case FormatJSON, FormatNDJSON:
+		return "ndjson"
+	case "", FormatTable:
+		return "txt"
+	default:
+		return f
+	}
+}
 
 // sink receives a result set: the columns once, then each row.
 type sink interface {
@@ -23,9 +46,12 @@ type sink interface {
 	end() error
 }
 
-// Query runs one SQL query and writes its result to w in format (table, csv
-// or json; "" means table). An unknown format fails before the query runs.
+// Query runs one SQL query and writes its result to w in format (see
+// [Formats]; "" means table). An unknown format fails before the query runs.
 func Query(ctx context.Context, db *sql.DB, query string, format string, w io.Writer) error {
+	if strings.EqualFold(format, FormatParquet) {
+		return copyParquet(ctx, db, query, w)
+	}
 	s, err := newSink(format, w)
 	if err != nil {
 		return err
@@ -47,12 +73,12 @@ func newSink(format string, w io.Writer) (sink, error) {
 		return &tableSink{w: w}, nil
 	case FormatCSV:
 		return newCSVSink(w), nil
-	case FormatJSON:
+	case FormatJSON, FormatNDJSON:
 		return &jsonSink{w: w}, nil
 	case FormatArrow:
 		return newArrowSink(w), nil
 	}
-	return nil, fmt.Errorf("views: unknown format %q (want table, csv, json or arrow)", format)
+	return nil, fmt.Errorf("views: unknown format %q (want %s)", format, Formats)
 }
 
 func stream(rows *sql.Rows, s sink) error {

@@ -152,7 +152,6 @@ func TestEmptyWarehouseHasTypedViews(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want = append(want, column{"contract", "VARCHAR"})
 		if got := describe(t, db, "SELECT * FROM "+name); !reflect.DeepEqual(got, want) {
 			t.Errorf("empty view %s:\n got %v\nwant %v", name, got, want)
 		}
@@ -235,7 +234,7 @@ func TestVerifySummaryAndFormats(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"contract_id", "replayed", "reproduced", "reproduced_fraction", "first_diverging_tx"}; !slices.Equal(recs[0], want) {
+	if want := []string{"contract_id", "replayed", "reproduced", "reproduced_rate", "first_diverging_tx"}; !slices.Equal(recs[0], want) {
 		t.Errorf("csv header %v, want %v", recs[0], want)
 	}
 	if len(recs) != 3 || recs[1][0] != "AWNEX_0x17ca" || recs[2][4] != "" {
@@ -247,6 +246,23 @@ func TestVerifySummaryAndFormats(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkTableAligned(t, tb.String(), 2)
+
+	// Parquet through COPY, from the read-only file, read back by DuckDB.
+	var pq bytes.Buffer
+	if err := Query(ctx, db, q+";", FormatParquet, &pq); err != nil {
+		t.Fatal(err)
+	}
+	file := filepath.Join(dir, "summary.parquet")
+	if err := os.WriteFile(file, pq.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var n, replayed int64
+	if err := db.QueryRow("SELECT count(*), sum(replayed) FROM read_parquet(?)", file).Scan(&n, &replayed); err != nil {
+		t.Fatal(err)
+	}
+	if n != 2 || replayed != int64(len(rows)) {
+		t.Errorf("parquet export: %d rows, %d replayed; want 2 rows, %d replayed", n, replayed, len(rows))
+	}
 }
 
 // checkSummaryJSON recomputes verify_summary from the rows written.
@@ -255,8 +271,15 @@ func checkSummaryJSON(t *testing.T, data []byte, rows []schemas.VerifyCall) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()
 	var got []map[string]any
-	if err := dec.Decode(&got); err != nil {
-		t.Fatalf("json output does not parse: %v\n%s", err, data)
+	for dec.More() {
+		var row map[string]any
+		if err := dec.Decode(&row); err != nil {
+			t.Fatalf("ndjson output does not parse: %v\n%s", err, data)
+		}
+		got = append(got, row)
+	}
+	if n := bytes.Count(data, []byte("\n")); n != len(got) {
+		t.Errorf("ndjson: %d lines for %d objects", n, len(got))
 	}
 	type agg struct {
 		replayed, reproduced int64
@@ -290,7 +313,7 @@ func checkSummaryJSON(t *testing.T, data []byte, rows []schemas.VerifyCall) {
 		}
 		replayed, _ := num("replayed").Int64()
 		reproduced, _ := num("reproduced").Int64()
-		frac, _ := num("reproduced_fraction").Float64()
+		frac, _ := num("reproduced_rate").Float64()
 		if replayed != a.replayed || reproduced != a.reproduced || frac != float64(a.reproduced)/float64(a.replayed) {
 			t.Errorf("%v: got %d/%d (%v), want %d/%d", g["contract_id"], reproduced, replayed, frac, a.reproduced, a.replayed)
 		}
@@ -344,9 +367,7 @@ func TestQueryFormatsEdgeCases(t *testing.T) {
 	if err := Query(ctx, db, q, "json", &js); err != nil {
 		t.Fatal(err)
 	}
-	want := `[
-{"s":"a,\"b\"","n":null,"ok":true,"big":12345678901234,"f":1.5,"d":3.25,"huge":170141183460469231731687303715884105727,"list":[1,2],"st":{"k":"v"},"day":"2024-01-02","ml":"line1\nline2","empty":""}
-]
+	want := `{"s":"a,\"b\"","n":null,"ok":true,"big":12345678901234,"f":1.5,"d":3.25,"huge":170141183460469231731687303715884105727,"list":[1,2],"st":{"k":"v"},"day":"2024-01-02","ml":"line1\nline2","empty":""}
 `
 	if js.String() != want {
 		t.Errorf("json\n%s\nwant\n%s", js.String(), want)
@@ -373,7 +394,7 @@ func TestQueryFormatsEdgeCases(t *testing.T) {
 	}
 
 	var empty bytes.Buffer
-	if err := Query(ctx, db, "SELECT 1 AS x WHERE false", "json", &empty); err != nil || empty.String() != "[]\n" {
+	if err := Query(ctx, db, "SELECT 1 AS x WHERE false", "ndjson", &empty); err != nil || empty.String() != "" {
 		t.Errorf("empty json = %q, %v", empty.String(), err)
 	}
 	if err := Query(ctx, db, "SELECT 1", "xml", &empty); err == nil {
@@ -389,12 +410,12 @@ func TestHivePartitionColumnAndLiveViews(t *testing.T) {
 	rows := calls()
 	writeCalls(t, w, rows[:4]) // only AWNEX
 	db := openMem(t, w.Root)
-	var contract, id string
-	if err := db.QueryRow("SELECT contract, contract_id FROM verify_calls LIMIT 1").Scan(&contract, &id); err != nil {
+	var id string
+	if err := db.QueryRow("SELECT contract_id FROM verify_calls LIMIT 1").Scan(&id); err != nil {
 		t.Fatal(err)
 	}
-	if contract != warehouse.Sanitize(id) {
-		t.Errorf("hive column contract = %q, want the folder value of %q", contract, id)
+	if _, err := db.Exec("SELECT contract FROM verify_calls"); err == nil {
+		t.Error("the hive partition column contract must be hidden (it repeats contract_id)")
 	}
 	writeCalls(t, w, rows[4:]) // a new part after the views exist
 	if n := count(t, db, "verify_calls"); n != int64(len(rows)) {
@@ -563,5 +584,38 @@ func TestUnpartitionedDatasetView(t *testing.T) {
 	var comment string
 	if err := db.QueryRow("SELECT comment FROM duckdb_views() WHERE view_name = 'flat'").Scan(&comment); err != nil || comment != "A test dataset." {
 		t.Errorf("view comment %q, %v", comment, err)
+	}
+}
+
+// Dataset views hide the partition column and carry a comment per column
+// from the schema doc.
+func TestDatasetViewsHidePartitionAndCommentColumns(t *testing.T) {
+	dir := t.TempDir()
+	w := warehouse.New(filepath.Join(dir, "warehouse"))
+	writeCalls(t, w, calls())
+	dbPath := filepath.Join(dir, "solbehave.duckdb")
+	if err := Build(dbPath, w.Root); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, name := range []string{"verify_calls", "replay_calls"} { // with parts, and empty
+		var n, commented int
+		if err := db.QueryRow(`SELECT count(*) FILTER (WHERE column_name = 'contract'),
+			count(*) FILTER (WHERE comment IS NOT NULL AND comment <> '') FROM duckdb_columns() WHERE table_name = ?`, name).Scan(&n, &commented); err != nil {
+			t.Fatal(err)
+		}
+		d, _ := schemas.Lookup(name)
+		want := len(documentedColumns(d.Doc)) - len(d.Partitions)
+		if n != 0 || commented != want {
+			t.Errorf("%s: partition column shown %d times, %d columns commented (want 0, %d)", name, n, commented, want)
+		}
+	}
+	var comment string
+	if err := db.QueryRow(`SELECT comment FROM duckdb_columns() WHERE table_name = 'verify_calls' AND column_name = 'contract_id'`).Scan(&comment); err != nil || comment == "" {
+		t.Errorf("verify_calls.contract_id comment %q, %v", comment, err)
 	}
 }

@@ -130,6 +130,9 @@ func (w *watcher) poll(ctx context.Context, c client.Client, id string) {
 		return // not planned yet, or nothing to do
 	}
 	if w.prog == nil || w.index != run.Index {
+		if w.prog != nil {
+			w.prog.Done() // ends its heartbeat
+		}
 		w.index, w.seen = run.Index, 0
 		w.prog = pipeline.NewProgress(w.env, run.Stages[run.Index], st.ToRun, w.bar)
 	}

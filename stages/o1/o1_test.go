@@ -142,8 +142,8 @@ func TestTables(t *testing.T) {
 	db := stagetest.OpenViews(t, env)
 	table5 := stagetest.QueryMaps(t, db, "SELECT * FROM table5_o1 ORDER BY model")
 	want5 := []map[string]any{
-		{"model": figure1Model, "n": int64(1), "functions_equivalent": 2.0 / 3, "contracts_equivalent": 0.0, "pairs": int64(3)},
-		{"model": "reference", "n": int64(1), "functions_equivalent": 1.0, "contracts_equivalent": 1.0, "pairs": int64(6)},
+		{"model": figure1Model, "n": int64(1), "functions_equivalent_rate": 2.0 / 3, "contracts_equivalent_rate": 0.0, "pairs": int64(3)},
+		{"model": "reference", "n": int64(1), "functions_equivalent_rate": 1.0, "contracts_equivalent_rate": 1.0, "pairs": int64(6)},
 	}
 	if !reflect.DeepEqual(table5, want5) {
 		t.Errorf("table5_o1 = %v, want %v", table5, want5)

@@ -3,22 +3,34 @@ package report
 import (
 	"context"
 	"database/sql"
+	"encoding/base64"
 	"fmt"
+	"html/template"
 	"math"
+	"strings"
 
-	"github.com/solbehave/solbehave/internal/svg"
+	"github.com/solbehave/solbehave/internal/chart"
 )
 
 // figure is one chart of the report: a query returning (category, series,
 // value) rows, ordered as they should be drawn, and how to draw them.
+// {name} in the query is replaced by the first column of Pick[name] the
+// view has (views renamed in parallel keep drawing under either name).
 type figure struct {
 	ID      string
 	Title   string
 	Caption string
 	Query   string
-	Kind    string // "bars", "stacked" or "heatmap"
-	Percent bool
+	Kind    string // "bars" or "stacked"
+	Percent bool   // values are 0-1 rates
 	YLabel  string
+	Pick    map[string]pick
+}
+
+// pick is a column of a view known under several names, newest first.
+type pick struct {
+	view  string
+	names []string
 }
 
 // oracleLabel names an oracle with its graph setting and Algorithm 1
@@ -33,8 +45,13 @@ const bucketOrder = `CASE size_bucket WHEN '1-5' THEN 1 WHEN '6-10' THEN 2 WHEN 
 // a figure does not wait on a view still being written.
 var figures = []figure{
 	{ID: "fig2", Title: "Figure 2: contract size distribution", Kind: "bars", Percent: true, YLabel: "share of contracts",
-		Caption: "Share of contracts per bucket of non-trivial functions, crawled vs reproducibility-verified (fig2_size_distribution).",
-		Query:   `SELECT size_bucket, stage, share FROM fig2_size_distribution ORDER BY bucket_order, stage`},
+		Caption: "Share of contracts per bucket of non-trivial functions, at the crawled and the reproducibility-verified stage (fig2_size_distribution); every bucket of the paper is shown, empty ones at 0.",
+		Pick:    map[string]pick{"share": {"fig2_size_distribution", []string{"share_rate", "share"}}},
+		Query: `WITH buckets(size_bucket, o) AS (VALUES ('0', 0), ('1-5', 1), ('6-10', 2), ('11-20', 3), ('21-30', 4), ('31+', 5)),
+				stages(stage) AS (VALUES ('crawled'), ('verified'))
+			SELECT b.size_bucket, s.stage, coalesce(f.{share}, 0)
+			FROM buckets b CROSS JOIN stages s LEFT JOIN fig2_size_distribution f USING (size_bucket, stage)
+			WHERE (SELECT count(*) FROM fig2_size_distribution) > 0 ORDER BY b.o, s.stage`},
 	{ID: "funnel", Title: "Benchmark construction funnel", Kind: "bars", YLabel: "contracts",
 		Caption: "Contracts left after each admission filter (construction_funnel).",
 		Query: `SELECT step, 'contracts', contracts FROM construction_funnel
@@ -44,22 +61,21 @@ var figures = []figure{
 		Query: `SELECT c.size_bucket, s.model, avg(CASE WHEN s.compiled_repaired THEN 1.0 ELSE 0.0 END)
 			FROM samples s JOIN contracts c USING (contract_id) WHERE c.size_bucket <> '0'
 			GROUP BY c.size_bucket, s.model ORDER BY min(` + bucketOrder + `), s.model`},
-	{ID: "fig4a", Title: "Figure 4(a): divergent contracts per oracle", Kind: "bars", Percent: true, YLabel: "contracts with Ĉ ≠ C*",
-		Caption: "Per model, the share of compared contracts on which some sample disagrees with the original (sample_verdicts: every oracle that reports verdicts).",
-		Query: `WITH per_contract AS (
-				SELECT oracle, graph_setting, profile, model, contract_id, bool_or(divergent) AS divergent
-				FROM sample_verdicts GROUP BY ALL)
-			SELECT model, ` + oracleLabel + ` AS o, avg(CASE WHEN divergent THEN 1.0 ELSE 0.0 END)
-			FROM per_contract GROUP BY ALL ORDER BY model, o`},
-	{ID: "fig4b", Title: "Figure 4(b): divergent contracts by flagging oracle", Kind: "stacked", YLabel: "divergent contracts",
-		Caption: "Each bar splits a model's divergent contracts by the combination of oracles that flag them.",
-		Query: `WITH per AS (
-				SELECT model, contract_id, ` + oracleLabel + ` AS o, bool_or(divergent) AS d
-				FROM sample_verdicts GROUP BY ALL),
-			flags AS (
-				SELECT model, contract_id, string_agg(o, ' + ' ORDER BY o) FILTER (WHERE d) AS combo
-				FROM per GROUP BY ALL)
-			SELECT model, combo, count(*) FROM flags WHERE combo IS NOT NULL GROUP BY ALL ORDER BY model, combo`},
+	{ID: "fig4a-match", Title: "Figure 4(a): status match rate per oracle", Kind: "bars", Percent: true, YLabel: "status match (mean over contracts)",
+		Caption: "Per model, the mean over compared contracts of the share of calls whose status on the sample equals the original's (fig4_replay).",
+		Pick:    map[string]pick{"match": {"fig4_replay", []string{"status_match_rate", "status_match_mean"}}},
+		Query:   `SELECT model, ` + oracleLabel + ` AS o, {match} FROM fig4_replay WHERE n > 0 ORDER BY model, o`},
+	{ID: "fig4a-divergent", Title: "Figure 4(a): divergent contracts per oracle", Kind: "bars", YLabel: "divergent contracts",
+		Caption: "Per model, the contracts on which some sample disagrees with the original on some call's status (fig4_replay).",
+		Query:   `SELECT model, ` + oracleLabel + ` AS o, divergent FROM fig4_replay WHERE n > 0 ORDER BY model, o`},
+	{ID: "fig4b", Title: "Figure 4(b): divergent contracts found by O2, O3 or both", Kind: "stacked", YLabel: "divergent contracts",
+		Caption: "Per model (and O3 graph setting and profile), the divergent contracts only O2 flags, both flag, and only O3 flags (fig4_complementarity).",
+		Query: `WITH c AS (SELECT model || CASE WHEN graph_setting <> '' THEN ' (' || graph_setting || CASE WHEN profile <> '' THEN ', ' || profile ELSE '' END || ')' ELSE '' END AS m,
+				o2_only, "both", o3_only FROM fig4_complementarity)
+			SELECT m, k, v FROM (
+				SELECT m, 'O2 only' AS k, o2_only AS v, 1 AS o FROM c UNION ALL
+				SELECT m, 'both', "both", 2 FROM c UNION ALL
+				SELECT m, 'O3 only', o3_only, 3 FROM c) ORDER BY m, o`},
 	{ID: "coverage", Title: "Function coverage per oracle (Table IV)", Kind: "bars", Percent: true, YLabel: "functions called",
 		Caption: "Mean share of a contract's functions that the oracle calls at least once (coverage; O3 per extractor).",
 		Query: `WITH per_contract AS (
@@ -83,22 +99,33 @@ var figures = []figure{
 			LEFT JOIN found f ON f.contract_id = r.contract_id AND f.subject = r.subject AND f.model = r.model
 				AND f.sample = r.sample AND f.class = c.class
 			GROUP BY ALL ORDER BY c.class, who`},
-	{ID: "mutants", Title: "Mutant kill matrix", Kind: "heatmap",
+	{ID: "mutants", Title: "Mutants exposed per oracle", Kind: "bars", Percent: true, YLabel: "mutated samples exposed",
 		Caption: "Share of mutated samples each oracle exposes, per mutation operator; (none): unmutated samples of the mutant generator, where exposure is a false alarm (mutant_kills).",
-		Query:   `SELECT operator, ` + oracleLabel + ` AS o, exposed_rate, exposed || '/' || compared FROM mutant_kills ORDER BY operator, o`},
+		Query:   `SELECT operator, ` + oracleLabel + ` AS o, exposed_rate FROM mutant_kills ORDER BY operator, o`},
 }
 
-// drawn is a figure ready for the page: its SVG, or why there is none.
+// drawn is a figure ready for the page: its SVG (inline, and as a download
+// with the PDF), or why there is none.
 type drawn struct {
 	figure
 	SVG    string
+	SVGURL template.URL // data: URL of the SVG file
+	PDFURL template.URL // data: URL of the PDF file
 	NoData string
 }
 
 // draw runs the figure's query and renders it.
 func draw(ctx context.Context, db *sql.DB, f figure) (drawn, error) {
 	d := drawn{figure: f}
-	pts, err := points(ctx, db, f.Query)
+	query, missing, err := resolve(ctx, db, f)
+	if err != nil {
+		return d, fmt.Errorf("report: figure %s: %w", f.ID, err)
+	}
+	if missing != "" {
+		d.NoData = "no data yet (" + missing + ")"
+		return d, nil
+	}
+	pts, err := points(ctx, db, query)
 	if missingObject(err) {
 		d.NoData = "no data yet (" + firstLine(err.Error()) + ")"
 		return d, nil
@@ -110,13 +137,61 @@ func draw(ctx context.Context, db *sql.DB, f figure) (drawn, error) {
 		d.NoData = "no data yet"
 		return d, nil
 	}
-	switch f.Kind {
-	case "heatmap":
-		d.SVG = heatmap(f, pts).SVG()
-	default:
-		d.SVG = bars(f, pts).SVG()
+	c := bars(f, pts)
+	svg, err := c.SVG()
+	if err != nil {
+		return d, fmt.Errorf("report: figure %s: %w", f.ID, err)
 	}
+	pdf, err := c.PDF()
+	if err != nil {
+		return d, fmt.Errorf("report: figure %s: %w", f.ID, err)
+	}
+	d.SVG = inlineSVG(svg)
+	d.SVGURL = template.URL("data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString(svg))
+	d.PDFURL = template.URL("data:application/pdf;base64," + base64.StdEncoding.EncodeToString(pdf))
 	return d, nil
+}
+
+// inlineSVG drops the XML prolog and comment of an SVG file, so it can sit
+// in the page, and marks its root for the page's style.
+func inlineSVG(b []byte) string {
+	s := string(b)
+	if i := strings.Index(s, "<svg"); i >= 0 {
+		s = s[i:]
+	}
+	return strings.Replace(s, "<svg", `<svg class="chart" role="img"`, 1)
+}
+
+// resolve fills the figure's {name} placeholders with the columns the views
+// have; missing names what none of the candidates matched.
+func resolve(ctx context.Context, db *sql.DB, f figure) (query, missing string, err error) {
+	query = f.Query
+	for name, p := range f.Pick {
+		col, err := firstColumn(ctx, db, p.view, p.names)
+		if err != nil {
+			return "", "", err
+		}
+		if col == "" {
+			return "", fmt.Sprintf("%s has none of the columns %s", p.view, strings.Join(p.names, ", ")), nil
+		}
+		query = strings.ReplaceAll(query, "{"+name+"}", quote(col))
+	}
+	return query, "", nil
+}
+
+// firstColumn is the first of names that view has ("" for none).
+func firstColumn(ctx context.Context, db *sql.DB, view string, names []string) (string, error) {
+	for _, n := range names {
+		var k int
+		err := db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.columns WHERE table_name = ? AND column_name = ?`, view, n).Scan(&k)
+		if err != nil {
+			return "", err
+		}
+		if k > 0 {
+			return n, nil
+		}
+	}
+	return "", nil
 }
 
 // point is one (category, series, value) row, with an optional label.
@@ -166,33 +241,18 @@ func order(pts []point, key func(point) string) ([]string, map[string]int) {
 	return names, index
 }
 
-func bars(f figure, pts []point) svg.Bars {
+func bars(f figure, pts []point) chart.Bars {
 	cats, ci := order(pts, func(p point) string { return p.cat })
 	names, si := order(pts, func(p point) string { return p.series })
-	series := make([]svg.Series, len(names))
+	series := make([]chart.Series, len(names))
 	for i, n := range names {
-		series[i] = svg.Series{Name: n, Values: nans(len(cats))}
+		series[i] = chart.Series{Name: n, Values: nans(len(cats))}
 	}
 	for _, p := range pts {
 		series[si[p.series]].Values[ci[p.cat]] = p.value
 	}
-	return svg.Bars{Title: f.Title, Categories: cats, Series: series, Stacked: f.Kind == "stacked",
+	return chart.Bars{Title: f.Title, Categories: cats, Series: series, Stacked: f.Kind == "stacked",
 		Percent: f.Percent, YLabel: f.YLabel}
-}
-
-func heatmap(f figure, pts []point) svg.Heatmap {
-	rows, ri := order(pts, func(p point) string { return p.cat })
-	cols, ci := order(pts, func(p point) string { return p.series })
-	m := svg.Heatmap{Title: f.Title, Rows: rows, Cols: cols}
-	for range rows {
-		m.Values = append(m.Values, nans(len(cols)))
-		m.Labels = append(m.Labels, make([]string, len(cols)))
-	}
-	for _, p := range pts {
-		m.Values[ri[p.cat]][ci[p.series]] = p.value
-		m.Labels[ri[p.cat]][ci[p.series]] = p.label
-	}
-	return m
 }
 
 func nans(n int) []float64 {

@@ -14,7 +14,12 @@ import (
 type page struct {
 	Sections []pageSection
 	Summary  []summaryItem
+	Runs     table // run information: the latest runs that made this warehouse
 }
+
+// runsQuery is the run information: the last runs recorded (runs dataset).
+const runsQuery = `SELECT run_id, started_at, ended_at, exit_status, command, tool_version, vcs_revision,
+	engine, seed, units_ran, units_skipped, units_failed FROM runs ORDER BY started_at DESC, run_id DESC LIMIT 10`
 
 type pageSection struct {
 	ID, Title string
@@ -64,6 +69,11 @@ func build(ctx context.Context, db *sql.DB) (page, error) {
 		}
 		p.Summary = append(p.Summary, summaryItem{q.label, n})
 	}
+	runs, err := queryTable(ctx, db, "runs", runsQuery)
+	if err != nil {
+		return p, err
+	}
+	p.Runs = runs
 	figs := map[string]figure{}
 	for _, f := range figures {
 		figs[f.ID] = f
@@ -141,6 +151,8 @@ nav a { margin-right: 1em; }
 .summary div { background: #f3f6fa; padding: 0.5em 1em; border-radius: 4px; }
 .summary b { display: block; font-size: 1.4em; }
 figure { margin: 1.5em 0; }
+figure .scroll svg { display: block; }
+.downloads { font-size: 0.85em; margin-left: 1em; }
 figcaption { font-size: 0.9em; color: #555; max-width: 720px; }
 figcaption b { color: #222; }
 .nodata { color: #888; font-style: italic; padding: 1em; border: 1px dashed #ccc; max-width: 690px; }
@@ -148,7 +160,8 @@ table { border-collapse: collapse; font-size: 0.85em; margin: 0.5em 0 1.5em; }
 th, td { border: 1px solid #ddd; padding: 2px 6px; }
 th { background: #f3f6fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
-.scroll { overflow-x: auto; }
+.scroll { overflow-x: auto; max-width: 100%; }
+td { white-space: nowrap; max-width: 40em; overflow: hidden; text-overflow: ellipsis; }
 h3 code { font-size: 0.95em; }
 .about { color: #555; font-size: 0.9em; margin: 0; }
 </style>
@@ -157,14 +170,14 @@ h3 code { font-size: 0.95em; }
 <h1>solbehave report</h1>
 <p>Does the Solidity a model regenerates behave like the original contract? The tables and figures of the SolBehave evaluation, computed from this run's warehouse.</p>
 <div class="summary">{{range .Summary}}<div><b>{{.Value}}</b>{{.Label}}</div>{{end}}</div>
-<nav>{{range .Sections}}<a href="#{{.ID}}">{{.Title}}</a> {{end}}</nav>
+<nav>{{range .Sections}}<a href="#{{.ID}}">{{.Title}}</a> {{end}}<a href="#runs">Run information</a></nav>
 {{range .Sections}}
 <section id="{{.ID}}">
 <h2>{{.Title}}</h2>
 {{range .Figures}}
 <figure data-figure="{{.ID}}">
-{{if .SVG}}{{.SVGHTML}}{{else}}<div class="nodata">{{.NoData}}</div>{{end}}
-<figcaption><b>{{.Title}}.</b> {{.Caption}}</figcaption>
+{{if .SVG}}<div class="scroll">{{.SVGHTML}}</div>{{else}}<div class="nodata">{{.NoData}}</div>{{end}}
+<figcaption><b>{{.Title}}.</b> {{.Caption}}{{if .SVG}}<span class="downloads">download: <a download="{{.ID}}.svg" href="{{.SVGURL}}">SVG</a> · <a download="{{.ID}}.pdf" href="{{.PDFURL}}">PDF</a></span>{{end}}</figcaption>
 </figure>
 {{end}}
 {{range .Tables}}
@@ -180,6 +193,15 @@ h3 code { font-size: 0.95em; }
 {{end}}
 </section>
 {{end}}
+<section id="runs">
+<h2>Run information</h2>
+{{with .Runs}}{{if .NoData}}<div class="nodata" data-table="runs">{{.NoData}}</div>{{else}}
+<p class="about">The runs recorded in this data folder (runs dataset), latest first: what made the numbers above.</p>
+<div class="scroll"><table data-table="runs">
+<tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td{{if .Numeric}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{end}}</table></div>{{end}}{{end}}
+</section>
 </body>
 </html>
 `))

@@ -1,11 +1,13 @@
 // Package report is the last stage: it writes <data>/report/index.html, one
 // self-contained page (inline CSS and SVG, no script, nothing fetched, so it
 // opens offline) with every table of the sql/ views the warehouse can fill
-// and the paper's figures drawn as SVG by internal/svg: Figure 2 (size
-// distribution), the construction funnel, compile rates by size, Figure
-// 4(a)/(b) (per-oracle divergence, divergent contracts by flagging oracle),
-// coverage, O1 equivalence, vulnerability rates and the mutant kill matrix.
-// What has no data yet says so.
+// and the paper's figures drawn by internal/chart (gonum/plot), inline SVG
+// with SVG and PDF downloads: Figure 2 (six size buckets, crawled and
+// verified), the construction funnel, compile rates by size, Figure 4(a)
+// (status match rate, divergent contracts), Figure 4(b) (O2 only / both / O3
+// only), coverage, O1 equivalence, vulnerability rates and mutants exposed;
+// Table III among the tables, and the run information from the runs
+// dataset. What has no data yet says so.
 //
 // It reads the warehouse through DuckDB views built in memory over the
 // current parts (internal/views), so it sees this run's outputs before the

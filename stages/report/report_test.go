@@ -74,9 +74,36 @@ func TestEveryFigureDrawnWhenThereIsData(t *testing.T) {
 		switch {
 		case !ok:
 			t.Errorf("figure %s missing from the page", id)
-		case !strings.Contains(b, `class="mark"`):
-			t.Errorf("figure %s has no data marks over a full warehouse: %.300s", id, b)
+		case !strings.Contains(b, `<svg class="chart"`) || !strings.Contains(b, "<path"):
+			t.Errorf("figure %s has no chart over a full warehouse: %.300s", id, b)
+		case !strings.Contains(b, `download="`+id+`.svg" href="data:image/svg`) ||
+			!strings.Contains(b, `download="`+id+`.pdf" href="data:application/pdf;base64,`):
+			t.Errorf("figure %s has no SVG and PDF downloads", id)
 		}
+	}
+	// Count axes tick at whole numbers only ("7.5 contracts" was a bug).
+	for _, id := range []string{"funnel", "fig4a-divergent", "fig4b"} {
+		if m := regexp.MustCompile(`>(\d+\.\d+)</text>`).FindString(blocks[id]); m != "" {
+			t.Errorf("figure %s: fractional tick %s on a count axis", id, m)
+		}
+	}
+	// Figure 2 has the paper's six buckets at both stages; Figure 4(b) the
+	// paper's three parts.
+	for _, want := range []string{">0<", ">1-5<", ">6-10<", ">11-20<", ">21-30<", ">31+<", ">crawled<", ">verified<"} {
+		if !strings.Contains(blocks["fig2"], want) {
+			t.Errorf("figure 2 lacks %s", want)
+		}
+	}
+	for _, want := range []string{">O2 only<", ">both<", ">O3 only<"} {
+		if !strings.Contains(blocks["fig4b"], want) {
+			t.Errorf("figure 4(b) lacks %s", want)
+		}
+	}
+	if !strings.Contains(page, `<table data-table="runs">`) && !strings.Contains(page, `data-table="runs"`) {
+		t.Error("no run information")
+	}
+	if !strings.Contains(page, `<table data-table="table3_dcr_validation">`) {
+		t.Error("Table III not on the page")
 	}
 	checkSelfContained(t, page)
 	for _, v := range []string{"construction_funnel", "fig2_size_distribution", "fig4_replay", "mutant_kills"} {
@@ -96,7 +123,7 @@ func TestEmptyWarehouseSaysNoDataYet(t *testing.T) {
 	}
 	page := string(html)
 	for id, b := range figureBlocks(page) {
-		if strings.Contains(b, `class="mark"`) || !strings.Contains(b, "no data yet") {
+		if strings.Contains(b, "<svg") || !strings.Contains(b, "no data yet") {
 			t.Errorf("figure %s over an empty warehouse: %.300s", id, b)
 		}
 	}
@@ -120,7 +147,7 @@ func TestBrokenFigureQueryFails(t *testing.T) {
 
 func checkSelfContained(t *testing.T, page string) {
 	t.Helper()
-	if regexp.MustCompile(`(?i)(src|href)\s*=\s*"(https?:)?//`).MatchString(page) || strings.Contains(page, "<script") ||
+	if regexp.MustCompile(`(?i)(src|href)\s*=\s*"(https?:)?//`).MatchString(page) || strings.Contains(page, "#ZgotmplZ") || strings.Contains(page, "<script") ||
 		strings.Contains(page, "<link") || strings.Contains(page, "@import") {
 		t.Error("the page must need nothing from the network (no external src/href, script, link or @import)")
 	}
@@ -177,11 +204,23 @@ const probe = `<script>
   var figs = [].map.call(document.querySelectorAll('figure[data-figure]'), function (f) {
     var svg = f.querySelector('svg');
     var box = (svg || f).getBoundingClientRect();
-    var marks = [].filter.call(f.querySelectorAll('.mark'), function (m) {
+    var all = [].filter.call(f.querySelectorAll('svg path'), function (m) {
+      var fill = m.style.fill || ''; return fill !== '' && fill !== 'none' && !/#fff|255, 255, 255/i.test(fill);
+    });
+    var marks = all.filter(function (m) {
       var b = m.getBoundingClientRect(); return b.width > 0 && b.height > 0;
     });
+    var texts = [].map.call(f.querySelectorAll('svg text'), function (x) {
+      var b = x.getBoundingClientRect(); return {t: x.textContent, l: b.left, r: b.right, t0: b.top, b: b.bottom};
+    });
+    var overlaps = [];
+    for (var i = 0; i < texts.length; i++) for (var j = i + 1; j < texts.length; j++) {
+      var a = texts[i], c = texts[j];
+      var w = Math.min(a.r, c.r) - Math.max(a.l, c.l), h = Math.min(a.b, c.b) - Math.max(a.t0, c.t0);
+      if (w > 1 && h > 1) overlaps.push(a.t + ' / ' + c.t);
+    }
     return {id: f.dataset.figure, x: box.left + scrollX, y: box.top + scrollY, w: box.width, h: box.height,
-      drawn: marks.length, marks: f.querySelectorAll('.mark').length, nodata: !!f.querySelector('.nodata')};
+      drawn: marks.length, marks: all.length, texts: texts.length, overlaps: overlaps, nodata: !!f.querySelector('.nodata')};
   });
   var pre = document.createElement('pre');
   pre.id = 'probe';
@@ -193,10 +232,11 @@ const probe = `<script>
 type probeResult struct {
 	Height  int `json:"height"`
 	Figures []struct {
-		ID           string
-		X, Y, W, H   float64
-		Drawn, Marks int
-		NoData       bool
+		ID                  string
+		X, Y, W, H          float64
+		Drawn, Marks, Texts int
+		Overlaps            []string
+		NoData              bool
 	} `json:"figures"`
 }
 
@@ -240,9 +280,15 @@ func TestPageRendersInChromium(t *testing.T) {
 	}
 	img := decodePNG(t, shot)
 	for _, f := range res.Figures {
-		if f.NoData || f.Marks == 0 || f.Drawn != f.Marks {
+		if f.NoData || f.Marks == 0 || f.Drawn == 0 { // a bar of value 0 has no area
 			t.Errorf("figure %s: %d of %d marks drawn with area (nodata=%v)", f.ID, f.Drawn, f.Marks, f.NoData)
 			continue
+		}
+		if len(f.Overlaps) > 0 {
+			t.Errorf("figure %s: overlapping labels %q", f.ID, f.Overlaps)
+		}
+		if f.Texts < 4 {
+			t.Errorf("figure %s: %d labels (title, ticks, categories expected)", f.ID, f.Texts)
 		}
 		if n := colouredPixels(img, f.X, f.Y, f.W, f.H); n < 50 {
 			t.Errorf("figure %s: only %d coloured pixels in its %.0fx%.0f box of the screenshot", f.ID, n, f.W, f.H)

@@ -28,7 +28,7 @@ var sections = []section{
 		Views: []string{"construction_funnel", "fig2_size_distribution", "verify_summary"}},
 	{ID: "compilation", Title: "Compilation (Tables I and VII)", Figures: []string{"compile-size"},
 		Views: []string{"table1_compile", "table7_size"}},
-	{ID: "replay", Title: "Replay oracles (Figure 4, Table IV)", Figures: []string{"fig4a", "fig4b", "coverage"},
+	{ID: "replay", Title: "Replay oracles (Figure 4, Table IV)", Figures: []string{"fig4a-match", "fig4a-divergent", "fig4b", "coverage"},
 		Views: []string{"fig4_replay", "fig4_complementarity", "table4_coverage", "replay_secondary"}},
 	{ID: "fuzzing", Title: "Differential fuzzing (Tables V and VI)", Figures: []string{"o1"},
 		Views: []string{"table5_o1", "table6_oracles"}},
@@ -84,6 +84,27 @@ func about(f sqlviews.File) string {
 
 func helper(f sqlviews.File) bool { return strings.HasPrefix(about(f), "dataset helper") }
 
+// queryTable reads the rows of a query over a dataset as a table.
+func queryTable(ctx context.Context, db *sql.DB, name, query string) (table, error) {
+	t := table{View: name}
+	rows, err := db.QueryContext(ctx, query)
+	if missingObject(err) {
+		t.NoData = "no data yet (" + firstLine(err.Error()) + ")"
+		return t, nil
+	}
+	if err != nil {
+		return t, fmt.Errorf("report: %s: %w", name, err)
+	}
+	defer rows.Close()
+	if err := fillTable(&t, rows); err != nil {
+		return t, err
+	}
+	if len(t.Rows) == 0 {
+		t.NoData = "no data yet"
+	}
+	return t, nil
+}
+
 // readTable reads up to maxTableRows rows of a view.
 func readTable(ctx context.Context, db *sql.DB, view, aboutText string) (table, error) {
 	t := table{View: view, About: aboutText}
@@ -104,6 +125,11 @@ func readTable(ctx context.Context, db *sql.DB, view, aboutText string) (table, 
 		return t, fmt.Errorf("report: view %s: %w", view, err)
 	}
 	defer rows.Close()
+	return t, fillTable(&t, rows)
+}
+
+// fillTable reads every row into t, rates (columns ending in _rate) as %.
+func fillTable(t *table, rows *sql.Rows) error {
 	types, _ := rows.ColumnTypes()
 	numeric := make([]bool, len(types))
 	for i, c := range types {
@@ -117,15 +143,18 @@ func readTable(ctx context.Context, db *sql.DB, view, aboutText string) (table, 
 	}
 	for rows.Next() {
 		if err := rows.Scan(ptrs...); err != nil {
-			return t, err
+			return err
 		}
 		cells := make([]cell, len(vals))
 		for i, v := range vals {
 			cells[i] = cell{Text: cellText(v), Numeric: numeric[i]}
+			if f, ok := v.(float64); ok && strings.HasSuffix(t.Columns[i], "_rate") && !math.IsNaN(f) {
+				cells[i].Text = strconv.FormatFloat(f*100, 'f', 1, 64) + "%" // a 0-1 share
+			}
 		}
 		t.Rows = append(t.Rows, cells)
 	}
-	return t, rows.Err()
+	return rows.Err()
 }
 
 func numericType(t string) bool {
