@@ -1,6 +1,7 @@
 package regen
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"os/exec"
@@ -330,6 +331,12 @@ func TestImportGenerator(t *testing.T) {
 	os.WriteFile(filepath.Join(cdir, "1.sol"), []byte(only+"\n"), 0o644)
 	if g.Digest("GiftToken") == d0 {
 		t.Error("editing an imported file does not change the digest")
+	}
+	// A file over the bound is refused, not read whole.
+	huge := append([]byte(only+"\n"), bytes.Repeat([]byte("// padding\n"), maxImportedSample/10)...)
+	os.WriteFile(filepath.Join(cdir, "4.sol"), huge, 0o644)
+	if r := g.Generate(context.Background(), gift.task(4, 0)); !strings.Contains(r.Err, "size limit") {
+		t.Errorf("oversized imported sample: %q, want the size limit", r.Err)
 	}
 }
 

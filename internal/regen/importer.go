@@ -5,10 +5,13 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
+
+	"github.com/solbehave/solbehave/internal/egress"
 )
 
 // importer reads samples written elsewhere: <dir>/<contract_id>/<k>.sol.
@@ -43,9 +46,7 @@ func (im importer) Digest(contractID string) string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		b, _ := os.ReadFile(filepath.Join(dir, n))
-		sum := sha256.Sum256(b)
-		h.Write([]byte(n + "\x00" + hex.EncodeToString(sum[:]) + "\x00"))
+		h.Write([]byte(n + "\x00" + fileDigest(filepath.Join(dir, n)) + "\x00"))
 	}
 	return hex.EncodeToString(h.Sum(nil))
 }
@@ -57,7 +58,7 @@ func (im importer) Digest(contractID string) string {
 // the file's contracts is the generator's failure, named in the row.
 func (im importer) Generate(_ context.Context, t Task) *Result {
 	path := filepath.Join(im.dir, t.ContractID, strconv.Itoa(t.Sample)+".sol")
-	b, err := os.ReadFile(path)
+	b, err := readSample(path)
 	if err != nil {
 		return &Result{Err: fmt.Sprintf("imported sample %s: %v", path, err)}
 	}
@@ -75,4 +76,33 @@ func (im importer) Generate(_ context.Context, t Task) *Result {
 	}
 	files[t.Skeleton.File] = target
 	return &Result{Target: target, Files: files, Generated: len(t.Skeleton.Holes())}
+}
+
+// maxImportedSample bounds one imported sample: the largest flattened
+// mainnet source is well under a megabyte, a stray file cannot exhaust memory.
+const maxImportedSample = 8 << 20
+
+// readSample reads an imported sample up to maxImportedSample bytes.
+func readSample(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return egress.ReadAll(f, maxImportedSample)
+}
+
+// fileDigest streams a file into SHA-256 (any size, constant memory); an
+// unreadable file digests as its error, so fixing it reruns the unit.
+func fileDigest(path string) string {
+	f, err := os.Open(path)
+	if err != nil {
+		return "error:" + err.Error()
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "error:" + err.Error()
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }
