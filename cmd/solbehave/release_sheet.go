@@ -254,7 +254,7 @@ func (p *publisher) countsSection(ctx context.Context, db *sql.DB, b *strings.Bu
 	b.WriteString("\n## Datasets\n\n| dataset | rows | contracts | file |\n|---|---|---|---|\n")
 	for _, d := range schemas.All() {
 		var rows, contracts int64
-		q := fmt.Sprintf("SELECT count(*), count(DISTINCT contract) FROM %s", quoteIdent(d.Name))
+		q := fmt.Sprintf("SELECT count(*), count(DISTINCT contract_id) FROM %s", quoteIdent(d.Name))
 		if !slices.Contains(d.Partitions, warehouse.ContractKey) {
 			q = fmt.Sprintf("SELECT count(*), 0 FROM %s", quoteIdent(d.Name))
 		}

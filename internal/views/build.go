@@ -202,14 +202,15 @@ func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, hive
 	}
 	opts := "hive_partitioning = true, union_by_name = true"
 	// The partition column (contract, the folder name) repeats contract_id:
-	// hidden, so readers see each column once.
+	// hidden, so readers see each column once. COLUMNS(lambda) rather than
+	// EXCLUDE: a release's one file per dataset may lack it.
 	sel := "SELECT *"
 	if len(d.Partitions) > 0 {
 		quoted := make([]string, len(d.Partitions))
 		for i, p := range d.Partitions {
-			quoted[i] = sqlIdent(p)
+			quoted[i] = sqlString(p)
 		}
-		sel = "SELECT * EXCLUDE (" + strings.Join(quoted, ", ") + ")"
+		sel = "SELECT COLUMNS(c -> c NOT IN (" + strings.Join(quoted, ", ") + "))"
 	}
 	if hive && len(d.Partitions) > 0 {
 		// Pin partition columns to VARCHAR: DuckDB would otherwise guess a type

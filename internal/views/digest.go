@@ -39,7 +39,7 @@ func Digests(ctx context.Context, db *sql.DB) ([]Digest, error) {
 }
 
 func datasetDigest(ctx context.Context, db *sql.DB, d schemas.Dataset) (Digest, error) {
-	exclude := append(append([]string{}, d.Volatile...), d.Partitions...)
+	exclude := append([]string{}, d.Volatile...) // the partition column is hidden by the view itself
 	q := fmt.Sprintf("SELECT * FROM %s", sqlIdent(d.Name))
 	if len(exclude) > 0 {
 		quoted := make([]string, len(exclude))
