@@ -126,7 +126,7 @@ var summaryViews = []struct {
 	view   string
 	stages []string
 }{
-	{"table1_compile", []string{"compile"}}, {"table2_compile", []string{"compile"}},
+	{"table2_compile", []string{"compile"}},
 	{"fig4_replay", []string{"o2", "o3"}}, {"table4_coverage", []string{"o2", "o3"}},
 	{"table5_o1", []string{"o1"}}, {"table3_dcr_validation", []string{"dcr"}}, {"vuln_rate", []string{"vuln"}},
 }

@@ -14,8 +14,6 @@ import (
 
 // figure is one chart of the report: a query returning (category, series,
 // value) rows, ordered as they should be drawn, and how to draw them.
-// {name} in the query is replaced by the first column of Pick[name] the
-// view has (views renamed in parallel keep drawing under either name).
 type figure struct {
 	ID      string
 	Title   string
@@ -24,13 +22,6 @@ type figure struct {
 	Kind    string // "bars" or "stacked"
 	Percent bool   // values are 0-1 rates
 	YLabel  string
-	Pick    map[string]pick
-}
-
-// pick is a column of a view known under several names, newest first.
-type pick struct {
-	view  string
-	names []string
 }
 
 // oracleLabel names an oracle with its graph setting and Algorithm 1
@@ -46,10 +37,9 @@ const bucketOrder = `CASE size_bucket WHEN '1-5' THEN 1 WHEN '6-10' THEN 2 WHEN 
 var figures = []figure{
 	{ID: "fig2", Title: "Figure 2: contract size distribution", Kind: "bars", Percent: true, YLabel: "share of contracts",
 		Caption: "Share of contracts per bucket of non-trivial functions, at the crawled and the reproducibility-verified stage (fig2_size_distribution); every bucket of the paper is shown, empty ones at 0.",
-		Pick:    map[string]pick{"share": {"fig2_size_distribution", []string{"share_rate", "share"}}},
 		Query: `WITH buckets(size_bucket, o) AS (VALUES ('0', 0), ('1-5', 1), ('6-10', 2), ('11-20', 3), ('21-30', 4), ('31+', 5)),
 				stages(stage) AS (VALUES ('crawled'), ('verified'))
-			SELECT b.size_bucket, s.stage, coalesce(f.{share}, 0)
+			SELECT b.size_bucket, s.stage, coalesce(f.share_rate, 0)
 			FROM buckets b CROSS JOIN stages s LEFT JOIN fig2_size_distribution f USING (size_bucket, stage)
 			WHERE (SELECT count(*) FROM fig2_size_distribution) > 0 ORDER BY b.o, s.stage`},
 	{ID: "funnel", Title: "Benchmark construction funnel", Kind: "bars", YLabel: "contracts",
@@ -63,8 +53,7 @@ var figures = []figure{
 			GROUP BY c.size_bucket, s.model ORDER BY min(` + bucketOrder + `), s.model`},
 	{ID: "fig4a-match", Title: "Figure 4(a): status match rate per oracle", Kind: "bars", Percent: true, YLabel: "status match (mean over contracts)",
 		Caption: "Per model, the mean over compared contracts of the share of calls whose status on the sample equals the original's (fig4_replay).",
-		Pick:    map[string]pick{"match": {"fig4_replay", []string{"status_match_rate", "status_match_mean"}}},
-		Query:   `SELECT model, ` + oracleLabel + ` AS o, {match} FROM fig4_replay WHERE n > 0 ORDER BY model, o`},
+		Query:   `SELECT model, ` + oracleLabel + ` AS o, status_match_rate FROM fig4_replay WHERE n > 0 ORDER BY model, o`},
 	{ID: "fig4a-divergent", Title: "Figure 4(a): divergent contracts per oracle", Kind: "bars", YLabel: "divergent contracts",
 		Caption: "Per model, the contracts on which some sample disagrees with the original on some call's status (fig4_replay).",
 		Query:   `SELECT model, ` + oracleLabel + ` AS o, divergent FROM fig4_replay WHERE n > 0 ORDER BY model, o`},
@@ -117,15 +106,7 @@ type drawn struct {
 // draw runs the figure's query and renders it.
 func draw(ctx context.Context, db *sql.DB, f figure) (drawn, error) {
 	d := drawn{figure: f}
-	query, missing, err := resolve(ctx, db, f)
-	if err != nil {
-		return d, fmt.Errorf("report: figure %s: %w", f.ID, err)
-	}
-	if missing != "" {
-		d.NoData = "no data yet (" + missing + ")"
-		return d, nil
-	}
-	pts, err := points(ctx, db, query)
+	pts, err := points(ctx, db, f.Query)
 	if missingObject(err) {
 		d.NoData = "no data yet (" + firstLine(err.Error()) + ")"
 		return d, nil
@@ -160,38 +141,6 @@ func inlineSVG(b []byte) string {
 		s = s[i:]
 	}
 	return strings.Replace(s, "<svg", `<svg class="chart" role="img"`, 1)
-}
-
-// resolve fills the figure's {name} placeholders with the columns the views
-// have; missing names what none of the candidates matched.
-func resolve(ctx context.Context, db *sql.DB, f figure) (query, missing string, err error) {
-	query = f.Query
-	for name, p := range f.Pick {
-		col, err := firstColumn(ctx, db, p.view, p.names)
-		if err != nil {
-			return "", "", err
-		}
-		if col == "" {
-			return "", fmt.Sprintf("%s has none of the columns %s", p.view, strings.Join(p.names, ", ")), nil
-		}
-		query = strings.ReplaceAll(query, "{"+name+"}", quote(col))
-	}
-	return query, "", nil
-}
-
-// firstColumn is the first of names that view has ("" for none).
-func firstColumn(ctx context.Context, db *sql.DB, view string, names []string) (string, error) {
-	for _, n := range names {
-		var k int
-		err := db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.columns WHERE table_name = ? AND column_name = ?`, view, n).Scan(&k)
-		if err != nil {
-			return "", err
-		}
-		if k > 0 {
-			return n, nil
-		}
-	}
-	return "", nil
 }
 
 // point is one (category, series, value) row, with an optional label.

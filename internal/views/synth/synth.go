@@ -194,7 +194,7 @@ func keyDomains(cols []column) []key {
 	add("sample", []any{int64(0), int64(1)})
 	// Enumerated columns that other datasets join on become keys too.
 	for _, name := range []string{"oracle", "graph_setting", "subject", "ablation"} {
-		if c, ok := has[name]; ok && c.choices != nil {
+		if c, ok := has[name]; ok && c.choices != nil && c.typ.Kind() == reflect.String { // samples.ablation is a flag
 			add(name, anys(c.choices))
 		}
 	}
