@@ -276,7 +276,8 @@ func TestFaultCorpusNeverStopsTheRun(t *testing.T) {
 	var out bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&out)
-	root.SetArgs(append(append([]string{}, pipelineArgs...), "--corpus", "../../data/faults", "--data", data))
+	// The fault corpus's histories are short: --min-txs 1 lets each fault reach the stage it is about.
+	root.SetArgs(append(append([]string{}, pipelineArgs...), "--corpus", "../../data/faults", "--data", data, "--min-txs", "1"))
 	err := root.ExecuteContext(context.Background())
 	var fe *failedUnitsError
 	if !errors.As(err, &fe) {
@@ -310,7 +311,7 @@ func TestFaultCorpusNeverStopsTheRun(t *testing.T) {
 	}
 	errs, _ := solbehave(t, "errors", "--data", data, "--format", "csv")
 	for _, f := range faults.Expected {
-		if f.Class != "" && !strings.Contains(errs, f.Name) {
+		if f.Class != "" && f.Class != "proxy" && !strings.Contains(errs, f.Name) {
 			t.Errorf("%s has no row in errors", f.Name)
 		}
 	}

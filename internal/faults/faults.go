@@ -38,7 +38,7 @@ var Expected = []Fault{
 	{"TruncatedAnswer", "source", "txlist.json is cut in the middle"},
 	{"RateLimited", "source", "Etherscan's rate-limit answer instead of a result"},
 	{"Unverified", "unverified", "empty SourceCode"},
-	{"UpgradeProxy", "", "an EIP-1967 proxy: compiles and reproduces, but crawl marks it a proxy"},
+	{"UpgradeProxy", "proxy", "an EIP-1967 proxy: compiles and would reproduce, but a proxy is never kept (§IV-A a); a reason, not an error row"},
 	{"NoCompile", "compile", "a syntax error"},
 	{"UnknownCompiler", "compile", "CompilerVersion v0.4.99, which does not exist"},
 	{"RevertingConstructor", "deploy", "the constructor reverts"},
