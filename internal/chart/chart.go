@@ -62,28 +62,21 @@ const (
 
 // SVG renders the chart as an SVG document.
 func (b Bars) SVG() ([]byte, error) {
-	w, err := b.width()
-	if err != nil {
-		return nil, err
-	}
-	c := vgsvg.New(w, b.height())
-	if err := b.draw(draw.New(c)); err != nil {
-		return nil, err
-	}
-	var buf bytes.Buffer
-	if _, err := c.WriteTo(&buf); err != nil {
-		return nil, err
-	}
-	return buf.Bytes(), nil
+	return b.render(func(w, h vg.Length) vg.CanvasWriterTo { return vgsvg.New(w, h) })
 }
 
 // PDF renders the chart as a one-page PDF (fonts embedded), for LaTeX.
 func (b Bars) PDF() ([]byte, error) {
+	return b.render(func(w, h vg.Length) vg.CanvasWriterTo { return vgpdf.New(w, h) })
+}
+
+// render draws the chart on a canvas of its size made by newCanvas.
+func (b Bars) render(newCanvas func(w, h vg.Length) vg.CanvasWriterTo) ([]byte, error) {
 	w, err := b.width()
 	if err != nil {
 		return nil, err
 	}
-	c := vgpdf.New(w, b.height())
+	c := newCanvas(w, b.height())
 	if err := b.draw(draw.New(c)); err != nil {
 		return nil, err
 	}

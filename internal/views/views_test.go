@@ -49,6 +49,25 @@ func calls() []schemas.VerifyCall {
 	return rows
 }
 
+// buildWithCalls builds the DuckDB file over a warehouse holding rows as
+// verify_calls and opens it (closed when the test ends).
+func buildWithCalls(t *testing.T, rows []schemas.VerifyCall) *sql.DB {
+	t.Helper()
+	dir := t.TempDir()
+	w := warehouse.New(filepath.Join(dir, "warehouse"))
+	writeCalls(t, w, rows)
+	dbPath := filepath.Join(dir, "solbehave.duckdb")
+	if err := Build(dbPath, w.Root); err != nil {
+		t.Fatal(err)
+	}
+	db, err := Open(dbPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	return db
+}
+
 func writeCalls(t *testing.T, w *warehouse.Warehouse, rows []schemas.VerifyCall) {
 	t.Helper()
 	byContract := map[string][]schemas.VerifyCall{}
@@ -205,19 +224,8 @@ func checkDocTypes(t *testing.T, d schemas.Dataset, cols []column) {
 }
 
 func TestVerifySummaryAndFormats(t *testing.T) {
-	dir := t.TempDir()
-	w := warehouse.New(filepath.Join(dir, "warehouse"))
 	rows := calls()
-	writeCalls(t, w, rows)
-	dbPath := filepath.Join(dir, "solbehave.duckdb")
-	if err := Build(dbPath, w.Root); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := buildWithCalls(t, rows)
 
 	const q = "SELECT * FROM verify_summary ORDER BY contract_id"
 	var js bytes.Buffer
@@ -252,7 +260,7 @@ func TestVerifySummaryAndFormats(t *testing.T) {
 	if err := Query(ctx, db, q+";", FormatParquet, &pq); err != nil {
 		t.Fatal(err)
 	}
-	file := filepath.Join(dir, "summary.parquet")
+	file := filepath.Join(t.TempDir(), "summary.parquet")
 	if err := os.WriteFile(file, pq.Bytes(), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -590,18 +598,7 @@ func TestUnpartitionedDatasetView(t *testing.T) {
 // Dataset views hide the partition column and carry a comment per column
 // from the schema doc.
 func TestDatasetViewsHidePartitionAndCommentColumns(t *testing.T) {
-	dir := t.TempDir()
-	w := warehouse.New(filepath.Join(dir, "warehouse"))
-	writeCalls(t, w, calls())
-	dbPath := filepath.Join(dir, "solbehave.duckdb")
-	if err := Build(dbPath, w.Root); err != nil {
-		t.Fatal(err)
-	}
-	db, err := Open(dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	db := buildWithCalls(t, calls())
 	for _, name := range []string{"verify_calls", "replay_calls"} { // with parts, and empty
 		var n, commented int
 		if err := db.QueryRow(`SELECT count(*) FILTER (WHERE column_name = 'contract'),
