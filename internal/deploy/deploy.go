@@ -64,6 +64,9 @@ func Deploy(r *Record, out *solc.Output, c *solc.Contract, args []byte, opts cha
 	if err != nil {
 		return nil, err
 	}
+	if err := placeLinkedLibraries(h, out, r.LinkedLibraries(), d.Block); err != nil {
+		return nil, err
+	}
 	code, err := c.CreationCode(d.Libraries)
 	if err != nil {
 		return nil, err
@@ -101,6 +104,45 @@ func deployFailure(res *chain.Result) string {
 		msg += ": " + res.RevertReason
 	}
 	return msg
+}
+
+// placeLinkedLibraries puts each library the recorded compiler input
+// linked at a fixed address (settings.libraries: the address it had on
+// mainnet) at that address, compiled from out: the contract's code calls it
+// there, and a fresh chain holds nothing there. A library keeps no state,
+// so its runtime code is all it needs.
+func placeLinkedLibraries(h *chain.Harness, out *solc.Output, linked map[string]common.Address, b chain.Block) error {
+	for _, name := range sortedNames(linked) {
+		if len(h.Code(linked[name])) > 0 {
+			continue
+		}
+		lib, err := out.Contract(name)
+		if err != nil {
+			return fmt.Errorf("library %s: %w", name, err)
+		}
+		code, err := lib.CreationCode(nil)
+		if err != nil {
+			return err
+		}
+		res, err := h.Apply(chain.Msg{From: LibraryDeployer, Data: code, Gas: DeployGas, Block: b})
+		if err != nil {
+			return err
+		}
+		if !res.Success {
+			return &DeployError{Reason: "library " + name + ": " + deployFailure(res)}
+		}
+		h.SetCode(linked[name], h.Code(res.ContractAddress))
+	}
+	return nil
+}
+
+func sortedNames(m map[string]common.Address) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }
 
 // deployLibraries deploys every library c links against (and theirs, first).
