@@ -3,6 +3,8 @@ package pipeline
 import (
 	"errors"
 	"fmt"
+
+	"github.com/solbehave/solbehave/internal/walltime"
 )
 
 // Failure classes shared by several stages and engines (schemas/errors.md
@@ -36,8 +38,13 @@ func Fail(class string, retriable bool, err error) error {
 	return &UnitError{Class: class, Retriable: retriable, Err: err}
 }
 
-// Classify returns the class and retriability of a unit error.
+// Classify returns the class and retriability of a unit error. A wall-clock
+// limit anywhere in the chain (walltime.Error) makes it a retriable timeout,
+// whatever class a stage wrapped it in: it says nothing about the input.
 func Classify(err error) (class string, retriable bool) {
+	if walltime.Is(err) {
+		return ClassTimeout, true
+	}
 	var ue *UnitError
 	if errors.As(err, &ue) {
 		return ue.Class, ue.Retriable

@@ -23,11 +23,18 @@ type shrinker struct {
 	max  int
 }
 
+// shrink confirms and minimises a sequence that disagreed while fuzzing:
+// nil when its replay from the fresh deployments does not disagree (before
+// shrinking, or after: the sequence kept must still disagree when replayed
+// once more), so only a reproducible disagreement becomes a counterexample.
 func (c *campaign) shrink(ctx context.Context, found []Call) (*Counterexample, error) {
+	if _, diverged := c.replay(found); !diverged || c.wallErr != nil {
+		return nil, c.wallErr
+	}
 	s := &shrinker{ctx: ctx, c: c, max: c.cfg.ShrinkRuns}
 	seq := found
 	for changed := true; changed && s.runs < s.max; {
-		if err := ctx.Err(); err != nil {
+		if err := c.interrupted(ctx); err != nil {
 			return nil, err
 		}
 		changed = false
@@ -38,19 +45,25 @@ func (c *campaign) shrink(ctx context.Context, found []Call) (*Counterexample, e
 			}
 		}
 	}
-	steps, _ := c.replay(seq)
+	steps, diverged := c.replay(seq)
+	if c.wallErr != nil {
+		return nil, c.wallErr
+	}
+	if !diverged {
+		return nil, nil
+	}
 	return &Counterexample{Steps: steps, Found: len(found), ShrinkRuns: s.runs}, nil
 }
 
 // try replays cand and returns it cut after its first divergence, or false
 // when it no longer diverges (or the budget is spent).
 func (s *shrinker) try(cand []Call) ([]Call, bool) {
-	if s.runs >= s.max || s.ctx.Err() != nil {
+	if s.runs >= s.max || s.ctx.Err() != nil || s.c.wallErr != nil {
 		return nil, false
 	}
 	s.runs++
 	steps, diverged := s.c.replay(cand)
-	if !diverged {
+	if !diverged || s.c.wallErr != nil {
 		return nil, false
 	}
 	return cand[:len(steps)], true
@@ -246,5 +259,5 @@ func (c *campaign) replay(calls []Call) ([]Step, bool) {
 
 func (c *campaign) applyOn(h *chain.Harness, t Target, call Call, data []byte) Outcome {
 	res, err := h.Apply(chain.Msg{From: c.cfg.Sender, To: &t.Address, Data: data, Gas: c.cfg.Gas, Value: c.valueOf(call), Block: call.Block})
-	return outcomeOf(res, err)
+	return c.outcomeOf(res, err)
 }
