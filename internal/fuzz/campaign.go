@@ -36,6 +36,7 @@ type campaign struct {
 	seq     []Call // calls of the current sequence, for the counterexample
 	block   chain.Block
 	calls   int
+	gasUsed uint64 // by the calls, on both deployments
 	start   time.Time
 	elapsed time.Duration
 	stop    string
@@ -64,10 +65,11 @@ func newSide(t Target, guided bool) side {
 	return side{target: t, cov: cov, base: t.Chain.WithOptions(opts)}
 }
 
-// run fuzzes until the call budget or a confirmed disagreement stops it. A
-// disagreement is confirmed when its shrunk sequence, replayed from the
-// fresh deployments, still disagrees; otherwise fuzzing goes on. Running
-// past the wall-clock limit is an error, never a stop reason.
+// run fuzzes until the call budget, the gas budget or a confirmed
+// disagreement stops it. A disagreement is confirmed when its shrunk
+// sequence, replayed from the fresh deployments, still disagrees; otherwise
+// fuzzing goes on. Running past the wall-clock limit is an error, never a
+// stop reason.
 func (c *campaign) run(ctx context.Context) error {
 	c.start = time.Now()
 	defer func() {
@@ -75,6 +77,10 @@ func (c *campaign) run(ctx context.Context) error {
 		c.elapsed = time.Since(c.start)
 	}()
 	for c.calls < c.cfg.Calls {
+		if c.gasUsed >= c.cfg.GasBudget {
+			c.stop = StopGasBudget
+			return nil
+		}
 		if c.calls%timeCheckEvery == 0 {
 			if err := c.interrupted(ctx); err != nil {
 				return err
@@ -89,6 +95,7 @@ func (c *campaign) run(ctx context.Context) error {
 			return c.wallErr
 		}
 		c.calls++
+		c.gasUsed += step.Ref.GasUsed + step.Sample.GasUsed
 		c.seq = append(c.seq, call)
 		if step.Diverges() {
 			cx, err := c.shrink(ctx, append([]Call(nil), c.seq...))
@@ -250,6 +257,7 @@ func (c *campaign) report() *Report {
 		Function:       c.method.Sig,
 		Equivalent:     c.cx == nil,
 		Calls:          c.calls,
+		GasUsed:        c.gasUsed,
 		Elapsed:        c.elapsed,
 		CoverageRef:    c.ref.cov.stats(),
 		CoverageSample: c.sample.cov.stats(),

@@ -15,13 +15,17 @@ import (
 )
 
 // The paper's budget (solbehave §IV-C, following SolBench): 10,000 calls,
-// sequences of 20, 120 s per function. The calls bound a campaign; the time
-// limit only guards the machine: a campaign past it fails (walltime.Error),
-// it never ends as a result.
+// sequences of 20, 120 s per function. A verdict may depend on the inputs
+// and the seed only, so the 120 s become a gas budget: the gas both
+// deployments' calls may burn, about 120 s of fuzzing calls that run out of
+// their 8M gas on a loaded two-core machine (a campaign of ordinary calls
+// uses a tenth of it). The clock only guards the machine: a campaign past
+// DefaultTimeout fails (walltime.Error); it never ends as a result.
 const (
-	DefaultCalls   = 10_000
-	DefaultSeqLen  = 20
-	DefaultTimeout = 120 * time.Second
+	DefaultCalls     = 10_000
+	DefaultSeqLen    = 20
+	DefaultGasBudget = 10_000_000_000
+	DefaultTimeout   = 10 * time.Minute
 	// DefaultGas is each call's gas limit: Echidna's per-transaction limit
 	// (testMaxGas), so a call whose arguments drive an unbounded loop runs
 	// out of gas at 8M rather than burning a whole 30M block each time.
@@ -33,6 +37,7 @@ const (
 // Why a campaign stopped.
 const (
 	StopBudget         = "budget"         // every call of the budget ran, no disagreement
+	StopGasBudget      = "gas_budget"     // the calls burnt the gas budget first, no disagreement
 	StopCounterexample = "counterexample" // the deployments disagreed, and the shrunk sequence replays the disagreement
 )
 
@@ -45,11 +50,14 @@ type Target struct {
 
 // Config is one campaign's budget and context.
 type Config struct {
-	Calls      int           // call pairs; 0: DefaultCalls
-	SeqLen     int           // calls between resets to the fresh deployment; 0: DefaultSeqLen
-	Timeout    time.Duration // wall clock for the campaign: past it Differential fails (walltime.Error); 0: DefaultTimeout
-	Gas        uint64        // gas limit of every call; 0: DefaultGas
-	ShrinkRuns int           // 0: DefaultShrinkRuns
+	Calls   int           // call pairs; 0: DefaultCalls
+	SeqLen  int           // calls between resets to the fresh deployment; 0: DefaultSeqLen
+	Timeout time.Duration // wall clock for the campaign: past it Differential fails (walltime.Error); 0: DefaultTimeout
+	Gas     uint64        // gas limit of every call; 0: DefaultGas
+	// GasBudget bounds the gas the calls use on both deployments together,
+	// fuzzing and shrinking each; 0: DefaultGasBudget.
+	GasBudget  uint64
+	ShrinkRuns int // 0: DefaultShrinkRuns
 	Seed       uint64
 	Sender     common.Address // every call's sender (the deployer, so owner-only code runs)
 	// Block is the deployment's block; each sequence runs in one block at or
@@ -76,6 +84,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Gas == 0 {
 		c.Gas = DefaultGas
+	}
+	if c.GasBudget == 0 {
+		c.GasBudget = DefaultGasBudget
 	}
 	return c
 }
@@ -153,6 +164,7 @@ type Report struct {
 	Function       string // signature, e.g. withdraw(uint256)
 	Equivalent     bool   // no disagreement within the budget
 	Calls          int    // call pairs run (shrinking not counted)
+	GasUsed        uint64 // by those calls, on both deployments
 	Elapsed        time.Duration
 	CoverageRef    CoverageStats
 	CoverageSample CoverageStats

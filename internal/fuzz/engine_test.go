@@ -261,3 +261,34 @@ func TestCallsHaveTheGasLimit(t *testing.T) {
 			starved.CoverageRef.Instructions, full.CoverageRef.Instructions)
 	}
 }
+
+// TestGasBudgetEndsACampaign: a function whose calls loop until they run
+// out of gas stops on the gas budget, a count, so two runs stop at the same
+// call whatever the machine does meanwhile.
+func TestGasBudgetEndsACampaign(t *testing.T) {
+	rec := loadDemo(t, "Vault")
+	file, src := onlyFile(t, rec)
+	end := strings.LastIndex(src, "}")
+	rec.Files.Files[file] = src[:end] + `
+    function spin(uint256 n) public { uint256 x; for (uint256 i = 0; i < n; i++) { x += i; } if (x == 1) revert(); }
+}
+`
+	p := deployPair(t, rec, nil)
+	ref, sample := p.targets()
+	cfg := p.config(42)
+	cfg.Gas, cfg.GasBudget = 1_000_000, 20_000_000
+	var calls []int
+	for range 2 {
+		rep, err := Differential(context.Background(), ref, sample, p.method(t, "spin"), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.StopReason != StopGasBudget || !rep.Equivalent || rep.GasUsed < cfg.GasBudget || rep.Calls >= DefaultCalls {
+			t.Fatalf("%+v, want equivalent until the gas budget", rep)
+		}
+		calls = append(calls, rep.Calls)
+	}
+	if calls[0] != calls[1] {
+		t.Errorf("two runs stopped after %v calls", calls)
+	}
+}

@@ -12,15 +12,16 @@ import (
 // shrinker minimises a diverging sequence: first the shortest sequence
 // (dropping calls, moving amounts from earlier calls to later ones so the
 // earlier ones can go), then the smallest arguments, msg.values and block
-// delay,
-// repeated until nothing changes or the replay budget is spent. A candidate
-// is kept when its replay still diverges anywhere; it is cut after its first
-// diverging step. Shrinking is deterministic: no randomness, fixed order.
+// delay, repeated until nothing changes or the replay or gas budget is
+// spent. A candidate is kept when its replay still diverges anywhere; it is
+// cut after its first diverging step. Shrinking is deterministic: no
+// randomness, fixed order.
 type shrinker struct {
 	ctx  context.Context
 	c    *campaign
 	runs int
 	max  int
+	gas  uint64 // used by the replays so far
 }
 
 // shrink confirms and minimises a sequence that disagreed while fuzzing:
@@ -33,7 +34,7 @@ func (c *campaign) shrink(ctx context.Context, found []Call) (*Counterexample, e
 	}
 	s := &shrinker{ctx: ctx, c: c, max: c.cfg.ShrinkRuns}
 	seq := found
-	for changed := true; changed && s.runs < s.max; {
+	for changed := true; changed && !s.spent(); {
 		if err := c.interrupted(ctx); err != nil {
 			return nil, err
 		}
@@ -58,16 +59,22 @@ func (c *campaign) shrink(ctx context.Context, found []Call) (*Counterexample, e
 // try replays cand and returns it cut after its first divergence, or false
 // when it no longer diverges (or the budget is spent).
 func (s *shrinker) try(cand []Call) ([]Call, bool) {
-	if s.runs >= s.max || s.ctx.Err() != nil || s.c.wallErr != nil {
+	if s.spent() || s.ctx.Err() != nil || s.c.wallErr != nil {
 		return nil, false
 	}
 	s.runs++
 	steps, diverged := s.c.replay(cand)
+	for _, st := range steps {
+		s.gas += st.Ref.GasUsed + st.Sample.GasUsed
+	}
 	if !diverged || s.c.wallErr != nil {
 		return nil, false
 	}
 	return cand[:len(steps)], true
 }
+
+// spent tells whether the replay or gas budget of shrinking is used up.
+func (s *shrinker) spent() bool { return s.runs >= s.max || s.gas >= s.c.cfg.GasBudget }
 
 // dropCalls tries the last call alone, then removing each earlier call.
 func (s *shrinker) dropCalls(seq []Call) ([]Call, bool) {
@@ -222,7 +229,7 @@ func (s *shrinker) shrinkWord(seq []Call, i int, num word) ([]Call, bool) {
 		mid.Add(&lo, gap.Rsh(&gap, 1))
 		out, ok := s.try(with(mid))
 		if !ok {
-			if s.runs >= s.max {
+			if s.spent() {
 				break
 			}
 			lo = mid

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/solbehave/solbehave/internal/stagetest"
+	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -18,9 +19,9 @@ import (
 // on the machine at any budget.
 const loadCalls = 1500
 
-// referenceRows runs O1 on two reference samples of each contract (the
-// original's own code) and returns its rows, elapsed_ms cleared.
-func referenceRows(t *testing.T, names ...string) ([]schemas.FuzzResult, []schemas.FuzzCounterexample) {
+// referenceEnv writes two reference samples (the original's own code) of
+// each contract as O1's inputs.
+func referenceEnv(t *testing.T, names ...string) *pipeline.Env {
 	t.Helper()
 	env := stagetest.NewEnv(t, demoCorpus, engines)
 	for _, name := range names {
@@ -30,6 +31,12 @@ func referenceRows(t *testing.T, names ...string) ([]schemas.FuzzResult, []schem
 			stagetest.Sample("reference", 0, origID, ""), stagetest.Sample("reference", 1, origID, ""),
 		})
 	}
+	return env
+}
+
+// referenceRows runs O1 and returns its rows, elapsed_ms cleared.
+func referenceRows(t *testing.T, env *pipeline.Env) ([]schemas.FuzzResult, []schemas.FuzzCounterexample) {
+	t.Helper()
 	s := New()
 	s.Calls = loadCalls
 	stagetest.RunStage(t, env, s)
@@ -40,24 +47,25 @@ func referenceRows(t *testing.T, names ...string) ([]schemas.FuzzResult, []schem
 	return results, cxs
 }
 
-// TestReferenceUnderLoad: O1 on reference samples of demo contracts run on
-// a starved process (one OS thread for Go, busy processes beside it, and an
-// 11 s stall during fuzzing, as a machine too loaded to schedule the process
-// gives) calls no function non-equivalent and writes the same rows as an
-// unloaded run with the same seed.
+// TestReferenceUnderLoad: O1 on reference samples of demo contracts, run
+// on a starved process (two OS threads for Go, busy processes beside it,
+// and an 11 s stall during fuzzing, as a machine too loaded to schedule the
+// process gives), calls no function non-equivalent and writes the same rows
+// as an unloaded run with the same seed.
 func TestReferenceUnderLoad(t *testing.T) {
 	if testing.Short() {
 		t.Skip("loads the machine for about 20 s")
 	}
 	contracts := []string{"GiftToken", "TimedCrowdsale"}
-	idle, idleCx := referenceRows(t, contracts...)
+	idle, idleCx := referenceRows(t, referenceEnv(t, contracts...))
 	if len(idle) == 0 {
 		t.Fatal("no fuzz_results rows")
 	}
-	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	env := referenceEnv(t, contracts...)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	busyProcesses(t, 2)
-	stallProcess(t, time.Second, 11*time.Second)
-	loaded, loadedCx := referenceRows(t, contracts...)
+	stallProcess(t, 500*time.Millisecond, 11*time.Second)
+	loaded, loadedCx := referenceRows(t, env)
 	for _, r := range loaded {
 		if !r.Equivalent {
 			t.Errorf("under load, reference sample %d of %s is non-equivalent on %s (stop %s after %d calls)",

@@ -9,10 +9,12 @@
 // shrunk and stored) or the budget runs out (equivalent).
 //
 // Budget (flags): --o1-calls 10,000 calls per function, state reset to the
-// fresh deployment every --o1-seq-len 20 calls. The calls alone bound a
-// campaign, so a verdict depends on the inputs and the seed only:
-// --o1-timeout (120 s per function) guards the machine, and a campaign past
-// it fails the unit as a retriable timeout, never ends as a verdict. A
+// fresh deployment every --o1-seq-len 20 calls, and --o1-gas-budget (10G
+// gas over both deployments, the deterministic stand-in for the paper's
+// 120 s: fuzz.DefaultGasBudget) whichever ends first, so a verdict depends
+// on the inputs and the seed only. --o1-timeout (10 min per function)
+// guards the machine: a campaign past it fails the unit as a retriable
+// timeout, never ends as a verdict. A
 // disagreement counts only when its shrunk sequence, replayed from the fresh
 // deployments, disagrees again; otherwise fuzzing goes on. The campaign of
 // f runs with the run's seed mixed with f's signature, so every sample of
@@ -65,21 +67,23 @@ const historyLimit = 200
 
 // Stage is the o1 stage.
 type Stage struct {
-	Calls   int           // call pairs per function
-	SeqLen  int           // calls between resets to the fresh deployments
-	Timeout time.Duration // wall clock per function: past it the unit fails (not fingerprinted)
-	Gas     uint64        // gas limit of every fuzzed call
+	Calls     int           // call pairs per function
+	SeqLen    int           // calls between resets to the fresh deployments
+	Timeout   time.Duration // wall clock per function: past it the unit fails (not fingerprinted)
+	Gas       uint64        // gas limit of every fuzzed call
+	GasBudget uint64        // gas of every call of a campaign, both deployments
 }
 
 // budget is what of the stage's settings a verdict depends on.
 type budget struct {
-	Calls, SeqLen int
-	Gas           uint64
+	Calls, SeqLen  int
+	Gas, GasBudget uint64
 }
 
 // New returns the stage with the paper's budget.
 func New() *Stage {
-	return &Stage{Calls: fuzz.DefaultCalls, SeqLen: fuzz.DefaultSeqLen, Timeout: fuzz.DefaultTimeout, Gas: fuzz.DefaultGas}
+	return &Stage{Calls: fuzz.DefaultCalls, SeqLen: fuzz.DefaultSeqLen, Timeout: fuzz.DefaultTimeout, Gas: fuzz.DefaultGas,
+		GasBudget: fuzz.DefaultGasBudget}
 }
 
 func (s *Stage) Name() string    { return "o1" }
@@ -93,6 +97,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&s.SeqLen, "o1-seq-len", s.SeqLen, "O1: calls between resets to the fresh deployments")
 	fs.DurationVar(&s.Timeout, "o1-timeout", s.Timeout, "O1: wall-clock limit per function and sample; past it the unit fails as a timeout (retried), never a verdict")
 	fs.Uint64Var(&s.Gas, "o1-gas", s.Gas, "O1: gas limit of every fuzzed call (Echidna's testMaxGas)")
+	fs.Uint64Var(&s.GasBudget, "o1-gas-budget", s.GasBudget, "O1: gas the calls of one function's campaign may burn on both deployments (the paper's 120 s, made deterministic)")
 }
 
 // unit is what Plan hands to Run: one contract, one model's samples.
@@ -113,8 +118,9 @@ type sampleKey struct {
 
 // Plan makes one unit per kept contract and model with a compiling sample.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	if s.Calls <= 0 || s.SeqLen <= 0 || s.Timeout <= 0 {
-		return nil, fmt.Errorf("o1: --o1-calls, --o1-seq-len and --o1-timeout must be positive (got %d, %d, %s)", s.Calls, s.SeqLen, s.Timeout)
+	if s.Calls <= 0 || s.SeqLen <= 0 || s.Timeout <= 0 || s.GasBudget == 0 {
+		return nil, fmt.Errorf("o1: --o1-calls, --o1-seq-len, --o1-timeout and --o1-gas-budget must be positive (got %d, %d, %s, %d)",
+			s.Calls, s.SeqLen, s.Timeout, s.GasBudget)
 	}
 	in, err := readInputs(env.Warehouse)
 	if err != nil || len(in.samples) == 0 {
@@ -141,7 +147,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		}
 		for _, model := range sortedKeys(byModel) {
 			u := unit{rec: rec, loadErr: loadErr, origArtifact: in.artifacts[e.ID], model: model, samples: byModel[model]}
-			fp := pipeline.Fingerprint(s.Version(), budget{s.Calls, s.SeqLen, s.Gas}, env.Seed, digest, u.origArtifact, model,
+			fp := pipeline.Fingerprint(s.Version(), budget{s.Calls, s.SeqLen, s.Gas, s.GasBudget}, env.Seed, digest, u.origArtifact, model,
 				sampleKeys(u.samples), pipeline.ErrText(loadErr))
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + model, Contract: e.ID, Fingerprint: fp, Payload: u})
 		}
@@ -236,8 +242,8 @@ func (s *Stage) fuzzSample(ctx context.Context, env *pipeline.Env, u unit, orig 
 	var results []schemas.FuzzResult
 	var cxs []schemas.FuzzCounterexample
 	for _, m := range methods {
-		cfg := fuzz.Config{Calls: s.Calls, SeqLen: s.SeqLen, Timeout: s.Timeout, Gas: s.Gas, Seed: seedFor(env.Seed, m.Sig),
-			Sender: orig.Deployer, Block: orig.Block, Dictionary: dict}
+		cfg := fuzz.Config{Calls: s.Calls, SeqLen: s.SeqLen, Timeout: s.Timeout, Gas: s.Gas, GasBudget: s.GasBudget,
+			Seed: seedFor(env.Seed, m.Sig), Sender: orig.Deployer, Block: orig.Block, Dictionary: dict}
 		rep, err := fuzz.Differential(ctx, target(orig), target(sd), m, cfg)
 		if err != nil {
 			return nil, nil, fmt.Errorf("o1: %s sample %d: %w", smp.Model, smp.Sample, err)
