@@ -173,7 +173,7 @@ func send(h *chain.Harness, d *deploy.Deployment, c Call) Outcome {
 // state but for the sender's nonce (a failed transaction's effects are
 // reverted, and gas is free here), so the re-run goes on a fork of h with
 // that nonce restored. Status stays the divergence criterion; this only
-// marks the divergences gas alone decides (§IV-F, issue #17 part 6).
+// marks the divergences gas alone decides (§IV-F).
 func gasLimited(h *chain.Harness, d *deploy.Deployment, c Call, ref, got Outcome) bool {
 	if c.Probe || c.Gas == 0 || c.Gas >= chain.DefaultGas {
 		return false

@@ -187,7 +187,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 		pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
 		return out, pipeline.Fail(pipeline.ClassInput, false, errors.New(c.rejected))
 	}
-	src, txs, err := s.fetch(c)
+	src, txs, err := s.fetch(ctx, c)
 	if err != nil {
 		row.Reason = "fetch: " + err.Error()
 		pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
@@ -214,12 +214,12 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 	return out, nil
 }
 
-func (s *Stage) fetch(c candidate) (*esapi.ContractSource, []esapi.NormalTx, error) {
-	src, err := c.client.Source(c.address)
+func (s *Stage) fetch(ctx context.Context, c candidate) (*esapi.ContractSource, []esapi.NormalTx, error) {
+	src, err := c.client.Source(ctx, c.address)
 	if err != nil {
 		return nil, nil, err
 	}
-	txs, err := c.client.Transactions(c.address, s.TxLimit+1)
+	txs, err := c.client.Transactions(ctx, c.address, s.TxLimit+1)
 	return src, txs, err
 }
 
