@@ -27,7 +27,7 @@ type asLLM struct{ regen.Generator }
 func (asLLM) Name() string { return "openai:m" }
 func (asLLM) Kind() string { return regen.KindOpenAI }
 
-func breakDeposit(k int, src string) string {
+func breakDeposit(k int, _, src string) string {
 	if k == 1 {
 		return strings.Replace(src, "balance += amount;", "balance += amont;", 1)
 	}
