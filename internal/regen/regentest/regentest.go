@@ -27,6 +27,7 @@ import (
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -43,6 +44,16 @@ func Env(t *testing.T, corpus string) *pipeline.Env {
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Out: io.Discard,
 		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
 	t.Cleanup(env.Engines.Close)
+	return env
+}
+
+// MultiFileEnv is Env over a corpus holding stagetest's multi-file
+// fixture: CapToken, whose bases live in other files of its standard-JSON
+// source.
+func MultiFileEnv(t *testing.T) *pipeline.Env {
+	t.Helper()
+	env := Env(t, t.TempDir())
+	stagetest.WriteMultiFileCorpus(t, env.Engines.Solc(), env.Corpus)
 	return env
 }
 
