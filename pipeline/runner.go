@@ -109,6 +109,9 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 // Plan plans the stage and keeps this shard's units; it runs and removes nothing.
 func (r *Runner) Plan(ctx context.Context, s Stage) ([]Unit, error) {
 	units, err := s.Plan(ctx, r.Env)
+	if err == nil {
+		err = ctx.Err() // a stage whose planning does not look at ctx still ends here
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: plan: %w", s.Name(), err)
 	}

@@ -41,6 +41,7 @@ import (
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/sharedflag"
@@ -200,11 +201,10 @@ func (s *Stage) annotationUnit(e etherscan.Entry) ([]pipeline.Unit, error) {
 	if err != nil || path == "" {
 		return nil, err
 	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	fp := pipeline.Fingerprint(s.Version(), raw)
+	// An unreadable file (a FIFO, a link to a device, over the bound) is the
+	// unit's error row when it runs; its error is its fingerprint meanwhile.
+	raw, err := inputfile.Read(path, maxAnnotations)
+	fp := pipeline.Fingerprint(s.Version(), raw, pipeline.ErrText(err))
 	return []pipeline.Unit{{ID: e.ID + "/annotations", Contract: e.ID, Fingerprint: fp, Payload: unit{annotations: path}}}, nil
 }
 
