@@ -171,7 +171,8 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		for _, ex := range exs {
 			u := unit{ex: ex, rec: rec, loadErr: loadErr, artifact: artifacts[e.ID]}
 			fp := pipeline.Fingerprint(s.Version(), dcrextract.Version, ex, s.History, digest, u.artifact, pipeline.ErrText(loadErr), s.llmKey(ex))
-			units = append(units, pipeline.Unit{ID: e.ID + "/" + ex.Name, Contract: e.ID, Fingerprint: fp, Payload: u})
+			units = append(units, pipeline.Unit{ID: e.ID + "/" + ex.Name, Contract: e.ID, Fingerprint: fp, Payload: u,
+				Files: []string{graphPath(e.ID, ex.Name)}})
 		}
 	}
 	if len(kept) == 0 {
@@ -374,7 +375,7 @@ func (s *Stage) runAnnotations(u unit) (*pipeline.Output, error) {
 
 // graphPath is a graph's file relative to the data root.
 func graphPath(contractID, extractor string) string {
-	return filepath.Join("dcr", warehouse.Sanitize(contractID), strings.NewReplacer(":", "_", "/", "_").Replace(extractor)+".json")
+	return filepath.Join("dcr", warehouse.Sanitize(contractID), warehouse.Sanitize(extractor)+".json")
 }
 
 func removeGraph(data, contractID, extractor string) {
