@@ -14,9 +14,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -164,7 +166,7 @@ func (s *Stage) planLive(ctx context.Context, env *pipeline.Env) ([]pipeline.Uni
 			found[a], origin[a] = int64(r.Txs), "live+rpc"
 		}
 	}
-	for _, a := range sortedKeys(found) {
+	for _, a := range slices.Sorted(maps.Keys(found)) {
 		c := candidate{address: a, discovered: found[a], origin: origin[a], client: client}
 		// Units are keyed by address: the name is known only once the source is fetched.
 		units = append(units, pipeline.Unit{ID: a, Contract: a, Payload: c,
