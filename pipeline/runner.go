@@ -13,6 +13,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
@@ -68,39 +70,32 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	var mu sync.Mutex
-	work := make(chan Unit)
-	var wg sync.WaitGroup
-	for i := 0; i < max(1, r.Env.Jobs); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for u := range work {
-				failed, err := r.RunUnit(ctx, s, u, false)
-				if errors.Is(err, ErrStorage) {
-					stop(fmt.Errorf("%s: unit %s: %w", s.Name(), u.ID, err))
-				}
-				if ctx.Err() != nil && err != nil {
-					continue // stopped: nothing was stored, the next run does it
-				}
-				failed = failed || err != nil
-				mu.Lock()
-				c.Ran++
-				if failed {
-					c.Failed++
-				}
-				mu.Unlock()
-				prog.Step(u.ID, failed)
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(max(1, r.Env.Jobs))
 	for _, u := range todo {
 		if ctx.Err() != nil {
 			break
 		}
-		work <- u
+		g.Go(func() error {
+			failed, err := r.RunUnit(ctx, s, u, false)
+			if errors.Is(err, ErrStorage) {
+				stop(fmt.Errorf("%s: unit %s: %w", s.Name(), u.ID, err))
+			}
+			if ctx.Err() != nil && err != nil {
+				return nil // stopped: nothing was stored, the next run does it
+			}
+			failed = failed || err != nil
+			mu.Lock()
+			c.Ran++
+			if failed {
+				c.Failed++
+			}
+			mu.Unlock()
+			prog.Step(u.ID, failed)
+			return nil
+		})
 	}
-	close(work)
-	wg.Wait()
+	g.Wait()
 	prog.Done()
 	c.Elapsed = time.Since(start)
 	return c, context.Cause(ctx)

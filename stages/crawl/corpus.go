@@ -89,15 +89,6 @@ func callsTo(txs []esapi.NormalTx, address string) int {
 	return n
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // abiNontrivial counts a recorded ABI's state-changing functions, the size
 // Figure 2 plots at the crawled stage: no compile, the rule verify applies to
 // the compiled ABI (neither view nor pure). -1 when the ABI cannot be read

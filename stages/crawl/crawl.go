@@ -14,9 +14,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -168,7 +170,7 @@ func (s *Stage) planLive(ctx context.Context, env *pipeline.Env) ([]pipeline.Uni
 			found[a], origin[a] = int64(r.Txs), "live+rpc"
 		}
 	}
-	for _, a := range sortedKeys(found) {
+	for _, a := range slices.Sorted(maps.Keys(found)) {
 		c := candidate{address: a, discovered: found[a], origin: origin[a], client: client}
 		// Units are keyed by address: the name is known only once the source is fetched.
 		units = append(units, pipeline.Unit{ID: a, Contract: a, Payload: c,
@@ -191,7 +193,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 		pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
 		return out, pipeline.Fail(pipeline.ClassInput, false, errors.New(c.rejected))
 	}
-	src, txs, err := s.fetch(c)
+	src, txs, err := s.fetch(ctx, c)
 	if err != nil {
 		row.Reason = "fetch: " + err.Error()
 		pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
@@ -218,12 +220,12 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 	return out, nil
 }
 
-func (s *Stage) fetch(c candidate) (*esapi.ContractSource, []esapi.NormalTx, error) {
-	src, err := c.client.Source(c.address)
+func (s *Stage) fetch(ctx context.Context, c candidate) (*esapi.ContractSource, []esapi.NormalTx, error) {
+	src, err := c.client.Source(ctx, c.address)
 	if err != nil {
 		return nil, nil, err
 	}
-	txs, err := c.client.Transactions(c.address, s.TxLimit+1)
+	txs, err := c.client.Transactions(ctx, c.address, s.TxLimit+1)
 	return src, txs, err
 }
 

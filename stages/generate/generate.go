@@ -36,8 +36,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/spf13/pflag"
 
@@ -258,20 +259,18 @@ func (s *Stage) generateAll(ctx context.Context, env *pipeline.Env, u unit, sk *
 	if u.gen.Kind() == regen.KindOpenAI {
 		parallel = max(1, s.LLM.Concurrency)
 	}
-	slots := make(chan struct{}, parallel)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(parallel)
 	for k := 0; k < s.Samples; k++ {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func(k int) {
-			defer func() { <-slots; wg.Done() }()
+		g.Go(func() error {
 			seed := regen.SampleSeed(env.Seed, u.entry.ID, u.gen.Name(), k)
 			start := time.Now()
 			res := u.gen.Generate(ctx, regen.Task{ContractID: u.entry.ID, Sample: k, Seed: seed, Skeleton: sk, Original: orig})
 			results[k] = result{res: res, seed: seed, ms: time.Since(start).Milliseconds()}
-		}(k)
+			return nil
+		})
 	}
-	wg.Wait()
+	g.Wait()
 	return results
 }
 

@@ -32,9 +32,10 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -128,7 +129,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		if rec != nil {
 			digest = rec.Digest
 		}
-		for _, model := range sortedKeys(byModel) {
+		for _, model := range slices.Sorted(maps.Keys(byModel)) {
 			u := unit{rec: rec, loadErr: loadErr, origArtifact: in.artifacts[e.ID], model: model, samples: byModel[model]}
 			fp := pipeline.Fingerprint(s.Version(), s, env.Seed, digest, u.origArtifact, model, sampleKeys(u.samples), pipeline.ErrText(loadErr))
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + model, Contract: e.ID, Fingerprint: fp, Payload: u})
@@ -165,15 +166,6 @@ func sampleKeys(samples []schemas.Sample) []sampleKey {
 	for i, s := range samples {
 		keys[i] = sampleKey{Sample: s.Sample, Artifact: s.Artifact, Source: s.SourceSHA256}
 	}
-	return keys
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
 	return keys
 }
 

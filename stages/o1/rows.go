@@ -1,6 +1,8 @@
 package o1
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -112,7 +114,7 @@ func seeds(rec *deploy.Record, orig, sample *deploy.Deployment, sampleSrc string
 // itself, its libraries, the coinbase and the first senders of its history.
 func actors(rec *deploy.Record, orig *deploy.Deployment) []common.Address {
 	out := []common.Address{orig.Deployer, orig.Address, chain.Coinbase}
-	for _, name := range sortedKeys(orig.Libraries) {
+	for _, name := range slices.Sorted(maps.Keys(orig.Libraries)) {
 		out = append(out, orig.Libraries[name])
 	}
 	seen := map[common.Address]bool{}
