@@ -14,6 +14,7 @@ import (
 	esapi "github.com/nanmu42/etherscan-api"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -26,7 +27,7 @@ func (s *Stage) writeCorpus(env *pipeline.Env, folder string, src *esapi.Contrac
 		root = filepath.Join(env.Data, "corpus", "crawled")
 	}
 	if !filepath.IsLocal(folder) || filepath.Base(folder) != folder {
-		return pipeline.Fail(pipeline.ClassInput, false, fmt.Errorf("corpus folder %q would leave %s", folder, root))
+		return failure.New(failure.Input, false, fmt.Errorf("corpus folder %q would leave %s", folder, root))
 	}
 	dir := filepath.Join(root, folder)
 	if err := writeEnvelope(filepath.Join(dir, "getsourcecode.json"), []esapi.ContractSource{*src}); err != nil {
