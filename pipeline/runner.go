@@ -105,6 +105,9 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 // Plan plans the stage and keeps this shard's units; it runs and removes nothing.
 func (r *Runner) Plan(ctx context.Context, s Stage) ([]Unit, error) {
 	units, err := s.Plan(ctx, r.Env)
+	if err == nil {
+		err = ctx.Err() // a stage whose planning does not look at ctx still ends here
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: plan: %w", s.Name(), err)
 	}
@@ -122,7 +125,7 @@ func (r *Runner) Prepare(ctx context.Context, s Stage) ([]Unit, Counters, error)
 		return nil, c, err
 	}
 	c.Units = len(units)
-	if err := checkUnique(s.Name(), units); err != nil {
+	if err := checkUnique(s.Name(), r.Env.Warehouse, units); err != nil {
 		return nil, c, err
 	}
 	if err := r.removeOrphans(s, units); err != nil {
@@ -234,12 +237,8 @@ func (r *Runner) write(s Stage, u Unit, out *Output) ([]string, error) {
 	seen := map[string]int{}
 	var files []string
 	for _, w := range out.writes {
-		name := partName(s.Name(), u)
-		if n := seen[w.dataset]; n > 0 {
-			name = fmt.Sprintf("%s-%d", name, n)
-		}
+		path := partPath(r.Env.Warehouse, w.dataset, s.Name(), u, seen[w.dataset])
 		seen[w.dataset]++
-		path := r.Env.Warehouse.Path(w.dataset, []warehouse.Partition{{Key: "contract", Value: u.Contract}}, name)
 		write := r.writePart
 		if write == nil {
 			write = func(w datasetWrite, path string) error { return w.write(path) }
@@ -252,6 +251,16 @@ func (r *Runner) write(s Stage, u Unit, out *Output) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// partPath is the file of a unit's n-th part of dataset (n > 0 when a unit
+// writes a dataset more than once).
+func partPath(w *warehouse.Warehouse, dataset, stage string, u Unit, n int) string {
+	name := partName(stage, u)
+	if n > 0 {
+		name = fmt.Sprintf("%s-%d", name, n)
+	}
+	return w.Path(dataset, warehouse.ByContract(u.Contract), name)
 }
 
 // partName names a unit's file within its contract partition: the stage, and
@@ -376,17 +385,39 @@ func (r *Runner) Status(ctx context.Context, s Stage) (Status, error) {
 	return st, nil
 }
 
-// checkUnique refuses a plan in which two units would share a manifest or a
-// part file (ids that differ only in characters the file names replace):
-// they would overwrite each other's outputs.
-func checkUnique(stage string, units []Unit) error {
+// checkUnique refuses a plan in which two units would share a manifest, a
+// part file or a file of their own (ids that differ only in characters the
+// file names replace: `a+b` and `a_b`, `m/x` and `m_x`), since they would
+// overwrite each other's outputs, and a unit whose file names would be too
+// long to create. Each name comes from the function that makes the path.
+func checkUnique(stage string, w *warehouse.Warehouse, units []Unit) error {
 	byName := map[string]string{}
 	for _, u := range units {
-		for _, name := range []string{manifestName(u.ID), warehouse.Sanitize(u.Contract) + "/" + partName(stage, u)} {
+		part, _ := filepath.Rel(w.Root, partPath(w, "dataset", stage, u, 0))
+		names := append([]string{filepath.Join("state", stage, manifestName(u.ID)), filepath.ToSlash(part)}, u.Files...)
+		for _, name := range names {
 			if other, ok := byName[name]; ok && other != u.ID {
 				return fmt.Errorf("%s: plan: units %q and %q would share the file %s; rename one (a generator, extractor or corpus folder)", stage, other, u.ID, name)
 			}
 			byName[name] = u.ID
+			if err := checkLength(name); err != nil {
+				return fmt.Errorf("%s: plan: unit %q: %w", stage, u.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// maxNameLen leaves room within a file system's 255-byte names for the
+// temporary file of an atomic write (`.<name>.tmp-<digits>`) and a part's
+// numbering.
+const maxNameLen = 200
+
+func checkLength(path string) error {
+	for _, elem := range strings.Split(filepath.ToSlash(path), "/") {
+		if len(elem) > maxNameLen {
+			return fmt.Errorf("the file name %.60s… is %d bytes long, over %d; shorten the generator, extractor or corpus folder name",
+				elem, len(elem), maxNameLen)
 		}
 	}
 	return nil

@@ -95,12 +95,12 @@ type candidate struct {
 // Plan lists the candidates: the recorded corpus, or the live addresses.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
 	if !s.Live {
-		return s.planRecorded(env)
+		return s.planRecorded(ctx, env)
 	}
 	return s.planLive(ctx, env)
 }
 
-func (s *Stage) planRecorded(env *pipeline.Env) ([]pipeline.Unit, error) {
+func (s *Stage) planRecorded(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
 	client, err := etherscan.NewRecorded(env.Corpus)
 	if err != nil {
 		return nil, err
@@ -112,9 +112,13 @@ func (s *Stage) planRecorded(env *pipeline.Env) ([]pipeline.Unit, error) {
 	var units []pipeline.Unit
 	for i := range entries {
 		e := entries[i]
-		digest, err := dirDigest(e.Dir)
-		if err != nil {
-			return nil, err
+		digest, err := dirDigest(ctx, e.Dir)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil { // a record replaced since the scan
+			units = append(units, rejectedUnit(s, e.ID, e.Address, "recorded", "corpus folder "+e.ID+": "+err.Error()))
+			continue
 		}
 		c := candidate{address: e.Address, entry: &e, origin: "recorded", client: client}
 		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Payload: c,

@@ -42,6 +42,7 @@ import (
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
+	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/sharedflag"
@@ -171,7 +172,8 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		for _, ex := range exs {
 			u := unit{ex: ex, rec: rec, loadErr: loadErr, artifact: artifacts[e.ID]}
 			fp := pipeline.Fingerprint(s.Version(), dcrextract.Version, ex, s.History, digest, u.artifact, pipeline.ErrText(loadErr), s.llmKey(ex))
-			units = append(units, pipeline.Unit{ID: e.ID + "/" + ex.Name, Contract: e.ID, Fingerprint: fp, Payload: u})
+			units = append(units, pipeline.Unit{ID: e.ID + "/" + ex.Name, Contract: e.ID, Fingerprint: fp, Payload: u,
+				Files: []string{graphPath(e.ID, ex.Name)}})
 		}
 	}
 	if len(kept) == 0 {
@@ -201,11 +203,10 @@ func (s *Stage) annotationUnit(e etherscan.Entry) ([]pipeline.Unit, error) {
 	if err != nil || path == "" {
 		return nil, err
 	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	fp := pipeline.Fingerprint(s.Version(), raw)
+	// An unreadable file (a FIFO, a link to a device, over the bound) is the
+	// unit's error row when it runs; its error is its fingerprint meanwhile.
+	raw, err := inputfile.Read(path, maxAnnotations)
+	fp := pipeline.Fingerprint(s.Version(), raw, pipeline.ErrText(err))
 	return []pipeline.Unit{{ID: e.ID + "/annotations", Contract: e.ID, Fingerprint: fp, Payload: unit{annotations: path}}}, nil
 }
 
@@ -375,7 +376,7 @@ func (s *Stage) runAnnotations(u unit) (*pipeline.Output, error) {
 
 // graphPath is a graph's file relative to the data root.
 func graphPath(contractID, extractor string) string {
-	return filepath.Join("dcr", warehouse.Sanitize(contractID), strings.NewReplacer(":", "_", "/", "_").Replace(extractor)+".json")
+	return filepath.Join("dcr", warehouse.Sanitize(contractID), warehouse.Sanitize(extractor)+".json")
 }
 
 func removeGraph(data, contractID, extractor string) {

@@ -107,17 +107,23 @@ func (s *Stage) generators(env *pipeline.Env) ([]regen.Generator, error) {
 		o.CacheDir = filepath.Join(env.Data, "llm_cache")
 	}
 	cfg := regen.Config{LLM: o, Temperature: s.Temperature, MaxTokens: s.MaxTokens, MutationRate: s.MutationRate}
-	seen := map[string]bool{}
+	seen := map[string]string{} // sample folder -> generator
 	var out []regen.Generator
 	for _, spec := range specs {
 		g, err := regen.New(spec, cfg)
 		if err != nil {
 			return nil, err
 		}
-		if seen[g.Name()] {
-			return nil, fmt.Errorf("generator %s named twice", g.Name())
+		// Names that differ only in characters the folder names replace
+		// (`a+b`, `a_b`) would write one folder: refused as a repeat is.
+		dir := path.Base(regen.SampleDir("c", g.Name()))
+		if other, ok := seen[dir]; ok {
+			if other == g.Name() {
+				return nil, fmt.Errorf("generator %s named twice", g.Name())
+			}
+			return nil, fmt.Errorf("generators %s and %s would share the sample folder %s; rename one", other, g.Name(), dir)
 		}
-		seen[g.Name()] = true
+		seen[dir] = g.Name()
 		out = append(out, g)
 	}
 	return out, nil
@@ -160,7 +166,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		for _, g := range gens {
 			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed, "regenerate="+s.Regenerate, sk.Ablation)
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Name(), Contract: e.ID, Fingerprint: fp,
-				Payload: unit{entry: e, gen: g, skel: sk, artifact: artifacts[e.ID]}})
+				Payload: unit{entry: e, gen: g, skel: sk, artifact: artifacts[e.ID]}, Files: []string{regen.SampleDir(e.ID, g.Name())}})
 		}
 	}
 	return units, nil

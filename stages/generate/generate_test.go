@@ -157,6 +157,17 @@ func TestDefaultGenerators(t *testing.T) {
 	if _, err := s.generators(env); err == nil {
 		t.Fatal("a generator named twice was accepted")
 	}
+	// Names that the sample folders map alike are refused too.
+	imports := t.TempDir()
+	os.Mkdir(filepath.Join(imports, "a+b"), 0o755)
+	os.Mkdir(filepath.Join(imports, "a_b"), 0o755)
+	for _, pair := range [][]string{{"import:" + filepath.Join(imports, "a+b"), "import:" + filepath.Join(imports, "a_b")},
+		{"openai:m+x", "openai:m_x"}, {"openai:org/m", "openai:org_m"}} {
+		s.Generators = pair
+		if _, err := s.generators(env); err == nil || !strings.Contains(err.Error(), "share the sample folder") {
+			t.Errorf("%q: want the pair refused, got %v", pair, err)
+		}
+	}
 }
 
 // TestFailedGenerations: an endpoint that answers 404 to every request is
