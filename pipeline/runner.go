@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -184,7 +185,7 @@ func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable boo
 	m := manifest{Unit: u.ID, Contract: u.Contract, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint,
 		Run: r.Env.Run.id(), Params: r.Env.Run.params(s.Name())}
 	if uerr != nil {
-		class, retriable := Classify(uerr)
+		class, retriable := failure.Of(uerr)
 		if retriable && holdRetriable {
 			return false, uerr
 		}
@@ -193,7 +194,7 @@ func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable boo
 			out = &Output{}
 		}
 		Add(out, "errors", []schemas.ErrorRow{{Stage: s.Name(), Unit: u.ID, ContractID: u.Contract,
-			Class: class, Message: uerr.Error(), Retriable: retriable}})
+			Class: class.String(), Message: uerr.Error(), Retriable: retriable}})
 		m.Failed, m.Retriable = true, retriable
 	}
 	if out == nil {
@@ -201,7 +202,7 @@ func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable boo
 	}
 	if err := r.store(s, u, out, m); err != nil {
 		r.Env.Log.Error("writing unit outputs", "stage", s.Name(), "unit", u.ID, "err", err)
-		return false, Fail(ClassStorage, true, fmt.Errorf("%w: %w", ErrStorage, err))
+		return false, failure.New(failure.Storage, true, fmt.Errorf("%w: %w", ErrStorage, err))
 	}
 	return m.Failed, nil
 }
@@ -225,7 +226,7 @@ func (r *Runner) store(s Stage, u Unit, out *Output, m manifest) error {
 func safeRun(ctx context.Context, s Stage, env *Env, u Unit) (out *Output, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = Fail("panic", false, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
+			err = failure.New(failure.Panic, false, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
 		}
 	}()
 	return s.Run(ctx, env, u)

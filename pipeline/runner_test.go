@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -53,7 +54,7 @@ func (s *countingStage) Plan(context.Context, *Env) ([]Unit, error) {
 func (s *countingStage) Run(_ context.Context, _ *Env, u Unit) (*Output, error) {
 	s.ran.Add(1)
 	if s.fail != nil && s.fail(u.ID) {
-		return nil, Fail("input", false, errors.New("bad input"))
+		return nil, failure.New(failure.Input, false, errors.New("bad input"))
 	}
 	out := &Output{}
 	Add(out, "errors", []schemas.ErrorRow{{Stage: "ok", Unit: u.ID}})

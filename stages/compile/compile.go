@@ -34,6 +34,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/warehouse"
@@ -204,7 +205,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		pipeline.Add(out, "llm_calls", calls)
 	}
 	if transient > 0 {
-		return out, pipeline.Fail("llm", true, fmt.Errorf("%d repair request(s) failed transiently; the unit is retried on the next run", transient))
+		return out, failure.New(failure.LLM, true, fmt.Errorf("%d repair request(s) failed transiently; the unit is retried on the next run", transient))
 	}
 	return out, nil
 }

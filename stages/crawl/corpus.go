@@ -15,6 +15,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/pipeline"
 )
@@ -28,7 +29,7 @@ func (s *Stage) writeCorpus(env *pipeline.Env, folder string, src *esapi.Contrac
 		root = filepath.Join(env.Data, "corpus", "crawled")
 	}
 	if !filepath.IsLocal(folder) || filepath.Base(folder) != folder {
-		return pipeline.Fail(pipeline.ClassInput, false, fmt.Errorf("corpus folder %q would leave %s", folder, root))
+		return failure.New(failure.Input, false, fmt.Errorf("corpus folder %q would leave %s", folder, root))
 	}
 	dir := filepath.Join(root, folder)
 	if err := writeEnvelope(filepath.Join(dir, "getsourcecode.json"), []esapi.ContractSource{*src}); err != nil {

@@ -29,6 +29,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/egress"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/proxy"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/pipeline"
@@ -191,7 +192,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 	if c.rejected != "" {
 		row.Reason = "input: " + c.rejected
 		pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
-		return out, pipeline.Fail(pipeline.ClassInput, false, errors.New(c.rejected))
+		return out, failure.New(failure.Input, false, errors.New(c.rejected))
 	}
 	src, txs, err := s.fetch(ctx, c)
 	if err != nil {
@@ -205,7 +206,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 		if err != nil { // a name from outside that would not stay one folder
 			row.Passed, row.Reason = false, "input: "+err.Error()
 			pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
-			return out, pipeline.Fail(pipeline.ClassInput, false, err)
+			return out, failure.New(failure.Input, false, err)
 		}
 		row.ContractID = folder
 	}
@@ -256,7 +257,7 @@ func (s *Stage) filter(row *schemas.CrawlCandidate, src *esapi.ContractSource, t
 func classify(err error) error {
 	var e *etherscan.Error
 	if errors.As(err, &e) {
-		return pipeline.Fail(e.Class, e.Retriable, err)
+		return failure.New(e.Class, e.Retriable, err)
 	}
 	return err
 }

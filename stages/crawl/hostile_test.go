@@ -15,6 +15,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -143,7 +144,7 @@ func TestHostileFoldersAreInputRows(t *testing.T) {
 	for _, f := range hostile {
 		n := 0
 		for _, e := range errs {
-			if strings.Contains(e.Message, f) && e.Class == pipeline.ClassInput && !e.Retriable {
+			if strings.Contains(e.Message, f) && e.Class == failure.Input.String() && !e.Retriable {
 				n++
 			}
 		}

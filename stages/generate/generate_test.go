@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/mutate"
 	"github.com/solbehave/solbehave/internal/regen"
@@ -86,7 +87,7 @@ func TestGenerateAllKinds(t *testing.T) {
 		}
 	}
 	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
-	if len(errs) != 1 || !errs[0].Retriable || errs[0].Class != pipeline.ClassEndpoint {
+	if len(errs) != 1 || !errs[0].Retriable || errs[0].Class != failure.Endpoint.String() {
 		t.Fatalf("errors %+v", errs)
 	}
 
@@ -189,7 +190,7 @@ func TestFailedGenerations(t *testing.T) {
 		t.Fatalf("404 endpoint: %+v, want the unit failed", c)
 	}
 	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
-	if len(errs) != 1 || errs[0].Class != pipeline.ClassEndpoint || errs[0].Retriable || !strings.Contains(errs[0].Message, "404") {
+	if len(errs) != 1 || errs[0].Class != failure.Endpoint.String() || errs[0].Retriable || !strings.Contains(errs[0].Message, "404") {
 		t.Fatalf("errors %+v", errs)
 	}
 	for _, r := range rowsByModel(t, env)["openai:m"] {

@@ -66,16 +66,16 @@ func counterexampleRows(l labels, m abi.Method, rep *fuzz.Report) []schemas.Fuzz
 			BlockNumber: int64(s.Block.Number), BlockTime: int64(s.Block.Time),
 			StatusRef: s.Ref.Status(), StatusSample: s.Sample.Status(),
 			ReturnRef: hexutil.Encode(s.Ref.ReturnData), ReturnSample: hexutil.Encode(s.Sample.ReturnData),
-			RevertReasonRef: failure(s.Ref), RevertReasonSample: failure(s.Sample),
+			RevertReasonRef: failureText(s.Ref), RevertReasonSample: failureText(s.Sample),
 			Diverges: s.Diverges(),
 		}
 	}
 	return rows
 }
 
-// failure is why a call failed, in the words of replay_calls: the decoded
+// failureText is why a call failed, in the words of replay_calls: the decoded
 // revert reason, else the EVM error or harness fault; "" on success.
-func failure(o fuzz.Outcome) string {
+func failureText(o fuzz.Outcome) string {
 	switch {
 	case o.Success:
 		return ""

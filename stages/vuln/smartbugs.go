@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
@@ -130,11 +131,11 @@ func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline
 		run.Status, run.Error = status, err.Error()
 		out := output(run, nil)
 		s.addDefaultCV(out, u, status, nil)
-		step := "compile"
+		step := failure.Compile
 		if status == "deploy_error" {
-			step = "deploy"
+			step = failure.Deploy
 		}
-		return out, pipeline.Fail(step, false, err)
+		return out, failure.New(step, false, err)
 	}
 	out, rep, err := s.detectReport(ctx, env, t, run, u.ablation)
 	if err != nil {
