@@ -12,6 +12,7 @@ import (
 	"golang.org/x/time/rate"
 
 	"github.com/solbehave/solbehave/internal/egress"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/redact"
 )
 
@@ -46,8 +47,8 @@ type Client struct {
 type Error struct {
 	Op        string // getsourcecode, txlist, ...
 	Address   string
-	Class     string // auth, rate_limit, network, timeout, endpoint, input, source (see Classify)
-	Retriable bool   // network trouble, rate limit, timeout, a 5xx: worth asking again
+	Class     failure.Class // auth, rate_limit, network, timeout, endpoint, input, source (see Classify)
+	Retriable bool          // network trouble, rate limit, timeout, a 5xx: worth asking again
 	Msg       string
 }
 
@@ -119,7 +120,7 @@ func (c *Client) Source(ctx context.Context, address string) (*esapi.ContractSou
 		return nil, err
 	}
 	if len(out) == 0 {
-		return nil, &Error{Op: "getsourcecode", Address: address, Class: "source", Msg: "empty result"}
+		return nil, &Error{Op: "getsourcecode", Address: address, Class: failure.Source, Msg: "empty result"}
 	}
 	return &out[0], nil
 }
@@ -167,7 +168,7 @@ func (c *Client) retry(ctx context.Context, op, address string, call func() erro
 	delay := c.backoff
 	for attempt := 1; ; attempt++ {
 		if err := c.limiter.Wait(ctx); err != nil {
-			return &Error{Op: op, Address: address, Class: "timeout", Retriable: true, Msg: err.Error()}
+			return &Error{Op: op, Address: address, Class: failure.Timeout, Retriable: true, Msg: err.Error()}
 		}
 		err := call()
 		if err == nil {
@@ -196,7 +197,7 @@ func (c *Client) retry(ctx context.Context, op, address string, call func() erro
 // carries the answer's result, see answerTransport), and whether asking again
 // can help: a wrong key, a bad address or a malformed answer will not change;
 // the network, a rate limit or a server error may.
-func Classify(msg string) (class string, retriable bool) {
+func Classify(msg string) (class failure.Class, retriable bool) {
 	m := strings.ToLower(msg)
 	has := func(words ...string) bool {
 		for _, w := range words {
@@ -208,20 +209,20 @@ func Classify(msg string) (class string, retriable bool) {
 	}
 	switch {
 	case has("api key", "response status 401", "response status 403"):
-		return "auth", false
+		return failure.Auth, false
 	case has("rate limit", "max calls per", "response status 429"):
-		return "rate_limit", true
+		return failure.RateLimit, true
 	case has("deadline exceeded", "timeout"):
-		return "timeout", true
+		return failure.Timeout, true
 	case has("response status 5", "temporarily"):
-		return "endpoint", true
+		return failure.Endpoint, true
 	case has(strings.ToLower(egress.ErrCrossOrigin.Error()), strings.ToLower(egress.ErrTooLarge.Error()),
 		"response status", "stopped after 10 redirects"):
-		return "endpoint", false
+		return failure.Endpoint, false
 	case has("connection refused", "connection reset", "eof", "no such host", "sending request", "reading response"):
-		return "network", true
+		return failure.Network, true
 	case has("invalid address"):
-		return "input", false
+		return failure.Input, false
 	}
-	return "source", false
+	return failure.Source, false
 }

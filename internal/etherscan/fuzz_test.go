@@ -12,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/warehouse"
 )
 
@@ -71,10 +72,10 @@ func readRecords(t *testing.T, dir, address string) {
 	var e *Error
 	if src, err := c.Source(context.Background(), address); err == nil {
 		ParseSource(src)
-	} else if !errors.As(err, &e) || e.Class == "" {
+	} else if !errors.As(err, &e) || e.Class == failure.Internal {
 		t.Fatalf("Source: %v is not a classified *Error", err)
 	}
-	if _, err := c.Transactions(context.Background(), address, 1001); err != nil && (!errors.As(err, &e) || e.Class == "") {
+	if _, err := c.Transactions(context.Background(), address, 1001); err != nil && (!errors.As(err, &e) || e.Class == failure.Internal) {
 		t.Fatalf("Transactions: %v is not a classified *Error", err)
 	}
 }
@@ -102,7 +103,7 @@ func FuzzAnswer(f *testing.F) {
 		switch {
 		case err == nil && src == nil:
 			t.Fatal("no source and no error")
-		case err != nil && (!errors.As(err, &e) || e.Class == ""):
+		case err != nil && (!errors.As(err, &e) || e.Class == failure.Internal):
 			t.Fatalf("%v is not a classified *Error", err)
 		case err != nil && strings.Contains(err.Error(), "fuzz-key-123456"):
 			t.Fatalf("the key reached the error: %v", err)

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/redact"
 )
 
@@ -60,7 +61,7 @@ func TestErrorClassesAndRetries(t *testing.T) {
 			})
 			_, err := liveClient(srv, Options{Key: "key-for-classes"}).Source(context.Background(), "0xaa")
 			var e *Error
-			if !errors.As(err, &e) || e.Class != tc.class || hits.Load() != tc.requests {
+			if !errors.As(err, &e) || e.Class.String() != tc.class || hits.Load() != tc.requests {
 				t.Fatalf("got %v (class %q) after %d requests, want class %s after %d", err, classOf(e), hits.Load(), tc.class, tc.requests)
 			}
 			if strings.Contains(e.Msg, "NOTOK") && !strings.Contains(e.Msg, ": ") {
@@ -72,7 +73,7 @@ func TestErrorClassesAndRetries(t *testing.T) {
 	srv.Close()
 	_, err := liveClient(srv, Options{Retries: -1}).Source(context.Background(), "0xaa")
 	var e *Error
-	if !errors.As(err, &e) || e.Class != "network" || !e.Retriable {
+	if !errors.As(err, &e) || e.Class != failure.Network || !e.Retriable {
 		t.Fatalf("refused connection: got %v (class %q)", err, classOf(e))
 	}
 }
@@ -81,7 +82,7 @@ func classOf(e *Error) string {
 	if e == nil {
 		return ""
 	}
-	return e.Class
+	return e.Class.String()
 }
 
 // TestKeyInEveryFormStaysOut: a key with characters URL encoding changes,
@@ -129,7 +130,7 @@ func TestRedirectToAnotherOriginIsRefused(t *testing.T) {
 	})
 	_, err := liveClient(srv, Options{Key: "key-for-redirects"}).Source(context.Background(), "0xaa")
 	var e *Error
-	if !errors.As(err, &e) || e.Class != "endpoint" || e.Retriable || otherHits.Load() != 0 {
+	if !errors.As(err, &e) || e.Class != failure.Endpoint || e.Retriable || otherHits.Load() != 0 {
 		t.Fatalf("want a non-retriable endpoint error and no request to the other origin, got %v (class %q), %d requests there",
 			err, classOf(e), otherHits.Load())
 	}
@@ -144,7 +145,7 @@ func TestDeadlineBoundsRetries(t *testing.T) {
 	c := liveClient(srv, Options{Retries: 50, Deadline: 100 * time.Millisecond})
 	_, err := c.Source(context.Background(), "0xaa")
 	var e *Error
-	if !errors.As(err, &e) || e.Class != "rate_limit" || !strings.Contains(e.Msg, "deadline") || hits.Load() >= 51 {
+	if !errors.As(err, &e) || e.Class != failure.RateLimit || !strings.Contains(e.Msg, "deadline") || hits.Load() >= 51 {
 		t.Fatalf("want a rate_limit error that names the deadline well before 51 requests, got %v after %d", err, hits.Load())
 	}
 }
@@ -158,7 +159,7 @@ func TestOversizedAnswersAreRefused(t *testing.T) {
 	})
 	_, err := liveClient(srv, Options{MaxAnswer: 1024, Retries: -1}).Source(context.Background(), "0xaa")
 	var e *Error
-	if !errors.As(err, &e) || e.Class != "endpoint" {
+	if !errors.As(err, &e) || e.Class != failure.Endpoint {
 		t.Fatalf("want an endpoint error for a 4 KiB answer over a 1 KiB bound, got %v", err)
 	}
 	if _, err := readCached(writeTemp(t, big), 1024); err == nil {
