@@ -18,6 +18,7 @@ import (
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/redact"
+	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -152,6 +153,54 @@ func TestSecondWriterIsRefusedReadersAreNot(t *testing.T) {
 	defer shard1()
 	if _, err := solbehave(t, "crawl", "--quiet", "--shard", "0/2", "--corpus", demoCorpus, "--data", data); err != nil {
 		t.Fatalf("shard 0 beside shard 1: %v", err)
+	}
+}
+
+// TestSQLCannotWriteTheWarehouse: `solbehave sql` runs reading queries only:
+// a COPY over a part of the warehouse, a COPY or EXPORT anywhere, INSTALL,
+// LOAD, and a reading query followed by a COPY are refused, the part stays
+// as it was and nothing is written; neither `sql --out` nor `export --out`
+// writes into the data folder, however the path reaches it; a result file
+// outside it is written.
+func TestSQLCannotWriteTheWarehouse(t *testing.T) {
+	corpus, data, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	copyDir(t, filepath.Join(demoCorpus, vaultID), filepath.Join(corpus, vaultID))
+	if _, err := solbehave(t, "crawl", "--quiet", "--corpus", corpus, "--data", data); err != nil {
+		t.Fatal(err)
+	}
+	parts, _ := filepath.Glob(filepath.Join(data, "warehouse", "crawl_candidates", "*", "*.parquet"))
+	if len(parts) != 1 {
+		t.Fatalf("want one crawl part, got %v", parts)
+	}
+	before, _ := os.ReadFile(parts[0])
+	for _, q := range []string{"COPY (SELECT * FROM crawl_candidates WHERE false) TO '" + parts[0] + "' (FORMAT parquet)",
+		"COPY crawl_candidates TO '" + filepath.Join(outside, "c.csv") + "'", "EXPORT DATABASE '" + filepath.Join(outside, "db") + "'",
+		"INSTALL httpfs", "LOAD httpfs", "SELECT 1; COPY (SELECT 1) TO '" + filepath.Join(outside, "d.csv") + "'",
+		"ATTACH '" + filepath.Join(outside, "a.duckdb") + "'", "DROP VIEW crawl_candidates"} {
+		if _, err := solbehave(t, "sql", "--data", data, q); !errors.Is(err, views.ErrNotReadOnly) {
+			t.Errorf("%.50q: want it refused as not read-only, got %v", q, err)
+		}
+	}
+	if after, _ := os.ReadFile(parts[0]); !bytes.Equal(before, after) {
+		t.Error("a query changed a part of the warehouse")
+	}
+	os.Symlink(data, filepath.Join(outside, "link"))
+	for _, args := range [][]string{{"sql", "--out", filepath.Join(data, "x.csv"), "SELECT 1"},
+		{"sql", "--out", filepath.Join(outside, "..", filepath.Base(outside), "link", "new", "x.csv"), "SELECT 1"},
+		{"sql", "--format", "parquet", "--out", parts[0], "SELECT * FROM crawl_candidates"},
+		{"export", "crawl_candidates", "--out", filepath.Join(data, "warehouse", "crawl_candidates", "x.parquet")}} {
+		if _, err := solbehave(t, append(args, "--data", data)...); err == nil || !strings.Contains(err.Error(), "inside the data folder") {
+			t.Errorf("%q: want it refused as inside the data folder, got %v", args, err)
+		}
+	}
+	if after, _ := os.ReadFile(parts[0]); !bytes.Equal(before, after) {
+		t.Error("an --out changed a part of the warehouse")
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 1 {
+		t.Errorf("refused commands wrote %v", entries)
+	}
+	if _, err := solbehave(t, "export", "crawl_candidates", "--data", data, "--out", filepath.Join(outside, "c.parquet")); err != nil {
+		t.Errorf("export outside the data folder: %v", err)
 	}
 }
 

@@ -21,11 +21,17 @@ func newSQLCmd(g *globals) *cobra.Command {
 			"COPY, zstd) or arrow (Arrow IPC, zstd-compressed buffers).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := g.outsideData(out); err != nil {
+				return err
+			}
 			db, err := g.openDB()
 			if err != nil {
 				return err
 			}
 			defer db.Close()
+			if err := views.CheckReadOnly(cmd.Context(), db, args[0]); err != nil {
+				return fmt.Errorf("%w: the warehouse is read-only here; write a result with --out FILE, outside the data folder", err)
+			}
 			return writeResult(cmd, db, args[0], format, out) // export.go
 		},
 	}

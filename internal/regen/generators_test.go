@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"sync"
 	"testing"
 	"time"
@@ -337,6 +338,21 @@ func TestImportGenerator(t *testing.T) {
 	os.WriteFile(filepath.Join(cdir, "4.sol"), huge, 0o644)
 	if r := g.Generate(context.Background(), gift.task(4, 0)); !strings.Contains(r.Err, "size limit") {
 		t.Errorf("oversized imported sample: %q, want the size limit", r.Err)
+	}
+	// A FIFO and a link to /dev/zero neither hang nor grow the digest
+	// (planning) or the sample's read: each sample fails saying why.
+	if err := syscall.Mkfifo(filepath.Join(cdir, "5.sol"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("/dev/zero", filepath.Join(cdir, "6.sol"))
+	d1 := g.Digest("GiftToken")
+	for _, k := range []int{5, 6} {
+		if r := g.Generate(context.Background(), gift.task(k, 0)); !strings.Contains(r.Err, "not a regular file") {
+			t.Errorf("sample %d: %q, want not a regular file", k, r.Err)
+		}
+	}
+	if g.Digest("GiftToken") != d1 {
+		t.Error("the digest of unreadable samples is not stable")
 	}
 }
 

@@ -5,13 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 
-	"github.com/solbehave/solbehave/internal/egress"
+	"github.com/solbehave/solbehave/internal/inputfile"
 )
 
 // importer reads samples written elsewhere: <dir>/<contract_id>/<k>.sol.
@@ -82,27 +81,19 @@ func (im importer) Generate(_ context.Context, t Task) *Result {
 // mainnet source is well under a megabyte, a stray file cannot exhaust memory.
 const maxImportedSample = 8 << 20
 
-// readSample reads an imported sample up to maxImportedSample bytes.
+// readSample reads an imported sample up to maxImportedSample bytes: a
+// regular file only (a FIFO or a device there must not hang or grow the run).
 func readSample(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return egress.ReadAll(f, maxImportedSample)
+	return inputfile.Read(path, maxImportedSample)
 }
 
-// fileDigest streams a file into SHA-256 (any size, constant memory); an
-// unreadable file digests as its error, so fixing it reruns the unit.
+// fileDigest is a regular file's SHA-256 (constant memory, within the
+// sample bound); a file that cannot be read digests as its error, so fixing
+// it reruns the unit, whose run then says what is wrong.
 func fileDigest(path string) string {
-	f, err := os.Open(path)
+	d, err := inputfile.Digest(path, maxImportedSample)
 	if err != nil {
 		return "error:" + err.Error()
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "error:" + err.Error()
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return d
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 var (
@@ -339,5 +340,93 @@ func TestBuildChain(t *testing.T) {
 	in.Scope = "everything"
 	if _, err := skeleton.Build(in, nil); err == nil {
 		t.Error("an unknown scope was accepted")
+	}
+}
+
+// multiFile compiles the multi-file fixture and returns its files and ASTs.
+func multiFile(t *testing.T) (map[string]string, map[string]*solast.Node) {
+	t.Helper()
+	compiler(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	files := stagetest.MultiFileSources()
+	out, err := mgr.Compile(ctx, stagetest.MultiFileInput(files))
+	if err != nil {
+		t.Fatalf("fixture does not compile: %v", err)
+	}
+	asts := map[string]*solast.Node{}
+	for name := range files {
+		if asts[name], err = solast.Parse(out.Sources[name].AST); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files, asts
+}
+
+// TestChainMatchesSolc: the lexer's chain across files is solc's
+// linearisation, on the multi-file fixture and on a flattened file.
+func TestChainMatchesSolc(t *testing.T) {
+	files, asts := multiFile(t)
+	wolf, err := os.ReadFile("testdata/wolfcoin.sol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := compile(t, "0.8.19", map[string]string{"WOLFCOIN.sol": string(wolf)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wroot, _ := solast.Parse(out.Sources["WOLFCOIN.sol"].AST)
+	for _, c := range []struct {
+		files        map[string]string
+		asts         map[string]*solast.Node
+		file, target string
+	}{
+		{files, asts, stagetest.MultiFileFile, stagetest.MultiFileTarget},
+		{map[string]string{"WOLFCOIN.sol": string(wolf)}, map[string]*solast.Node{"WOLFCOIN.sol": wroot}, "WOLFCOIN.sol", "WOLFCOIN"},
+	} {
+		chain, err := skeleton.Chain(c.files, c.file, c.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range chain {
+			got = append(got, l.File+":"+l.Name)
+		}
+		if want := solcLinearization(c.asts, c.target); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: lexer chain\n%v\nsolc\n%v", c.target, got, want)
+		}
+	}
+	if _, err := skeleton.Chain(files, "src/IMintable.sol", stagetest.MultiFileTarget); err == nil {
+		t.Error("a target looked up in a file that does not define it was found")
+	}
+}
+
+// solcLinearization is linearizedBaseContracts as file:name.
+func solcLinearization(asts map[string]*solast.Node, target string) []string {
+	byID := map[int]string{}
+	var ids []any
+	for file, root := range asts {
+		for _, c := range solast.Contracts(root) {
+			byID[c.Node.ID] = file + ":" + c.Name
+			if c.Name == target {
+				ids, _ = c.Node.Attrs["linearizedBaseContracts"].([]any)
+			}
+		}
+	}
+	var out []string
+	for _, id := range ids {
+		out = append(out, byID[int(id.(float64))])
+	}
+	return out
+}
+
+func TestDefinitionBases(t *testing.T) {
+	src := "contract A {}\ncontract B is A /* is X */ {}\nabstract contract C is\n  B,\n  Lib.D(1, f(2, 3)), E {}\ncontract Island {}\n"
+	var got []string
+	for _, d := range skeleton.Definitions(src) {
+		got = append(got, d.Name+"<"+strings.Join(d.Bases, "+"))
+	}
+	if strings.Join(got, " ") != "A< B<A C<B+D+E Island<" {
+		t.Fatalf("bases %v", got)
 	}
 }

@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/regen"
-	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -37,7 +37,7 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 	}
 	files, err := c.readSample(g)
 	if err != nil {
-		return row, nil, pipeline.Fail("sample", true, err)
+		return row, nil, failure.New(failure.Sample, true, err)
 	}
 	res, err := c.compile(ctx, files)
 	if err != nil {
@@ -56,7 +56,7 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 func (s *Stage) repair(ctx context.Context, c *compiler, g schemas.Generation, files map[string]string, raw outcome, row schemas.Sample) (schemas.Sample, *repairCall, error) {
 	client, err := s.client(c.env, g.Model)
 	if err != nil {
-		return row, nil, pipeline.Fail("llm", false, err)
+		return row, nil, failure.New(failure.LLM, false, err)
 	}
 	row.RepairAttempted = true
 	start := time.Now()

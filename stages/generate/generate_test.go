@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/mutate"
 	"github.com/solbehave/solbehave/internal/regen"
@@ -86,7 +87,7 @@ func TestGenerateAllKinds(t *testing.T) {
 		}
 	}
 	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
-	if len(errs) != 1 || !errs[0].Retriable || errs[0].Class != pipeline.ClassEndpoint {
+	if len(errs) != 1 || !errs[0].Retriable || errs[0].Class != failure.Endpoint.String() {
 		t.Fatalf("errors %+v", errs)
 	}
 
@@ -156,6 +157,17 @@ func TestDefaultGenerators(t *testing.T) {
 	if _, err := s.generators(env); err == nil {
 		t.Fatal("a generator named twice was accepted")
 	}
+	// Names that the sample folders map alike are refused too.
+	imports := t.TempDir()
+	os.Mkdir(filepath.Join(imports, "a+b"), 0o755)
+	os.Mkdir(filepath.Join(imports, "a_b"), 0o755)
+	for _, pair := range [][]string{{"import:" + filepath.Join(imports, "a+b"), "import:" + filepath.Join(imports, "a_b")},
+		{"openai:m+x", "openai:m_x"}, {"openai:org/m", "openai:org_m"}} {
+		s.Generators = pair
+		if _, err := s.generators(env); err == nil || !strings.Contains(err.Error(), "share the sample folder") {
+			t.Errorf("%q: want the pair refused, got %v", pair, err)
+		}
+	}
 }
 
 // TestFailedGenerations: an endpoint that answers 404 to every request is
@@ -178,7 +190,7 @@ func TestFailedGenerations(t *testing.T) {
 		t.Fatalf("404 endpoint: %+v, want the unit failed", c)
 	}
 	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
-	if len(errs) != 1 || errs[0].Class != pipeline.ClassEndpoint || errs[0].Retriable || !strings.Contains(errs[0].Message, "404") {
+	if len(errs) != 1 || errs[0].Class != failure.Endpoint.String() || errs[0].Retriable || !strings.Contains(errs[0].Message, "404") {
 		t.Fatalf("errors %+v", errs)
 	}
 	for _, r := range rowsByModel(t, env)["openai:m"] {

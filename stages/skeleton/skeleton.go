@@ -33,6 +33,7 @@ import (
 	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/sharedflag"
@@ -177,7 +178,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	in := skeleton.Input{Files: orig.Files, File: orig.File, Target: rec.Name(), AST: orig.Root, Scope: s.Regenerate}
 	sk, err := skeleton.Build(in, nil)
 	if err != nil {
-		return nil, pipeline.Fail("source", false, err)
+		return nil, failure.New(failure.Source, false, err)
 	}
 	out := &pipeline.Output{}
 	model := s.natspecModel()
@@ -187,7 +188,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		calls = append(calls, call)
 		if docs != nil {
 			if sk, err = skeleton.Build(in, func(f skeleton.Function) *skeleton.Doc { return docs[f.Key] }); err != nil {
-				return nil, pipeline.Fail("source", false, err)
+				return nil, failure.New(failure.Source, false, err)
 			}
 		}
 	}
@@ -213,15 +214,15 @@ func loadOriginal(env *pipeline.Env, u unit) (*deploy.Record, *regen.Original, e
 	}
 	rec, err := deploy.Load(client, u.entry, 0)
 	if err != nil {
-		return nil, nil, pipeline.Fail("source", false, err)
+		return nil, nil, failure.New(failure.Source, false, err)
 	}
 	built, err := artifact.New(env.Data).Get(u.artifact)
 	if err != nil {
-		return nil, nil, pipeline.Fail("artifact", false, err)
+		return nil, nil, failure.New(failure.Artifact, false, err)
 	}
 	orig, _, err := regen.OriginalOf(rec, built)
 	if err != nil {
-		return nil, nil, pipeline.Fail("source", false, err)
+		return nil, nil, failure.New(failure.Source, false, err)
 	}
 	return rec, orig, nil
 }
@@ -231,7 +232,7 @@ func loadOriginal(env *pipeline.Env, u unit) (*deploy.Record, *regen.Original, e
 func (s *Stage) compileStubbed(ctx context.Context, env *pipeline.Env, rec *deploy.Record, sk *skeleton.Skeleton) (string, error) {
 	in, err := regen.CompileInput(rec, sk.Sources(sk.Stubbed()))
 	if err != nil {
-		return "", pipeline.Fail("source", false, err)
+		return "", failure.New(failure.Source, false, err)
 	}
 	_, err = env.Engines.Solc().Compile(ctx, in)
 	var ce *solc.CompileError
@@ -241,9 +242,9 @@ func (s *Stage) compileStubbed(ctx context.Context, env *pipeline.Env, rec *depl
 	case errors.As(err, &ce):
 		return err.Error(), nil
 	case errors.Is(err, solc.ErrWorkerCrashed):
-		return "", pipeline.Fail("compile", true, err)
+		return "", failure.New(failure.Compile, true, err)
 	}
-	return "", pipeline.Fail("compile", false, err)
+	return "", failure.New(failure.Compile, false, err)
 }
 
 // writeFiles stores skeleton.json, skeleton.sol and stubbed.sol; it returns
