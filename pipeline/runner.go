@@ -16,6 +16,7 @@ import (
 	"golang.org/x/sync/errgroup"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
@@ -353,7 +354,7 @@ func (r *Runner) writeManifest(m manifest) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, b, 0o644)
+	return atomicfile.WriteFile(path, redact.Bytes(b), 0o644) // its parameters may hold an endpoint's URL
 }
 
 // Status counts a stage's units by the state of their stored outputs.

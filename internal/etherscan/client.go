@@ -81,6 +81,7 @@ func NewLive(o Options) *Client {
 		o.MaxAnswer = 64 << 20
 	}
 	redact.Add(o.Key)
+	redact.AddURL(o.BaseURL) // a key written into the URL instead
 	transport := o.Transport
 	if transport == nil {
 		transport = http.DefaultTransport
