@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -344,7 +346,7 @@ func (e *engine) buildCandidates(g *bytecode.CFG, parsed abi.ABI, abiJSON []byte
 		}
 	}
 	var cands []*candidate
-	for _, name := range sortedMethodNames(parsed.Methods) {
+	for _, name := range slices.Sorted(maps.Keys(parsed.Methods)) {
 		m := parsed.Methods[name]
 		if !supported(m) {
 			continue

@@ -39,9 +39,10 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -50,6 +51,7 @@ import (
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/subjects"
@@ -145,7 +147,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		if rec != nil {
 			digest = rec.Digest
 		}
-		for _, model := range sortedKeys(byModel) {
+		for _, model := range slices.Sorted(maps.Keys(byModel)) {
 			u := unit{rec: rec, loadErr: loadErr, origArtifact: in.artifacts[e.ID], model: model, samples: byModel[model]}
 			fp := pipeline.Fingerprint(s.Version(), budget{s.Calls, s.SeqLen, s.Gas, s.GasBudget}, env.Seed, digest, u.origArtifact, model,
 				sampleKeys(u.samples), pipeline.ErrText(loadErr))
@@ -186,20 +188,11 @@ func sampleKeys(samples []schemas.Sample) []sampleKey {
 	return keys
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // Run fuzzes one model's samples of one contract against the original.
 func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
 	u := pu.Payload.(unit)
 	if u.loadErr != nil {
-		return nil, pipeline.Fail("source", false, u.loadErr)
+		return nil, failure.New(failure.Source, false, u.loadErr)
 	}
 	store := artifact.New(env.Data)
 	orig, err := subjects.DeployOriginal(store, u.rec, u.origArtifact)

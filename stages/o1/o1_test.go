@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
@@ -245,7 +246,7 @@ func TestTimeoutFailsTheUnit(t *testing.T) {
 	}
 	errs := stagetest.QueryMaps(t, stagetest.OpenViews(t, env), "SELECT class, retriable FROM errors")
 	for _, e := range errs {
-		if e["class"] != pipeline.ClassTimeout || e["retriable"] != true {
+		if e["class"] != failure.Timeout.String() || e["retriable"] != true {
 			t.Errorf("error row %v, want a retriable timeout", e)
 		}
 	}

@@ -53,8 +53,8 @@ type CVSetting struct {
 
 // CVSettings is the grid: the stage's own configuration (whose run is the
 // ablation-none unit, so vuln_eval and the CV share it), a quarter of its
-// budget, and SAEFUZZ's seeding alone (the three strategies of issue #21
-// off).
+// budget, and SAEFUZZ's seeding alone (our three seed strategies, Campaigns,
+// CrossReentry and GapHints, off).
 var CVSettings = []CVSetting{
 	{Name: "default"},
 	{Name: "lean", Population: 16, Generations: 15},

@@ -46,6 +46,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	engine "github.com/solbehave/solbehave/internal/vuln"
 	"github.com/solbehave/solbehave/internal/walltime"
 	"github.com/solbehave/solbehave/pipeline"
@@ -180,7 +181,7 @@ func (s *Stage) detectReport(ctx context.Context, env *pipeline.Env, t engine.Ta
 	}
 	if err != nil {
 		run.Status, run.Error = "error", err.Error()
-		return output(run, nil), nil, pipeline.Fail("vuln", false, err)
+		return output(run, nil), nil, failure.New(failure.Vuln, false, err)
 	}
 	return output(fillRun(run, rep), findingRows(run, rep)), rep, nil
 }
