@@ -1,7 +1,6 @@
 package skeleton_test
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/skeleton"
@@ -12,7 +11,7 @@ import (
 // and comments, a struct, a modifier, function-typed parameters and
 // variables, `payable` inside parameter and return lists, an interface
 // base, a library outside the chain and a contract outside it.
-var multiFile = map[string]string{
+var sizedSource = map[string]string{
 	"contracts/Token.sol": `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.20;
 import {Ownable, Context} from "./access/Ownable.sol";
@@ -51,41 +50,11 @@ func TestChainCountAcrossFiles(t *testing.T) {
 	// (Ownable); not: constructors, the modifier, views, pure functions, the
 	// bodiless _checkOwner, the interface, the library, Other, the string's
 	// and the comment's functions, the function-typed variable.
-	n, err := skeleton.ChainCount(multiFile, "Token")
+	n, err := skeleton.ChainCount(sizedSource, "Token")
 	if err != nil || n != 6 {
 		t.Fatalf("chain count %d (%v), want 6", n, err)
 	}
-	var names []string
-	for _, d := range skeleton.Declarations("x.sol", multiFile["contracts/Token.sol"]) {
-		names = append(names, d.Kind+":"+d.Name+"<"+strings.Join(d.Bases, ",")+">")
-	}
-	if got := strings.Join(names, " "); got != "interface:IToken<> library:Math<> contract:Token<IToken,Ownable> contract:Other<>" {
-		t.Fatalf("declarations %s", got)
-	}
-}
-
-func TestLinearizeIsSolidityC3(t *testing.T) {
-	// The example of the Solidity documentation: contract Z is X, Y with
-	// X is A, Y is A, X (bases from the most base-like to the most derived)
-	// linearises to Z, Y, X, A.
-	src := `contract A {} contract X is A {} contract Y is A, X {} contract Z is X, Y {}`
-	lin, err := skeleton.NewLineage(map[string]string{"a.sol": src}).Linearize("Z")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, d := range lin {
-		names = append(names, d.Name)
-	}
-	if got := strings.Join(names, ","); got != "Z,Y,X,A" {
-		t.Fatalf("linearisation %s, want Z,Y,X,A", got)
-	}
-	// The order solc rejects ("Linearization of inheritance graph impossible").
-	bad := `contract A {} contract X is A {} contract Z is X, A {}`
-	if _, err := skeleton.NewLineage(map[string]string{"a.sol": bad}).Linearize("Z"); err == nil {
-		t.Fatal("an impossible linearisation was accepted")
-	}
-	if _, err := skeleton.ChainCount(map[string]string{"a.sol": src}, "Missing"); err == nil {
+	if _, err := skeleton.ChainCount(sizedSource, "Missing"); err == nil {
 		t.Fatal("a target the sources do not define was sized")
 	}
 }
@@ -109,15 +78,18 @@ contract Coin is Owned {
 }
 
 func FuzzChainCount(f *testing.F) {
-	for _, src := range multiFile {
+	for _, src := range sizedSource {
 		f.Add(src)
 	}
 	f.Add("contract A is B { function f( { } contract B is A {}")
 	f.Add("abstract contract")
 	f.Add("contract C is { function } } } {{")
 	f.Fuzz(func(t *testing.T, src string) {
-		for _, d := range skeleton.Declarations("f.sol", src) {
-			_, _ = skeleton.ChainCount(map[string]string{"f.sol": src}, d.Name)
+		for _, d := range skeleton.Definitions(src) {
+			n, err := skeleton.ChainCount(map[string]string{"f.sol": src}, d.Name)
+			if err != nil || n < 0 || n > len(src) {
+				t.Fatalf("%s: %d (%v)", d.Name, n, err)
+			}
 		}
 	})
 }

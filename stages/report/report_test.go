@@ -213,6 +213,13 @@ const probe = `<script>
     var texts = [].map.call(f.querySelectorAll('svg text'), function (x) {
       var b = x.getBoundingClientRect(); return {t: x.textContent, l: b.left, r: b.right, t0: b.top, b: b.bottom};
     });
+    // Every text inside its chart, and the chart inside its figure (the
+    // page's column): nothing cut at an edge or scrolled out of sight.
+    var fb = f.getBoundingClientRect(), outside = [];
+    texts.forEach(function (x) {
+      if (x.l < box.left - 1 || x.r > box.right + 1 || x.t0 < box.top - 1 || x.b > box.bottom + 1) outside.push(x.t);
+    });
+    if (svg && box.right > fb.right + 1) outside.push('the chart (' + Math.round(box.width) + ' px) is wider than its figure (' + Math.round(fb.width) + ' px)');
     var overlaps = [];
     for (var i = 0; i < texts.length; i++) for (var j = i + 1; j < texts.length; j++) {
       var a = texts[i], c = texts[j];
@@ -220,7 +227,7 @@ const probe = `<script>
       if (w > 1 && h > 1) overlaps.push(a.t + ' / ' + c.t);
     }
     return {id: f.dataset.figure, x: box.left + scrollX, y: box.top + scrollY, w: box.width, h: box.height,
-      drawn: marks.length, marks: all.length, texts: texts.length, overlaps: overlaps, nodata: !!f.querySelector('.nodata')};
+      drawn: marks.length, marks: all.length, texts: texts.length, overlaps: overlaps, outside: outside, nodata: !!f.querySelector('.nodata')};
   });
   var pre = document.createElement('pre');
   pre.id = 'probe';
@@ -235,7 +242,7 @@ type probeResult struct {
 		ID                  string
 		X, Y, W, H          float64
 		Drawn, Marks, Texts int
-		Overlaps            []string
+		Overlaps, Outside   []string
 		NoData              bool
 	} `json:"figures"`
 }
@@ -253,7 +260,9 @@ func chromiumPath(t *testing.T) string {
 // TestPageRendersInChromium renders the report of a full synthetic
 // warehouse in headless Chromium and checks that every figure has drawn
 // content: marks with area in the layout, and coloured pixels in the
-// screenshot where its SVG is. The screenshot is kept as an artifact.
+// screenshot where its SVG is; that its labels do not overlap, every text
+// lies inside its chart and the chart inside the page's column. The
+// screenshot is kept as an artifact.
 func TestPageRendersInChromium(t *testing.T) {
 	bin := chromiumPath(t)
 	db, _ := synthDB(t)
@@ -286,6 +295,9 @@ func TestPageRendersInChromium(t *testing.T) {
 		}
 		if len(f.Overlaps) > 0 {
 			t.Errorf("figure %s: overlapping labels %q", f.ID, f.Overlaps)
+		}
+		if len(f.Outside) > 0 {
+			t.Errorf("figure %s: outside its box: %q", f.ID, f.Outside)
 		}
 		if f.Texts < 4 {
 			t.Errorf("figure %s: %d labels (title, ticks, categories expected)", f.ID, f.Texts)
