@@ -6,6 +6,8 @@ package failure
 import (
 	"errors"
 	"fmt"
+
+	"github.com/solbehave/solbehave/internal/walltime"
 )
 
 //go:generate go run golang.org/x/tools/cmd/stringer@v0.49.0 -type=Class -linecomment
@@ -89,10 +91,15 @@ func New(c Class, retriable bool, err error) error {
 	return &Error{Class: c, Retriable: retriable, Err: err}
 }
 
-// Of returns the class and retriability of err: its own when it carries one,
-// external for another package's error that says whether it is transient,
-// else internal (a bug, never retried).
+// Of returns the class and retriability of err: a retriable timeout when a
+// wall-clock limit cut it (a walltime.Error anywhere in the chain, whatever
+// class a stage wrapped it in: it says nothing of the input), else its own
+// class when it carries one, external for another package's error that says
+// whether it is transient, else internal (a bug, never retried).
 func Of(err error) (Class, bool) {
+	if walltime.Is(err) {
+		return Timeout, true
+	}
 	var fe *Error
 	if errors.As(err, &fe) {
 		return fe.Class, fe.Retriable
