@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -205,24 +206,39 @@ func TestSQLCannotWriteTheWarehouse(t *testing.T) {
 }
 
 // TestNoSecretInAnyOutput runs the live crawl against a fake Etherscan that
-// echoes the key (raw, URL-encoded, base64) and fails one address with the
-// URL in its error page, then skeleton, generate and compile with a fake
-// model that echoes its key in the reply and the finish reason; it searches
-// every file the runs wrote (caches and JSON decoded, artifacts gunzipped),
-// every Parquet string through DuckDB, and the log, for every form of both keys.
+// echoes the keys (raw, URL-encoded, base64, JSON-escaped) in a source it
+// serves and fails one address with the URL in its error page, its URL (from
+// a solbehave.toml) holding a key of its own; then skeleton, generate and
+// compile with a fake model at a user:password@ URL that echoes every
+// secret in the reply and the finish reason, the command line as a user
+// types it (the lock files record it). It searches every file the runs wrote
+// (caches and JSON decoded, artifacts gunzipped), every Parquet string
+// through DuckDB, and the log, for every form of every secret.
 func TestNoSecretInAnyOutput(t *testing.T) {
-	const esKey, llmKey = "ES+SECRET/key=4f1c9e&x", "sk-llm/secret+77aa=="
+	const esKey, llmKey, urlKey, llmPass = "ES+SECRET/key=4f1c9e&x", "sk-llm/secret+77aa==", "urlKEY+in/url=77&z", "llm-PASS/9f+x"
+	secrets := []string{esKey, llmKey, urlKey, llmPass}
 	h, err := etherscan.RecordedHandler(demoCorpus)
 	if err != nil {
 		t.Fatal(err)
 	}
-	echo := strings.Join(append(redact.Forms(esKey), redact.Forms(llmKey)...), " ")
+	var forms []string
+	for _, k := range secrets {
+		forms = append(forms, redact.Forms(k)...)
+	}
+	echo := strings.Join(forms, " ")
 	es := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("address") == "0x00000000000000000000000000000000000000ff" {
 			http.Error(w, "upstream failed for "+r.URL.String()+" "+echo, http.StatusBadGateway)
 			return
 		}
-		h.ServeHTTP(w, r)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		// The source served carries every form in a comment (valid JSON:
+		// the escaped forms are JSON escapes), so the cache and the crawled
+		// corpus both meet them.
+		body := strings.Replace(rec.Body.String(), `"SourceCode":"`, `"SourceCode":"// `+echo+`\n`, 1)
+		w.WriteHeader(rec.Code)
+		io.WriteString(w, body)
 	}))
 	defer es.Close()
 	model := llmtest.New(t, func(n int, r llmtest.Request) llmtest.Reply {
@@ -233,14 +249,26 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	corpus := t.TempDir()
 	copyDir(t, filepath.Join(demoCorpus, vaultID), filepath.Join(corpus, vaultID))
 	data := t.TempDir()
+	toml := filepath.Join(t.TempDir(), "solbehave.toml")
+	os.WriteFile(toml, []byte(fmt.Sprintf("etherscan-url = %q\n", es.URL+"/v2/api?chainid=1&key="+url.QueryEscape(urlKey)+"&")), 0o644)
+	llmURL := strings.Replace(model.BaseURL(), "http://", "http://llm-user:"+url.PathEscape(llmPass)+"@", 1)
+	asTyped := func(args ...string) { // os.Args as the shell gives them
+		old := os.Args
+		os.Args = append([]string{"solbehave"}, args...)
+		defer func() { os.Args = old }()
+		solbehave(t, args...)
+	}
 	log := captureStderr(t, func() {
-		solbehave(t, "crawl", "--live", "--data", data, "--etherscan-url", es.URL+"/v2/api?chainid=1&", "--etherscan-rate", "1000",
+		asTyped("crawl", "--live", "--data", data, "--config", toml, "--etherscan-rate", "1000",
 			"--addresses", "0x4c9fd16cf84c1405a1a54a415446860e67a41b37,0x00000000000000000000000000000000000000ff")
-		solbehave(t, "run", "--until", "compile", "--corpus", corpus, "--data", data, "--generator", "openai:m",
-			"--llm-url", model.BaseURL(), "--samples", "1", "--llm-retries", "0")
+		asTyped("run", "--until", "compile", "--corpus", corpus, "--data", data, "--generator", "openai:m",
+			"--llm-url", llmURL, "--samples", "1", "--llm-retries", "0")
 	})
 	if model.Count() == 0 {
 		t.Fatal("the fake model was never asked: the test covers nothing")
+	}
+	if _, err := os.Stat(filepath.Join(data, "corpus", "crawled", vaultID, "getsourcecode.json")); err != nil {
+		t.Fatalf("the crawl wrote no corpus: %v", err)
 	}
 	texts := map[string]string{"log": log}
 	files := 0
@@ -264,7 +292,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	}
 	found := 0
 	for where, text := range texts {
-		for _, key := range []string{esKey, llmKey} {
+		for _, key := range secrets {
 			for _, f := range redact.Forms(key) {
 				if strings.Contains(text, f) {
 					found++

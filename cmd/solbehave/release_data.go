@@ -204,6 +204,7 @@ var pointers = []struct{ dataset, column, kind string }{
 	{"generations", "source_path", "sample"},
 	{"generations", "files_path", "sample_files"},
 	{"samples", "source_path", "sample"},
+	{"samples", "files_path", "sample_files"},
 	{"skeletons", "skeleton_path", "skeleton"},
 }
 

@@ -81,6 +81,7 @@ func NewLive(o Options) *Client {
 		o.MaxAnswer = 64 << 20
 	}
 	redact.Add(o.Key)
+	redact.AddURL(o.BaseURL) // a key written into the URL instead
 	transport := o.Transport
 	if transport == nil {
 		transport = http.DefaultTransport
@@ -208,10 +209,12 @@ func Classify(msg string) (class failure.Class, retriable bool) {
 		return false
 	}
 	switch {
-	case has("api key", "response status 401", "response status 403"):
-		return failure.Auth, false
+	// Before the key: Etherscan's rate-limit answer without a key says
+	// "... please use API Key for higher rate limit".
 	case has("rate limit", "max calls per", "response status 429"):
 		return failure.RateLimit, true
+	case has("api key", "response status 401", "response status 403"):
+		return failure.Auth, false
 	case has("deadline exceeded", "timeout"):
 		return failure.Timeout, true
 	case has("response status 5", "temporarily"):

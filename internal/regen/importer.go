@@ -50,31 +50,26 @@ func (im importer) Digest(contractID string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Generate merges the imported sample into the original file: every
-// contract, library or interface it defines replaces the file's definition
-// of that name (a benchmark's task may ask for a base, e.g. Pausable in a
-// file whose deployed contract is WOLFCOIN). A sample that defines none of
-// the file's contracts is the generator's failure, named in the row.
+// Generate merges the imported sample into the original files: every
+// contract, library or interface it defines replaces the definition of that
+// name in the file that defines it (a benchmark's task may ask for a base,
+// e.g. Pausable in a file whose deployed contract is WOLFCOIN, or a base in
+// another file of a multi-file source). A sample that defines none of the
+// source's contracts is the generator's failure, named in the row.
 func (im importer) Generate(_ context.Context, t Task) *Result {
 	path := filepath.Join(im.dir, t.ContractID, strconv.Itoa(t.Sample)+".sol")
 	b, err := readSample(path)
 	if err != nil {
 		return &Result{Err: fmt.Sprintf("imported sample %s: %v", path, err)}
 	}
-	src, err := originalText(t)
-	if err != nil {
-		return &Result{Err: err.Error()}
+	if t.Original == nil {
+		return &Result{Err: fmt.Sprintf("no original source for %s", t.ContractID)}
 	}
-	target, err := MergeDefinitions(src, SampleCode(string(b)))
+	files, err := MergeFiles(t.Original.Files, t.Skeleton.File, SampleCode(string(b)))
 	if err != nil {
 		return &Result{Err: fmt.Sprintf("imported sample %s: %v", filepath.Base(path), err), Failure: FailureModel, Failed: 1}
 	}
-	files := make(map[string]string, len(t.Original.Files))
-	for k, v := range t.Original.Files {
-		files[k] = v
-	}
-	files[t.Skeleton.File] = target
-	return &Result{Target: target, Files: files, Generated: len(t.Skeleton.Holes())}
+	return &Result{Target: files[t.Skeleton.File], Files: files, Generated: len(t.Skeleton.Holes())}
 }
 
 // maxImportedSample bounds one imported sample: the largest flattened

@@ -167,3 +167,31 @@ func depthFirst(lists [][]Located) []Located {
 	}
 	return out
 }
+
+// ChainFiles lists the files of a chain's contracts (as Chain lists them,
+// most derived first) in generation order: each file where its first
+// contract comes when the chain is read most base first. Interfaces are
+// left out: they hold nothing to regenerate.
+func ChainFiles(chain []Located) []string {
+	var files []string
+	for _, l := range chain {
+		if l.Kind == "contract" {
+			files = append(files, l.File)
+		}
+	}
+	return baseFirst(files)
+}
+
+// baseFirst orders the files of a chain listed most derived first (one
+// entry per contract) by their first appearance read most base first.
+func baseFirst(files []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for i := len(files) - 1; i >= 0; i-- {
+		if !seen[files[i]] {
+			seen[files[i]] = true
+			out = append(out, files[i])
+		}
+	}
+	return out
+}

@@ -17,6 +17,7 @@ import (
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/inputfile"
+	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -43,7 +44,7 @@ func writeEnvelope(path string, result any) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, b, 0o644)
+	return atomicfile.WriteFile(path, redact.Bytes(b), 0o644) // a key the server echoed into the source
 }
 
 // dirDigest digests a corpus folder's records, so a changed record reruns

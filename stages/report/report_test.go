@@ -18,10 +18,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/views/synth"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
 )
 
 var ctx = context.Background()
@@ -423,5 +425,29 @@ func TestVulnerabilityMeasuresNamedApart(t *testing.T) {
 	}
 	if m := regexp.MustCompile(`(?i)(^|[^-])vulnerability rates?\b`).FindString(page); m != "" {
 		t.Errorf("the page still says %q, which names neither measure", m)
+	}
+}
+
+// TestUnwritablePageIsAStorageFailure: when the page cannot be written (here
+// its name is taken by a folder, as a full or read-only disk would refuse
+// it), the unit's error row says storage, retriable, and the next run
+// tries again.
+func TestUnwritablePageIsAStorageFailure(t *testing.T) {
+	data := t.TempDir()
+	w := warehouse.New(filepath.Join(data, "warehouse"))
+	if err := os.MkdirAll(filepath.Join(Path(data), "taken"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := &pipeline.Env{Data: data, Jobs: 1, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Out: io.Discard, Warehouse: w, Engines: &pipeline.Engines{}}
+	for run := 1; run <= 2; run++ {
+		c, err := (&pipeline.Runner{Env: env}).Run(ctx, New())
+		if err != nil || c.Ran != 1 || c.Failed != 1 {
+			t.Fatalf("run %d: want the unit run and failed, got %+v, %v", run, c, err)
+		}
+	}
+	errs, err := warehouse.ReadDataset[schemas.ErrorRow](w, "errors")
+	if err != nil || len(errs) != 1 || errs[0].Class != failure.Storage.String() || !errs[0].Retriable {
+		t.Fatalf("want one retriable storage error row, got %+v, %v", errs, err)
 	}
 }
