@@ -76,10 +76,17 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("%s: %v", e.Class, e.Err) }
 func (e *Error) Unwrap() error { return e.Err }
 
-// New wraps err with its class; nil stays nil.
+// New wraps err with its class; nil stays nil. An err that already carries
+// a transient failure (an engine's network or storage trouble: a compiler
+// that could not be installed) keeps it: a stage that wraps a step's error
+// in a permanent class must not make a rerun skip what may work next time.
 func New(c Class, retriable bool, err error) error {
 	if err == nil {
 		return nil
+	}
+	var inner *Error
+	if !retriable && errors.As(err, &inner) && inner.Retriable {
+		return err
 	}
 	return &Error{Class: c, Retriable: retriable, Err: err}
 }

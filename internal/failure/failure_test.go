@@ -55,6 +55,7 @@ func TestOf(t *testing.T) {
 	}{
 		{wrapped, Timeout, true},
 		{New(Compile, false, errors.New("bad")), Compile, false},
+		{New(Compile, false, fmt.Errorf("solc: %w", New(Network, true, errors.New("registry unreachable")))), Network, true},
 		{fmt.Errorf("llm: %w", transient{}), External, true},
 		{errors.New("a bug"), Internal, false},
 	}
