@@ -133,7 +133,7 @@ var summaryViews = []struct {
 }{
 	{"table2_compile", []string{"compile"}},
 	{"fig4_replay", []string{"o2", "o3"}}, {"table4_coverage", []string{"o2", "o3"}},
-	{"table5_o1", []string{"o1"}}, {"table3_dcr_validation", []string{"dcr"}}, {"vuln_rate", []string{"vuln"}},
+	{"table5_o1", []string{"o1"}}, {"table3_dcr_validation", []string{"dcr"}}, {"vuln_introduced", []string{"vuln"}},
 }
 
 const summaryTitle = "construction: contracts verified, reproduced and kept"
