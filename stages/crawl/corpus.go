@@ -52,7 +52,7 @@ func writeEnvelope(path string, result any) error {
 // its unit. Records are read as regular files within the bound a recorded
 // answer has, and a cancelled ctx stops the digest between files.
 func dirDigest(ctx context.Context, dir string) (string, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	names, err := inputfile.Glob(dir, "*.json")
 	if err != nil {
 		return "", err
 	}
