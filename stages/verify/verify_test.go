@@ -79,6 +79,16 @@ func tx(i int, from, to, created, input string) map[string]string {
 		"contractAddress": created, "cumulativeGasUsed": "50000", "gasUsed": "43000", "confirmations": "1"}
 }
 
+// runVerify runs s over corpus into a fresh data folder.
+func runVerify(t *testing.T, corpus string, s *Stage) (*pipeline.Env, pipeline.Counters, error) {
+	data := t.TempDir()
+	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	t.Cleanup(env.Engines.Close)
+	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	return env, c, err
+}
+
 const store = `pragma solidity 0.8.19;
 contract %s { uint256 public x; %s function set(uint256 v) public { x = v; } }`
 
@@ -132,13 +142,9 @@ func TestBadInputsAreRecordedAndTheRunGoesOn(t *testing.T) {
 		f.writeHistory(5)
 	})
 
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	defer env.Engines.Close()
 	s := New()
 	s.Budget, s.MinTxs = 20, 5 // short synthetic histories: the crawl filter has its own test
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	env, c, err := runVerify(t, corpus, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,13 +198,9 @@ func TestCrawlFiltersHoldOnARecordedCorpus(t *testing.T) {
 	add("Good", "", "", 250)
 	add("Proxied", "proxy", `bytes32 constant SLOT = keccak256("eip1967.proxy.implementation");`, 250)
 	add("Short", "short_history", "", 199)
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	defer env.Engines.Close()
 	s := New()
 	s.Budget = 20
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	env, c, err := runVerify(t, corpus, s)
 	if err != nil || c.Failed != 0 {
 		t.Fatalf("counters %+v, %v: a filtered contract is not a failure", c, err)
 	}
@@ -247,13 +249,10 @@ func TestSizeFilterCountsTheChainAcrossFiles(t *testing.T) {
 		f.writeSource(t, standardJSON(name, helpers), "v0.8.19+commit.7dd6d404")
 		f.writeHistory(210)
 	}
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	defer env.Engines.Close()
 	s := New()
 	s.Budget = 20
-	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {
+	env, c, err := runVerify(t, corpus, s)
+	if err != nil || c.Failed != 0 {
 		t.Fatalf("counters %+v, %v", c, err)
 	}
 	rows, err := warehouse.ReadDataset[schemas.Contract](env.Warehouse, "contracts")
