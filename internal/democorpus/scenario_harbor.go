@@ -26,7 +26,7 @@ func harborScenario(s *session) {
 	for _, h := range p.holders {
 		s.call(owner, nil, "mint", h.Addr, harborTokens(int64(s.between(1, 400))*1000))
 	}
-	s.call(s.user(), nil, "mint", s.user().Addr, harborTokens(1000))  // not the owner: reverts
+	s.call(s.user(), nil, "mint", s.user().Addr, harborTokens(1000)) // not the owner: reverts
 	s.call(owner, nil, "mint", owner.Addr, harborTokens(60_000_000)) // past the cap: reverts
 	s.maxGap = 400
 	steps := []step{

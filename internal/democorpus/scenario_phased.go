@@ -19,13 +19,11 @@ var (
 
 // phasedPlay mirrors the sale and who holds which token.
 type phasedPlay struct {
+	tokenBook
 	s        *session
 	allowed  []account
 	phase    uint8
-	owners   map[uint64]account
-	approved map[uint64]account
 	mintedBy map[common.Address]uint64
-	minted   uint64
 }
 
 // phasedMintScenario: the owner allowlists 24 addresses in two batches;
@@ -35,8 +33,7 @@ type phasedPlay struct {
 // twice. Reverts: closed or sold-out mints, wrong payments, wallet limits,
 // transfers by non-owners, owner functions from strangers.
 func phasedMintScenario(s *session) {
-	p := &phasedPlay{s: s, allowed: s.users[:phasedAllowlists], owners: map[uint64]account{},
-		approved: map[uint64]account{}, mintedBy: map[common.Address]uint64{}}
+	p := &phasedPlay{tokenBook: newTokenBook(s), s: s, allowed: s.users[:phasedAllowlists], mintedBy: map[common.Address]uint64{}}
 	owner := s.deployer
 	s.maxGap = 40
 	for _, batch := range [][]account{p.allowed[:14], p.allowed[14:]} {
@@ -46,7 +43,7 @@ func phasedMintScenario(s *session) {
 		}
 		s.call(owner, nil, "setAllowlist", addrs)
 	}
-	s.call(s.user(), nil, "setPhase", uint8(2)) // not the owner: reverts
+	s.call(s.user(), nil, "setPhase", uint8(2))     // not the owner: reverts
 	s.mixCount(len(s.txs)+4, step{1, p.publicMint}) // closed: reverts
 	p.setPhase(1)
 
@@ -128,24 +125,7 @@ func (p *phasedPlay) wrongPayment() {
 func (p *phasedPlay) mint(a account, q uint64, value *big.Int) {
 	if p.s.call(a, value, "mint", new(big.Int).SetUint64(q)) {
 		p.mintedBy[a.Addr] += q
-		for range q {
-			p.minted++
-			p.owners[p.minted] = a
-		}
-	}
-}
-
-func (p *phasedPlay) token() (uint64, account, bool) {
-	if p.minted == 0 {
-		return 0, account{}, false
-	}
-	id := 1 + uint64(p.s.rng.IntN(int(p.minted)))
-	return id, p.owners[id], true
-}
-
-func (p *phasedPlay) transfer() {
-	if id, from, ok := p.token(); ok {
-		p.move(from, from, p.s.user(), id, "transferFrom")
+		p.add(a, q)
 	}
 }
 
@@ -164,17 +144,7 @@ func (p *phasedPlay) safeTransfer() {
 		done = p.s.call(from, nil, "safeTransferFrom0", from.Addr, to.Addr, new(big.Int).SetUint64(id), []byte("gift"))
 	}
 	if done {
-		p.owners[id] = to
-		delete(p.approved, id)
-	}
-}
-
-func (p *phasedPlay) approve() {
-	if id, from, ok := p.token(); ok {
-		to := p.s.user()
-		if to.Addr != from.Addr && p.s.call(from, nil, "approve", to.Addr, new(big.Int).SetUint64(id)) {
-			p.approved[id] = to
-		}
+		p.moved(id, to)
 	}
 }
 
@@ -182,29 +152,5 @@ func (p *phasedPlay) approve() {
 func (p *phasedPlay) setOperator() {
 	if _, holder, ok := p.token(); ok {
 		p.s.call(holder, nil, "setApprovalForAll", p.s.user().Addr, p.s.chance(0.8))
-	}
-}
-
-func (p *phasedPlay) transferApproved() {
-	for id := uint64(1); id <= p.minted; id++ {
-		if op, ok := p.approved[id]; ok && p.s.chance(0.3) {
-			p.move(op, p.owners[id], op, id, "transferFrom")
-			return
-		}
-	}
-}
-
-func (p *phasedPlay) transferNotOwned() {
-	if id, owner, ok := p.token(); ok {
-		if other := p.s.user(); other.Addr != owner.Addr {
-			p.move(other, owner, p.s.user(), id, "transferFrom")
-		}
-	}
-}
-
-func (p *phasedPlay) move(caller, from, to account, id uint64, method string) {
-	if p.s.call(caller, nil, method, from.Addr, to.Addr, new(big.Int).SetUint64(id)) {
-		p.owners[id] = to
-		delete(p.approved, id)
 	}
 }

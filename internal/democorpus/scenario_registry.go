@@ -35,7 +35,7 @@ func registryScenario(s *session) {
 	steps := []step{
 		{30, p.register},
 		{3, p.registerTaken},
-		{2, func() { s.call(s.user(), milliEther(p.fee), "register", "ab") }}, // too short
+		{2, func() { s.call(s.user(), milliEther(p.fee), "register", "ab") }},          // too short
 		{2, func() { s.call(s.user(), milliEther(p.fee/2), "register", p.newName()) }}, // wrong fee
 		{8, p.transfer},
 		{4, p.release},

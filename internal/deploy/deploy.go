@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -112,7 +114,7 @@ func deployFailure(res *chain.Result) string {
 // there, and a fresh chain holds nothing there. A library keeps no state,
 // so its runtime code is all it needs.
 func placeLinkedLibraries(h *chain.Harness, out *solc.Output, linked map[string]common.Address, b chain.Block) error {
-	for _, name := range sortedNames(linked) {
+	for _, name := range slices.Sorted(maps.Keys(linked)) {
 		if len(h.Code(linked[name])) > 0 {
 			continue
 		}
@@ -120,29 +122,29 @@ func placeLinkedLibraries(h *chain.Harness, out *solc.Output, linked map[string]
 		if err != nil {
 			return fmt.Errorf("library %s: %w", name, err)
 		}
-		code, err := lib.CreationCode(nil)
+		at, err := deployLibrary(h, lib, nil, b)
 		if err != nil {
 			return err
 		}
-		res, err := h.Apply(chain.Msg{From: LibraryDeployer, Data: code, Gas: DeployGas, Block: b})
-		if err != nil {
-			return err
-		}
-		if !res.Success {
-			return &DeployError{Reason: "library " + name + ": " + deployFailure(res)}
-		}
-		h.SetCode(linked[name], h.Code(res.ContractAddress))
+		h.SetCode(linked[name], h.Code(at))
 	}
 	return nil
 }
 
-func sortedNames(m map[string]common.Address) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
+// deployLibrary creates lib (linked to libs) from LibraryDeployer.
+func deployLibrary(h *chain.Harness, lib *solc.Contract, libs map[string]common.Address, b chain.Block) (common.Address, error) {
+	code, err := lib.CreationCode(libs)
+	if err != nil {
+		return common.Address{}, err
 	}
-	sort.Strings(out)
-	return out
+	res, err := h.Apply(chain.Msg{From: LibraryDeployer, Data: code, Gas: DeployGas, Block: b})
+	if err != nil {
+		return common.Address{}, err
+	}
+	if !res.Success {
+		return common.Address{}, &DeployError{Reason: "library " + lib.Name + ": " + deployFailure(res)}
+	}
+	return res.ContractAddress, nil
 }
 
 // deployLibraries deploys every library c links against (and theirs, first).
@@ -164,18 +166,11 @@ func deployLibraries(h *chain.Harness, out *solc.Output, c *solc.Contract, b cha
 			if err := visit(lib, depth+1); err != nil {
 				return err
 			}
-			code, err := lib.CreationCode(libs)
+			at, err := deployLibrary(h, lib, libs, b)
 			if err != nil {
 				return err
 			}
-			res, err := h.Apply(chain.Msg{From: LibraryDeployer, Data: code, Gas: DeployGas, Block: b})
-			if err != nil {
-				return err
-			}
-			if !res.Success {
-				return &DeployError{Reason: "library " + name + ": " + deployFailure(res)}
-			}
-			libs[name] = res.ContractAddress
+			libs[name] = at
 		}
 		return nil
 	}
