@@ -7,6 +7,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
@@ -133,6 +134,8 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 		return err
 	}
 	env.Run = g.runInfo(rec.row.RunID)
+	env.Run.Started, env.Run.Command = rec.start, releaseCommand(rec.row.Command)
+	env.Run.Version = strings.TrimSpace(rec.row.ToolVersion + " " + rec.row.VCSRevision)
 	var counters []pipeline.Counters
 	switch {
 	case engine == nil || engine.engine == "local":
@@ -159,6 +162,9 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err != nil {
 		return err
 	}
+	if err := g.recordPlans(cmd, env, shard); err != nil {
+		return err
+	}
 	if err := views.Build(g.dbPath(), env.Warehouse.Root); err != nil {
 		return fmt.Errorf("building %s: %w", g.dbPath(), err)
 	}
@@ -169,6 +175,44 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 		return &failedUnitsError{n: failed}
 	}
 	return nil
+}
+
+// recordPlans plans every stage again, the ones this run did not run
+// included, and records each plan as the stage's last: a unit whose inputs
+// this run changed is stale from now on (the views leave its rows out and
+// status says so), whichever stage it belongs to.
+func (g *globals) recordPlans(cmd *cobra.Command, env *pipeline.Env, shard pipeline.Shard) error {
+	stages, err := g.configuredStages()
+	if err != nil {
+		return err
+	}
+	r := &pipeline.Runner{Env: env, Shard: shard}
+	surveys, err := r.Survey(cmd.Context(), stages, true)
+	if err != nil {
+		return err
+	}
+	for _, sv := range surveys {
+		if sv.Err != nil {
+			env.Log.Warn("stage cannot plan; its last plan stands", "stage", sv.Stage.Name(), "err", sv.Err)
+		} else if st := r.Status(sv.Stage, sv.Units); st.Stale > 0 {
+			env.Log.Info("units stale", "stage", st.Stage, "units", st.Stale)
+		}
+	}
+	return nil
+}
+
+// configuredStages are fresh stages set to this invocation's effective
+// configuration, whichever stages its command binds.
+func (g *globals) configuredStages() ([]pipeline.Stage, error) {
+	stages := allStages()
+	for _, s := range stages {
+		fs := pflag.NewFlagSet(s.Name(), pflag.ContinueOnError)
+		s.BindFlags(fs)
+		if err := g.cfg.Apply(fs); err != nil {
+			return nil, err
+		}
+	}
+	return stages, nil
 }
 
 // recordRun writes the invocation's runs row (when any unit ran).

@@ -139,6 +139,18 @@ func readFile(path string) (*koanf.Koanf, string, error) {
 	return k, path, nil
 }
 
+// Apply gives every flag of fs that is a key its effective value, so a
+// stage bound to a fresh flag set plans as this invocation configured it.
+func (c *Config) Apply(fs *pflag.FlagSet) error {
+	var err error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if err == nil && sameFlag(c.keys, fs, f.Name) {
+			err = set(fs, f, Value(c.keys.Lookup(f.Name)))
+		}
+	})
+	return err
+}
+
 // setUnchanged gives cmd's flags that the command line left alone the
 // file's values.
 func (c *Config) setUnchanged(cmd *pflag.FlagSet, file *koanf.Koanf) error {
