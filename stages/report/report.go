@@ -5,7 +5,8 @@
 // with SVG and PDF downloads: Figure 2 (six size buckets, crawled and
 // verified), the construction funnel, compile rates by size, Figure 4(a)
 // (status match rate, divergent contracts), Figure 4(b) (O2 only / both / O3
-// only), coverage, O1 equivalence, vulnerability rates and mutants exposed;
+// only), coverage, O1 equivalence, the vulnerability detection rate (the
+// introduced-vulnerability rate is a table) and mutants exposed;
 // Table III among the tables, and the run information from the runs
 // dataset. What has no data yet says so.
 //

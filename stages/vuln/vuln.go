@@ -25,7 +25,7 @@
 //     original the verify stage kept and every compiling sample
 //     (`samples.compiled_repaired`) is deployed as the other oracles deploy
 //     it (internal/deploy: original deployer, recorded constructor
-//     arguments, same address for samples) and analysed; `vuln_rate` reports
+//     arguments, same address for samples) and analysed; `vuln_introduced` reports
 //     per model the samples with a finding their original does not have.
 //
 // `--ablation` lists the detector variants to run (each is its own unit,
