@@ -35,6 +35,7 @@ type plannedUnit struct {
 type planRecord struct {
 	Stage   string                 `json:"stage"`
 	Version string                 `json:"version"`
+	Params  map[string]string      `json:"params,omitempty"` // the stage's parameters, as manifests record them
 	Units   map[string]plannedUnit `json:"units"`
 }
 
@@ -52,6 +53,18 @@ func readPlan(data, stage string) (*planRecord, error) {
 	return &p, nil
 }
 
+// PlanParams are the parameters of a stage's last plan (nil when none is
+// recorded): a run plans the stages it does not run with these, so a unit is
+// stale because its inputs changed, not because this run's flags are other
+// than the ones the stage last ran with.
+func PlanParams(data, stage string) map[string]string {
+	p, err := readPlan(data, stage)
+	if err != nil {
+		return nil
+	}
+	return p.Params
+}
+
 // recordPlan makes units the stage's last plan. The units this runner could
 // not plan (another shard's, another setting's) keep their entries; shards
 // of one split update the record one at a time.
@@ -64,7 +77,7 @@ func (r *Runner) recordPlan(s Stage, units []Unit) error {
 		return err
 	}
 	defer l.Unlock()
-	rec := planRecord{Stage: s.Name(), Version: s.Version(), Units: map[string]plannedUnit{}}
+	rec := planRecord{Stage: s.Name(), Version: s.Version(), Params: r.Env.Run.params(s.Name()), Units: map[string]plannedUnit{}}
 	if old, err := readPlan(r.Env.Data, s.Name()); err == nil && old.Version == s.Version() {
 		for id, p := range old.Units {
 			if !r.Shard.Owns(p.Contract) || !inScope(s, id) {

@@ -3,12 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
 )
@@ -165,7 +167,7 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err != nil {
 		return err
 	}
-	if err := g.recordPlans(cmd, env, shard); err != nil {
+	if err := g.recordPlans(cmd, env, shard, stages); err != nil {
 		return err
 	}
 	if err := views.Build(g.dbPath(), env.Warehouse.Root); err != nil {
@@ -181,15 +183,20 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 }
 
 // recordPlans plans every stage again, the ones this run did not run
-// included, and records each plan as the stage's last: a unit whose inputs
-// this run changed is stale from now on (the views leave its rows out and
-// status says so), whichever stage it belongs to.
-func (g *globals) recordPlans(cmd *cobra.Command, env *pipeline.Env, shard pipeline.Shard) error {
-	stages, err := g.configuredStages()
+// included (with the parameters of their last plan), and records each plan
+// as the stage's last: a unit whose inputs this run changed is stale from
+// now on (the views leave its rows out and status says so), whichever stage
+// it belongs to.
+func (g *globals) recordPlans(cmd *cobra.Command, env *pipeline.Env, shard pipeline.Shard, ran []pipeline.Stage) error {
+	stages, params, err := g.surveyStages(env.Data, ran)
 	if err != nil {
 		return err
 	}
-	r := &pipeline.Runner{Env: env, Shard: shard}
+	run := *env.Run
+	run.Params = params
+	survey := *env
+	survey.Run = &run
+	r := &pipeline.Runner{Env: &survey, Shard: shard}
 	surveys, err := r.Survey(cmd.Context(), stages, true)
 	if err != nil {
 		return err
@@ -204,18 +211,30 @@ func (g *globals) recordPlans(cmd *cobra.Command, env *pipeline.Env, shard pipel
 	return nil
 }
 
-// configuredStages are fresh stages set to this invocation's effective
-// configuration, whichever stages its command binds.
-func (g *globals) configuredStages() ([]pipeline.Stage, error) {
+// surveyStages are fresh stages set as a survey plans them, with the
+// parameters of each (as manifests record them): the stages this run ran at
+// its effective configuration, the others at their last plan's parameters.
+func (g *globals) surveyStages(data string, ran []pipeline.Stage) ([]pipeline.Stage, map[string]map[string]string, error) {
+	this := g.runInfo("").Params
+	params := map[string]map[string]string{}
 	stages := allStages()
 	for _, s := range stages {
 		fs := pflag.NewFlagSet(s.Name(), pflag.ContinueOnError)
 		s.BindFlags(fs)
 		if err := g.cfg.Apply(fs); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
+		params[s.Name()] = this[s.Name()]
+		last := pipeline.PlanParams(data, s.Name())
+		if slices.Contains(stageNames(ran), s.Name()) || last == nil {
+			continue
+		}
+		if err := config.ApplyParams(fs, last); err != nil {
+			return nil, nil, err
+		}
+		params[s.Name()] = last
 	}
-	return stages, nil
+	return stages, params, nil
 }
 
 // recordRun writes the invocation's runs row (when any unit ran).

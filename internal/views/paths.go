@@ -86,7 +86,7 @@ func parquetSource(loc location, w *warehouse.Warehouse, dataset string, files [
 		if err != nil {
 			return "", fmt.Errorf("views: dataset %s: %w", dataset, err)
 		}
-		quoted[i] = sqlString(ref)
+		quoted[i] = sqlString(globEscape.Replace(ref))
 	}
 	return "[" + strings.Join(quoted, ", ") + "]", nil
 }
