@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/gofrs/flock"
@@ -196,12 +197,13 @@ type StageSurvey struct {
 	Err   error // the stage could not plan
 }
 
-// Survey plans every stage in pipeline order and runs nothing. Each stage
+// Survey plans the stages in pipeline order and runs nothing. Each stage
 // plans with the outputs of the earlier stages' units that are not current
 // hidden (stale rows upstream make the units that read them stale too).
-// With record, each plan becomes its stage's last plan. A stage that cannot
-// plan hides all its outputs.
-func (r *Runner) Survey(ctx context.Context, stages []Stage, record bool) ([]StageSurvey, error) {
+// replan says which stages plan again; the others (and a stage that cannot
+// plan, whose Err says why) stand by their last recorded plan. With record,
+// each new plan becomes its stage's last plan.
+func (r *Runner) Survey(ctx context.Context, stages []Stage, replan func(Stage) bool, record bool) ([]StageSurvey, error) {
 	hidden := map[string]bool{}
 	env := *r.Env
 	env.Warehouse = r.Env.Warehouse.Filtered(func(path string) bool { return !hidden[path] })
@@ -209,23 +211,48 @@ func (r *Runner) Survey(ctx context.Context, stages []Stage, record bool) ([]Sta
 	sr.Env = &env
 	var out []StageSurvey
 	for _, s := range stages {
-		units, err := sr.Plan(ctx, s)
-		out = append(out, StageSurvey{Stage: s, Units: units, Err: err})
-		if err == nil && record {
+		var units []Unit
+		var err error
+		planned := replan(s)
+		if planned {
+			units, err = sr.Plan(ctx, s)
+		}
+		if !planned || err != nil {
+			if units, planned = sr.lastPlan(s); !planned {
+				out = append(out, StageSurvey{Stage: s, Err: err})
+				continue // nothing known: every output stays
+			}
+		} else if record {
 			if err := sr.recordPlan(s, units); err != nil {
 				return out, fmt.Errorf("%s: recording the plan: %w", s.Name(), err)
 			}
 		}
-		if err := sr.hideStale(s, units, err == nil, hidden); err != nil {
+		out = append(out, StageSurvey{Stage: s, Units: units, Err: err})
+		if err := sr.hideStale(s, units, hidden); err != nil {
 			return out, err
 		}
 	}
 	return out, nil
 }
 
-// hideStale adds to hidden the files of the stage's manifests that are not
-// current for its plan (planned says the stage could plan at all).
-func (r *Runner) hideStale(s Stage, units []Unit, planned bool, hidden map[string]bool) error {
+// lastPlan is the stage's last recorded plan as units (this shard's), and
+// whether one is recorded for the stage's current version.
+func (r *Runner) lastPlan(s Stage) ([]Unit, bool) {
+	p, err := readPlan(r.Env.Data, s.Name())
+	if err != nil || p.Version != s.Version() {
+		return nil, false
+	}
+	var units []Unit
+	for id, u := range p.Units {
+		units = append(units, Unit{ID: id, Contract: u.Contract, Fingerprint: u.Fingerprint})
+	}
+	sort.Slice(units, func(i, j int) bool { return units[i].ID < units[j].ID })
+	return r.Shard.Filter(units), true
+}
+
+// hideStale adds to hidden the files of the stage's manifests (this
+// shard's, this setting's) that are not current for its plan.
+func (r *Runner) hideStale(s Stage, units []Unit, hidden map[string]bool) error {
 	fps := map[string]string{}
 	for _, u := range units {
 		fps[manifestName(u.ID)] = u.Fingerprint
@@ -243,8 +270,11 @@ func (r *Runner) hideStale(s Stage, units []Unit, planned bool, hidden map[strin
 		if err != nil || !strings.HasSuffix(e.Name(), ".json") {
 			continue
 		}
+		if !r.Shard.Owns(m.Contract) || !inScope(s, m.Unit) {
+			continue // another shard's or setting's: not this plan's to judge
+		}
 		fp, ok := fps[e.Name()]
-		if planned && ok && fp == m.Fingerprint && m.Version == s.Version() && changedFile(r.Env.Warehouse.Root, m) == "" {
+		if ok && fp == m.Fingerprint && m.Version == s.Version() && changedFile(r.Env.Warehouse.Root, m) == "" {
 			continue
 		}
 		for _, f := range m.Files {

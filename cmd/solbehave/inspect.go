@@ -53,7 +53,7 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			r := &pipeline.Runner{Env: env, Shard: shard}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "stage\tdone\tstale\tfailed\tpending")
-			surveys, err := r.Survey(cmd.Context(), stages, false)
+			surveys, err := r.Survey(cmd.Context(), stages, func(pipeline.Stage) bool { return true }, false)
 			if err != nil {
 				return err
 			}

@@ -197,7 +197,15 @@ func (g *globals) recordPlans(cmd *cobra.Command, env *pipeline.Env, shard pipel
 	survey := *env
 	survey.Run = &run
 	r := &pipeline.Runner{Env: &survey, Shard: shard}
-	surveys, err := r.Survey(cmd.Context(), stages, true)
+	first := len(stageOrder)
+	for _, s := range ran {
+		first = min(first, slices.Index(stageOrder, s.Name()))
+	}
+	// The stages before the first one this run ran, and that one, stand by
+	// their plans: nothing this run did changed their inputs (and a live
+	// crawl's plan asks the outside world).
+	after := func(s pipeline.Stage) bool { return slices.Index(stageOrder, s.Name()) > first }
+	surveys, err := r.Survey(cmd.Context(), stages, after, true)
 	if err != nil {
 		return err
 	}
