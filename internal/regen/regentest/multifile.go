@@ -124,4 +124,3 @@ func multiFileSample(t testing.TB, env *pipeline.Env, rec *deploy.Record, model 
 	writeFile(t, env.Data, smp.FilesPath, b)
 	return smp
 }
-
