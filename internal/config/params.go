@@ -3,6 +3,7 @@ package config
 import (
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -22,6 +23,8 @@ var notFingerprinted = map[string]bool{
 	"engine": true, "temporal": true, "namespace": true, "task-queue": true, "temporal-tls": true,
 	"temporal-tls-cert": true, "temporal-tls-key": true, "generate-queue": true, "fanout": true,
 	"heartbeat": true, "unit-attempts": true,
+	// wall-clock guards: past one a unit fails (retried), so no row depends on them
+	"o1-timeout": true, "vuln-budget": true,
 	// clients: timeouts, retries, concurrency, mirrors
 	"llm-timeout": true, "llm-retries": true, "llm-concurrency": true,
 	"etherscan-rate": true, "etherscan-url": true, "block-batch": true,
@@ -116,14 +119,23 @@ func Redact(v string) string {
 	return v
 }
 
-// Localless shows a local path by its last element only ("…/demo"), so a
-// release names no folder of the machine that made it; other values pass.
+// Localless shows each local path in a value by its last element only: a
+// path ("…/demo"), one inside a generator spec ("import:…/bench") or a list
+// ("mutant,import:…/bench"), so a release names no folder of the machine
+// that made it; URLs and other values pass.
 func Localless(v string) string {
-	if !filepath.IsAbs(v) {
-		return v
-	}
-	return "…/" + filepath.Base(v)
+	return absPath.ReplaceAllStringFunc(v, func(m string) string {
+		lead := ""
+		if m[0] != '/' {
+			lead, m = m[:1], m[1:]
+		}
+		return lead + "…/" + filepath.Base(m)
+	})
 }
+
+// absPath is an absolute path at the start of a value or after a list or
+// spec separator; "//" (a URL's authority) is not one.
+var absPath = regexp.MustCompile(`(?:^|[\[\s,:=])/[^/\s,\]][^\s,\]]*`)
 
 // IsPathKey tells whether a key's values are local paths.
 func IsPathKey(key string) bool {

@@ -209,10 +209,12 @@ func Classify(msg string) (class failure.Class, retriable bool) {
 		return false
 	}
 	switch {
-	case has("api key", "response status 401", "response status 403"):
-		return failure.Auth, false
+	// Before the key: Etherscan's rate-limit answer without a key says
+	// "... please use API Key for higher rate limit".
 	case has("rate limit", "max calls per", "response status 429"):
 		return failure.RateLimit, true
+	case has("api key", "response status 401", "response status 403"):
+		return failure.Auth, false
 	case has("deadline exceeded", "timeout"):
 		return failure.Timeout, true
 	case has("response status 5", "temporarily"):

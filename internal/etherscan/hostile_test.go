@@ -50,6 +50,8 @@ func TestErrorClassesAndRetries(t *testing.T) {
 	}{
 		{"invalid key", `{"status":"0","message":"NOTOK","result":"Invalid API Key"}`, 200, "auth", 1},
 		{"rate limit", `{"status":"0","message":"NOTOK","result":"Max rate limit reached"}`, 200, "rate_limit", 6},
+		{"rate limit without a key", `{"status":"0","message":"NOTOK","result":"Max rate limit reached, please use API Key for higher rate limit"}`, 200, "rate_limit", 6},
+		{"calls per second", `{"status":"0","message":"NOTOK","result":"Max calls per sec rate limit reached (5/sec)"}`, 200, "rate_limit", 6},
 		{"not found", `not here`, 404, "endpoint", 1},
 		{"bad address", `{"status":"0","message":"NOTOK","result":"Error! Invalid address format"}`, 200, "input", 1},
 	}

@@ -6,6 +6,8 @@ package failure
 import (
 	"errors"
 	"fmt"
+
+	"github.com/solbehave/solbehave/internal/walltime"
 )
 
 //go:generate go run golang.org/x/tools/cmd/stringer@v0.49.0 -type=Class -linecomment
@@ -74,18 +76,30 @@ type Error struct {
 func (e *Error) Error() string { return fmt.Sprintf("%s: %v", e.Class, e.Err) }
 func (e *Error) Unwrap() error { return e.Err }
 
-// New wraps err with its class; nil stays nil.
+// New wraps err with its class; nil stays nil. An err that already carries
+// a transient failure (an engine's network or storage trouble: a compiler
+// that could not be installed) keeps it: a stage that wraps a step's error
+// in a permanent class must not make a rerun skip what may work next time.
 func New(c Class, retriable bool, err error) error {
 	if err == nil {
 		return nil
 	}
+	var inner *Error
+	if !retriable && errors.As(err, &inner) && inner.Retriable {
+		return err
+	}
 	return &Error{Class: c, Retriable: retriable, Err: err}
 }
 
-// Of returns the class and retriability of err: its own when it carries one,
-// external for another package's error that says whether it is transient,
-// else internal (a bug, never retried).
+// Of returns the class and retriability of err: a retriable timeout when a
+// wall-clock limit cut it (a walltime.Error anywhere in the chain, whatever
+// class a stage wrapped it in: it says nothing of the input), else its own
+// class when it carries one, external for another package's error that says
+// whether it is transient, else internal (a bug, never retried).
 func Of(err error) (Class, bool) {
+	if walltime.Is(err) {
+		return Timeout, true
+	}
 	var fe *Error
 	if errors.As(err, &fe) {
 		return fe.Class, fe.Retriable

@@ -6,6 +6,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/solbehave/solbehave/internal/walltime"
 )
 
 func TestParseRoundTrips(t *testing.T) {
@@ -52,6 +55,7 @@ func TestOf(t *testing.T) {
 	}{
 		{wrapped, Timeout, true},
 		{New(Compile, false, errors.New("bad")), Compile, false},
+		{New(Compile, false, fmt.Errorf("solc: %w", New(Network, true, errors.New("registry unreachable")))), Network, true},
 		{fmt.Errorf("llm: %w", transient{}), External, true},
 		{errors.New("a bug"), Internal, false},
 	}
@@ -62,5 +66,18 @@ func TestOf(t *testing.T) {
 	}
 	if New(Input, false, nil) != nil {
 		t.Error("New wrapped a nil error")
+	}
+}
+
+// TestWallClockIsATimeout: a wall-clock limit anywhere in an error makes it
+// a retriable timeout, whatever class a stage wrapped it in (a slow
+// compiler start inside a compile failure); other errors keep their class.
+func TestWallClockIsATimeout(t *testing.T) {
+	slow := New(Compile, false, fmt.Errorf("compiling: %w", walltime.Errorf(time.Minute, "solc: loading solc@0.6.10")))
+	if c, retriable := Of(slow); c != Timeout || !retriable {
+		t.Errorf("class %s retriable %v, want a retriable timeout", c, retriable)
+	}
+	if c, retriable := Of(New(Compile, false, errors.New("syntax error"))); c != Compile || retriable {
+		t.Errorf("a compile error is classed %s (retriable %v)", c, retriable)
 	}
 }

@@ -18,10 +18,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/views/synth"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
 )
 
 var ctx = context.Background()
@@ -382,4 +384,70 @@ func colouredPixels(img image.Image, x, y, w, h float64) int {
 		}
 	}
 	return n
+}
+
+// A correlation the view leaves NULL (fewer than three models) reads "not
+// defined" on the page, not a number or a dash.
+func TestUndefinedCorrelationSaysSo(t *testing.T) {
+	db := emptyDB(t)
+	if _, err := db.ExecContext(ctx, `CREATE OR REPLACE VIEW oracle_agreement AS
+		SELECT 'fixed' AS graph_setting, 'paper' AS profile, 2 AS models, NULL::DOUBLE AS spearman_rho, NULL::DOUBLE AS pearson_r`); err != nil {
+		t.Fatal(err)
+	}
+	html, err := Render(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)<table data-table="oracle_agreement">(.*?)</table>`).FindSubmatch(html)
+	if m == nil {
+		t.Fatal("no oracle_agreement table on the page")
+	}
+	if n := strings.Count(string(m[1]), ">not defined<"); n != 2 {
+		t.Errorf("oracle_agreement: %d cells say not defined, want 2:\n%s", n, m[1])
+	}
+}
+
+// Two measures were both called "the vulnerability rate": runs with any
+// finding (the detection rate) and findings new to a sample (the
+// introduced-vulnerability rate). The page names each, and neither bare.
+func TestVulnerabilityMeasuresNamedApart(t *testing.T) {
+	db, _ := synthDB(t)
+	html, err := Render(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(html)
+	for _, want := range []string{"Detection rate", `data-table="vuln_detected"`, `data-table="vuln_introduced"`,
+		"introduced-vulnerability rate", "detected_rate"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if m := regexp.MustCompile(`(?i)(^|[^-])vulnerability rates?\b`).FindString(page); m != "" {
+		t.Errorf("the page still says %q, which names neither measure", m)
+	}
+}
+
+// TestUnwritablePageIsAStorageFailure: when the page cannot be written (here
+// its name is taken by a folder, as a full or read-only disk would refuse
+// it), the unit's error row says storage, retriable, and the next run
+// tries again.
+func TestUnwritablePageIsAStorageFailure(t *testing.T) {
+	data := t.TempDir()
+	w := warehouse.New(filepath.Join(data, "warehouse"))
+	if err := os.MkdirAll(filepath.Join(Path(data), "taken"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := &pipeline.Env{Data: data, Jobs: 1, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Out: io.Discard, Warehouse: w, Engines: &pipeline.Engines{}}
+	for run := 1; run <= 2; run++ {
+		c, err := (&pipeline.Runner{Env: env}).Run(ctx, New())
+		if err != nil || c.Ran != 1 || c.Failed != 1 {
+			t.Fatalf("run %d: want the unit run and failed, got %+v, %v", run, c, err)
+		}
+	}
+	errs, err := warehouse.ReadDataset[schemas.ErrorRow](w, "errors")
+	if err != nil || len(errs) != 1 || errs[0].Class != failure.Storage.String() || !errs[0].Retriable {
+		t.Fatalf("want one retriable storage error row, got %+v, %v", errs, err)
+	}
 }

@@ -33,7 +33,7 @@ var sections = []section{
 		Views: []string{"table5_o1", "table6_oracles"}},
 	{ID: "dcr", Title: "DCR extraction (Table III)", Views: []string{"table3_dcr_validation"}},
 	{ID: "vuln", Title: "Vulnerabilities", Figures: []string{"vuln"},
-		Views: []string{"vuln_rate", "vuln_eval", "vuln_ablation"}},
+		Views: []string{"vuln_detected", "vuln_introduced", "vuln_eval", "vuln_ablation"}},
 	{ID: "mutants", Title: "Oracle check by mutation analysis", Figures: []string{"mutants"},
 		Views: []string{"mutant_kills"}},
 }
@@ -167,6 +167,9 @@ func numericType(t string) bool {
 func cellText(column string, v any) string {
 	switch x := v.(type) {
 	case nil:
+		if correlation(column) {
+			return "not defined" // too few models, or one oracle rates every model alike
+		}
 		return "–"
 	case float64:
 		return views.Readable(column, x)
@@ -182,6 +185,12 @@ func cellText(column string, v any) string {
 		return x.String()
 	}
 	return fmt.Sprint(v)
+}
+
+// correlation tells the correlation columns (oracle_agreement), whose NULL
+// means "not defined", not "no data".
+func correlation(column string) bool {
+	return column == "spearman_rho" || column == "pearson_r"
 }
 
 // missingObject tells a query over a view or dataset that does not exist

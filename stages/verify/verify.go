@@ -43,7 +43,7 @@ type Stage struct {
 func New() *Stage { return &Stage{Budget: 200, Threshold: 0.80, MinFns: 1, MaxFns: 20, MinTxs: 200} }
 
 func (s *Stage) Name() string    { return "verify" }
-func (s *Stage) Version() string { return "1" }
+func (s *Stage) Version() string { return "2" }
 func (s *Stage) Summary() string {
 	return "compile each original, deploy it fresh, replay its first transactions; keep the reproducible ones"
 }
@@ -126,11 +126,22 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	return out, nil
 }
 
+// transient tells a failure that a rerun may not meet: a compiler that could
+// not be installed (the registry unreachable, its cache's disk full). It
+// keeps its class in the unit's error row (see failure.New) and its reason.
+func transient(err error) bool {
+	var fe *failure.Error
+	return errors.As(err, &fe) && fe.Retriable
+}
+
 // verify compiles, deploys and replays, filling v.
 func (s *Stage) verify(ctx context.Context, env *pipeline.Env, v *verdict) error {
 	rec := v.rec
 	v.repro.SourceFormat = rec.Files.Format
 	out, err := env.Engines.Solc().Compile(ctx, rec.CompileInput(nil))
+	if transient(err) {
+		return err // its own class (network, storage): the contract is not judged on it
+	}
 	if err != nil {
 		return &stepError{class: failure.Compile, err: err}
 	}
@@ -142,8 +153,8 @@ func (s *Stage) verify(ctx context.Context, env *pipeline.Env, v *verdict) error
 	if err != nil {
 		return &stepError{class: failure.Compile, err: err}
 	}
-	v.functions = countFunctions(target)
 	v.functionRows = functionRows(v.repro.ContractID, out, target, rec.Files.Files)
+	v.functions = countFunctions(target, v.functionRows)
 	d, err := deploy.Deploy(rec, out, target, nil, chain.Options{})
 	if err != nil {
 		return &stepError{class: failure.Deploy, err: err}
@@ -203,9 +214,12 @@ func reasonClass(err error) failure.Class {
 	var se *stepError
 	var ee *etherscan.Error
 	var ce *solc.CompileError
+	var fe *failure.Error
 	switch {
 	case errors.As(err, &se):
 		return se.class
+	case errors.As(err, &fe):
+		return fe.Class
 	case errors.Is(err, etherscan.ErrUnverified):
 		return failure.Unverified
 	case errors.As(err, &ee):

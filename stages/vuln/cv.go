@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	engine "github.com/solbehave/solbehave/internal/vuln"
+	"github.com/solbehave/solbehave/internal/walltime"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -175,6 +176,9 @@ func (s *Stage) runCV(ctx context.Context, env *pipeline.Env, u unit) (*pipeline
 	}
 	cfg := u.cv.apply(s.config(env, engine.AblationNone))
 	rep, err := engine.Run(ctx, t, cfg)
+	if walltime.Is(err) {
+		return nil, err
+	}
 	if err != nil {
 		pipeline.Add(out, "vuln_cv", s.cvRows(f, u.fold, u.cv, "error", nil))
 		return out, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
 	engine "github.com/solbehave/solbehave/internal/vuln"
+	"github.com/solbehave/solbehave/internal/walltime"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -138,6 +139,9 @@ func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline
 		return out, failure.New(step, false, err)
 	}
 	out, rep, err := s.detectReport(ctx, env, t, run, u.ablation)
+	if walltime.Is(err) {
+		return nil, err
+	}
 	if err != nil {
 		s.addDefaultCV(out, u, "error", nil)
 	} else {
