@@ -27,6 +27,8 @@ var notFingerprinted = map[string]bool{
 	// clients: timeouts, retries, concurrency, mirrors
 	"llm-timeout": true, "llm-retries": true, "llm-concurrency": true,
 	"etherscan-rate": true, "etherscan-url": true, "block-batch": true,
+	// what a release says of itself (publish)
+	"title": true, "creators": true, "release-version": true, "license": true,
 }
 
 // SeparatesRows lists the parameters whose values separate rows by design
