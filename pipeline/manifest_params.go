@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/solbehave/solbehave/internal/config"
+	"github.com/solbehave/solbehave/internal/inputfile"
 )
 
 // RunInfo is what a unit's manifest records of the invocation that made it:
@@ -42,7 +43,7 @@ type Manifest = manifest
 
 // ReadManifests reads every manifest under <data>/state, sorted by stage and unit.
 func ReadManifests(data string) ([]Manifest, error) {
-	files, err := filepath.Glob(filepath.Join(data, "state", "*", "*.json"))
+	files, err := inputfile.Glob(filepath.Join(data, "state"), filepath.Join("*", "*.json"))
 	if err != nil {
 		return nil, err
 	}

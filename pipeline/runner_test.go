@@ -25,8 +25,8 @@ import (
 // countingStage has n units (ids from id) that each write one error-free
 // row, or fail when fail says so; it counts the units it ran.
 type countingStage struct {
-	n    int
-	id   func(i int) string
+	n     int
+	id    func(i int) string
 	fail  func(id string) bool
 	files func(id string) []string
 	ran   atomic.Int32
@@ -111,7 +111,9 @@ func TestCollidingUnitFilesAreRefused(t *testing.T) {
 		{ids: []string{"C_0x01/openai:m", "C_0x01/openai_m"}, want: "openai_m"},
 		{ids: []string{"C_0x01/import:a+b", "C_0x01/import:a_b"}, want: "import:a_b"},
 		{ids: []string{"C_0x01/openai:org/m", "C_0x01/openai:org_m"}, want: "samples",
-			files: func(id string) []string { return []string{"samples/C_0x01/" + warehouse.Sanitize(strings.TrimPrefix(id, "C_0x01/"))} }},
+			files: func(id string) []string {
+				return []string{"samples/C_0x01/" + warehouse.Sanitize(strings.TrimPrefix(id, "C_0x01/"))}
+			}},
 		{ids: []string{long}, want: "over 200"},
 	} {
 		s := &countingStage{n: len(tc.ids), id: func(i int) string { return tc.ids[i] }, files: tc.files}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -58,6 +59,7 @@ func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
 				return err
 			}
 			if err := p.publish(cmd.Context()); err != nil {
+				p.removeHalfWritten()
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "published %s: %d files, %d datasets, %d rows\n", p.out, p.files, p.datasets, p.rows)
@@ -118,12 +120,14 @@ type publisher struct {
 
 	files, datasets int
 	rows            int64
+	writing         bool // the release folder was checked empty: a failure removes what it holds
 }
 
 func (p *publisher) publish(ctx context.Context) error {
 	if err := emptyDir(p.out); err != nil {
 		return err
 	}
+	p.writing = true
 	src := p.g.env().Warehouse
 	if _, err := os.Stat(src.Root); err != nil {
 		return fmt.Errorf("publish: no warehouse at %s (run the pipeline first): %w", src.Root, err)
@@ -131,6 +135,11 @@ func (p *publisher) publish(ctx context.Context) error {
 	var err error
 	if p.manifests, err = pipeline.ReadManifests(p.g.data); err != nil {
 		return err
+	}
+	for _, m := range p.manifests { // a generator's import:/dir names a folder of this machine
+		for k, v := range m.Params {
+			m.Params[k] = config.Localless(v)
+		}
 	}
 	if err := p.checkMixing(); err != nil {
 		return err
@@ -197,6 +206,24 @@ func (p *publisher) writeDatabaseAndSheet(ctx context.Context) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(p.out, "README.md"), []byte(card+sheet), 0o644)
+}
+
+// removeHalfWritten removes what a failed publish wrote, once it began to
+// write: the release folder was new or empty then (emptyDir), so all of its
+// content (the archive is written whole or not at all). A folder refused as
+// not empty is left alone.
+func (p *publisher) removeHalfWritten() {
+	if !p.writing {
+		return
+	}
+	entries, err := os.ReadDir(p.out)
+	if err != nil {
+		return // never made, or not the folder publish checked
+	}
+	for _, e := range entries {
+		os.RemoveAll(filepath.Join(p.out, e.Name()))
+	}
+	os.Remove(p.out) // empty now
 }
 
 // emptyDir creates dir, or accepts it when it exists and is empty: a

@@ -172,9 +172,16 @@ func releaseRun(r schemas.RunRow) schemas.RunRow {
 	r.Command = releaseCommand(r.Command)
 	var params map[string]any
 	if json.Unmarshal([]byte(r.Parameters), &params) == nil {
-		for k, v := range params {
-			if s, ok := v.(string); ok && config.IsPathKey(k) {
-				params[k] = config.Localless(s)
+		for k, v := range params { // a path key, or a path inside a value (import:/dir)
+			switch x := v.(type) {
+			case string:
+				params[k] = config.Localless(x)
+			case []any:
+				for i, e := range x {
+					if s, ok := e.(string); ok {
+						x[i] = config.Localless(s)
+					}
+				}
 			}
 		}
 		if b, err := json.Marshal(params); err == nil {

@@ -116,6 +116,9 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err != nil {
 		return err
 	}
+	if err := views.CheckGlobbable(g.data); err != nil { // refused before any stage, not after all of them
+		return err
+	}
 	env := g.env()
 	defer env.Engines.Close()
 	// The effective command line (URLs without their credentials), not os.Args.

@@ -3,6 +3,7 @@ package config
 import (
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -120,14 +121,23 @@ func Redact(v string) string {
 	return v
 }
 
-// Localless shows a local path by its last element only ("…/demo"), so a
-// release names no folder of the machine that made it; other values pass.
+// Localless shows each local path in a value by its last element only: a
+// path ("…/demo"), one inside a generator spec ("import:…/bench") or a list
+// ("mutant,import:…/bench"), so a release names no folder of the machine
+// that made it; URLs and other values pass.
 func Localless(v string) string {
-	if !filepath.IsAbs(v) {
-		return v
-	}
-	return "…/" + filepath.Base(v)
+	return absPath.ReplaceAllStringFunc(v, func(m string) string {
+		lead := ""
+		if m[0] != '/' {
+			lead, m = m[:1], m[1:]
+		}
+		return lead + "…/" + filepath.Base(m)
+	})
 }
+
+// absPath is an absolute path at the start of a value or after a list or
+// spec separator; "//" (a URL's authority) is not one.
+var absPath = regexp.MustCompile(`(?:^|[\[\s,:=])/[^/\s,\]][^\s,\]]*`)
 
 // IsPathKey tells whether a key's values are local paths.
 func IsPathKey(key string) bool {

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -16,6 +17,8 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
 	sqlviews "github.com/solbehave/solbehave/sql"
@@ -49,7 +52,7 @@ func BuildLayout(dbPath, warehouseRoot string, layout Layout) error {
 	removeLeftovers(dbPath)
 	// A private folder rather than a tmp file name: DuckDB creates the file
 	// itself and may add a .wal beside it; RemoveAll clears both on failure.
-	tmpDir, err := os.MkdirTemp(dir, "."+filepath.Base(dbPath)+".tmp-")
+	tmpDir, err := os.MkdirTemp(buildDir(dir), "."+filepath.Base(dbPath)+".tmp-")
 	if err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
@@ -62,10 +65,37 @@ func BuildLayout(dbPath, warehouseRoot string, layout Layout) error {
 	if err := os.Remove(dbPath + ".wal"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("views: build: %w", err)
 	}
-	if err := os.Rename(tmpDB, dbPath); err != nil {
+	if err := place(tmpDB, dbPath); err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
 	return nil
+}
+
+// buildDir is where a file of dir is built: beside it, or in the system's
+// temporary folder when dir has a '?', which DuckDB reads as the start of
+// options in any path it writes (its WAL's included).
+func buildDir(dir string) string {
+	if strings.Contains(dir, "?") {
+		return ""
+	}
+	return dir
+}
+
+// place moves the built file into place: a rename beside it, else a copy
+// written atomically (the file holds views only: KiBs).
+func place(built, dbPath string) error {
+	if filepath.Dir(filepath.Dir(built)) == filepath.Dir(dbPath) {
+		return os.Rename(built, dbPath)
+	}
+	f, err := os.Open(built)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return atomicfile.Write(dbPath, 0o644, func(w io.Writer) error {
+		_, err := io.Copy(w, f)
+		return err
+	})
 }
 
 func buildFile(tmpDB string, loc location, warehouseRoot string) error {
@@ -97,19 +127,56 @@ func Open(dbPath string) (*sql.DB, error) {
 	if _, err := os.Stat(dbPath); err != nil {
 		return nil, fmt.Errorf("views: open %s (build it first): %w", dbPath, err)
 	}
-	dsn, err := openDSN(dbPath)
+	settings, err := openSettings(dbPath)
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("duckdb", dsn)
+	db, release, err := openFile(dbPath, settings)
 	if err != nil {
 		return nil, fmt.Errorf("views: open %s: %w", dbPath, err)
 	}
+	defer release() // read-only: the open file is all DuckDB uses from here on
 	if err := db.Ping(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("views: open %s: %w", dbPath, err)
 	}
 	return db, nil
+}
+
+// openFile opens the DuckDB file at path, read-only, with settings.
+// duckdb-go cuts its DSN at the first '?', so a path with one in a folder's
+// name is opened through a link to that folder from a private temporary
+// folder, which release removes.
+func openFile(path string, settings url.Values) (db *sql.DB, release func(), err error) {
+	release = func() {}
+	if strings.Contains(path, "?") {
+		if path, release, err = linkedPath(path); err != nil {
+			return nil, nil, err
+		}
+	}
+	db, err = sql.Open("duckdb", path+"?"+settings.Encode())
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return db, release, nil
+}
+
+func linkedPath(path string) (string, func(), error) {
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return "", nil, err
+	}
+	tmp, err := os.MkdirTemp("", "solbehave-duckdb-")
+	if err != nil {
+		return "", nil, err
+	}
+	link := filepath.Join(tmp, "folder")
+	if err := os.Symlink(dir, link); err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, err
+	}
+	return filepath.Join(link, filepath.Base(path)), func() { os.RemoveAll(tmp) }, nil
 }
 
 // OpenInMemory returns an in-memory database with the same views as [Build]
@@ -286,7 +353,7 @@ func lockBuild(dbPath string) (unlock func(), err error) {
 // removeLeftovers deletes the temporary folders of builds that were killed
 // before they could remove their own.
 func removeLeftovers(dbPath string) {
-	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dbPath), "."+filepath.Base(dbPath)+".tmp-*"))
+	left, _ := inputfile.Glob(filepath.Dir(dbPath), "."+filepath.Base(dbPath)+".tmp-*")
 	for _, p := range left {
 		os.RemoveAll(p)
 	}
