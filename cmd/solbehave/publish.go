@@ -36,7 +36,7 @@ const (
 func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
 	p := &publisher{g: g}
 	cmd := &cobra.Command{
-		Use:   "publish --out DIR [--archive] [--allow-mixed]",
+		Use:   "publish --out DIR --creators NAME... [--title T] [--release-version V] [--license SPDX] [--archive] [--allow-mixed]",
 		Short: "Write a release folder a dataset host accepts: one Parquet file per dataset, metadata, datasheet, checksums, DuckDB file",
 		Long: "Writes into DIR (new or empty) one Parquet file per dataset (sorted by contract, each row with the run_id of " +
 			"the run that made it), the runs that made them and the units' manifests (runs, units), the files rows point " +
@@ -46,11 +46,17 @@ func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
 			"(paths relative to DIR). Parameters and versions come from the runs and manifests of the rows published, " +
 			"not from this command's flags: a fingerprinted parameter with two values in one dataset stops publish " +
 			"(--allow-mixed publishes anyway and says so), except the parameters that separate rows by design " +
-			"(generator, extractor, O3 graph setting and profile, ablation). No file names a folder of this machine.",
+			"(generator, extractor, O3 graph setting and profile, ablation). No file names a folder of this machine. " +
+			"Whoever publishes is the dataset's creator: --creators (or creators in solbehave.toml) is required, with " +
+			"--title, --release-version and --license (or title, release-version, license); the paper whose protocol " +
+			"ran stays the preferred citation.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if p.out == "" {
 				return fmt.Errorf("--out DIR is required")
+			}
+			if err := p.meta.check(); err != nil {
+				return err
 			}
 			if err := p.publish(cmd.Context()); err != nil {
 				p.removeHalfWritten()
@@ -67,7 +73,7 @@ func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
 	f.StringVar(&p.out, "out", "", "release folder to write")
 	f.BoolVar(&p.archive, "archive", false, "also write DIR.tar.zst beside the folder (one file to upload)")
 	f.BoolVar(&p.allowMixed, "allow-mixed", false, "publish even when a dataset mixes values of a fingerprinted parameter (the datasheet lists them)")
-	f.StringVar(&p.license, "license", "CC-BY-4.0", "SPDX licence of the data (code derived from verified sources keeps its own; see the files dataset)")
+	p.meta.bind(f)
 	return cmd
 }
 
@@ -103,7 +109,8 @@ func newViewsCmd(g *globals) *cobra.Command {
 
 type publisher struct {
 	g                   *globals
-	out, license        string
+	out                 string
+	meta                releaseMeta // title, creators, version, licence (release_meta.go)
 	archive, allowMixed bool
 
 	manifests []pipeline.Manifest
