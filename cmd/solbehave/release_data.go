@@ -252,7 +252,7 @@ func (p *publisher) writeFiles(ctx context.Context, db *sql.DB) error {
 
 // fileRow reads one pointed-at file, confined to the data folder.
 func (p *publisher) fileRow(contract, rel, kind string) schemas.FileRow {
-	row := schemas.FileRow{Path: rel, ContractID: contract, Kind: kind, License: p.license}
+	row := schemas.FileRow{Path: rel, ContractID: contract, Kind: kind, License: p.meta.license}
 	if kind != "dcr_graph" {
 		row.License = p.sourceLicense(contract)
 	}

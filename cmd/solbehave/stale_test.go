@@ -73,11 +73,11 @@ func TestStaleRowsNeverMix(t *testing.T) {
 	}
 
 	rel := filepath.Join(t.TempDir(), "release")
-	if out, err := solbehave(t, "publish", "--data", data, "--corpus", corpus, "--out", rel); err == nil || !strings.Contains(err.Error(), "stale") {
+	if out, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", rel); err == nil || !strings.Contains(err.Error(), "stale") {
 		t.Fatalf("publish of a folder with stale units: %v\n%s", err, out)
 	}
 	rel = filepath.Join(t.TempDir(), "release")
-	if out, err := solbehave(t, "publish", "--data", data, "--corpus", corpus, "--out", rel, "--allow-stale"); err != nil {
+	if out, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", rel, "--allow-stale"); err != nil {
 		t.Fatalf("publish --allow-stale: %v\n%s", err, out)
 	}
 	card, err := os.ReadFile(filepath.Join(rel, "README.md"))
