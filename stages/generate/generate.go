@@ -97,7 +97,7 @@ func (s *Stage) generators(env *pipeline.Env) ([]regen.Generator, error) {
 		if s.LLM.BaseURL != "" {
 			return nil, errors.New("--llm-url is set but --generator names no openai:<model>")
 		}
-		specs = []string{regen.KindMutant, regen.KindReference}
+		specs = regen.DefaultGenerators
 	}
 	if s.Samples < 1 {
 		return nil, fmt.Errorf("--samples %d: want at least 1", s.Samples)

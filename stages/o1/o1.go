@@ -36,6 +36,7 @@ package o1
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -231,7 +232,7 @@ func (s *Stage) fuzzSample(ctx context.Context, env *pipeline.Env, u unit, orig 
 	if sd == nil {
 		return undeployedRows(row, methods, env.Seed, errors.New(dep.DeployErr)), nil, nil
 	}
-	dict := fuzz.NewDictionaryFrom(seeds(u.rec, orig, sd, sampleSource(env.Data, smp)))
+	dict := fuzz.NewDictionaryFrom(seeds(u.rec, orig, sd, sampleSources(env.Data, smp)))
 	var results []schemas.FuzzResult
 	var cxs []schemas.FuzzCounterexample
 	for _, m := range methods {
@@ -262,15 +263,31 @@ func seedFor(seed int64, signature string) uint64 {
 	return uint64(seed) ^ h.Sum64()
 }
 
-// sampleSource reads a sample's source for its literals; "" when absent
-// (the bytecode operands still cover its constants).
-func sampleSource(data string, smp schemas.Sample) string {
+// sampleSources reads a sample's source files for their literals: every
+// file of a multi-file sample (files_path: its regenerated bases' bodies
+// live in their own files), else its target file; none when absent (the
+// bytecode operands still cover its constants).
+func sampleSources(data string, smp schemas.Sample) []string {
+	if smp.FilesPath != "" {
+		if files, err := readFiles(filepath.Join(data, filepath.FromSlash(smp.FilesPath))); err == nil {
+			return inNameOrder(files)
+		}
+	}
 	if smp.SourcePath == "" {
-		return ""
+		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(data, smp.SourcePath))
+	b, err := os.ReadFile(filepath.Join(data, filepath.FromSlash(smp.SourcePath)))
 	if err != nil {
-		return ""
+		return nil
 	}
-	return string(b)
+	return []string{string(b)}
+}
+
+func readFiles(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var files map[string]string
+	return files, json.Unmarshal(b, &files)
 }

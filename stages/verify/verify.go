@@ -43,7 +43,7 @@ type Stage struct {
 func New() *Stage { return &Stage{Budget: 200, Threshold: 0.80, MinFns: 1, MaxFns: 20, MinTxs: 200} }
 
 func (s *Stage) Name() string    { return "verify" }
-func (s *Stage) Version() string { return "1" }
+func (s *Stage) Version() string { return "2" }
 func (s *Stage) Summary() string {
 	return "compile each original, deploy it fresh, replay its first transactions; keep the reproducible ones"
 }
@@ -153,8 +153,8 @@ func (s *Stage) verify(ctx context.Context, env *pipeline.Env, v *verdict) error
 	if err != nil {
 		return &stepError{class: failure.Compile, err: err}
 	}
-	v.functions = countFunctions(target)
 	v.functionRows = functionRows(v.repro.ContractID, out, target, rec.Files.Files)
+	v.functions = countFunctions(target, v.functionRows)
 	d, err := deploy.Deploy(rec, out, target, nil, chain.Options{})
 	if err != nil {
 		return &stepError{class: failure.Deploy, err: err}
