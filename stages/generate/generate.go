@@ -291,11 +291,7 @@ func loadSkeleton(data string, row schemas.Skeleton) (*skeleton.Skeleton, error)
 }
 
 func loadOriginal(env *pipeline.Env, u unit) (*regen.Original, error) {
-	client, err := etherscan.NewRecorded(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	rec, err := deploy.Load(client, u.entry, 0)
+	rec, err := deploy.LoadRecord(env.Corpus, u.entry, 0)
 	if err != nil {
 		return nil, failure.New(failure.Source, false, err)
 	}
