@@ -249,14 +249,14 @@ func TestPublishImportedRun(t *testing.T) {
 		t.Fatalf("the imported sample did not generate cleanly: %v", n)
 	}
 	out := filepath.Join(t.TempDir(), "release")
-	if msg, err := solbehave(t, "publish", "--data", data, "--corpus", corpus, "--out", out); err != nil {
+	if msg, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", out); err != nil {
 		t.Fatalf("publish of a clean import run: %v\n%s", err, msg)
 	}
 	if err := checkNoLocalPaths(context.Background(), out, []string{bench}); err != nil {
 		t.Fatal(err)
 	}
 	failed := filepath.Join(t.TempDir(), "failed")
-	if _, err := solbehave(t, "publish", "--data", data, "--corpus", corpus, "--out", failed, "--license", bench); err == nil {
+	if _, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", failed, "--license", bench); err == nil {
 		t.Fatal("a licence naming a local folder was published")
 	}
 	if _, err := os.Stat(failed); !errors.Is(err, fs.ErrNotExist) {

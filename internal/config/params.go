@@ -28,6 +28,8 @@ var notFingerprinted = map[string]bool{
 	// clients: timeouts, retries, concurrency, mirrors
 	"llm-timeout": true, "llm-retries": true, "llm-concurrency": true,
 	"etherscan-rate": true, "etherscan-url": true, "block-batch": true,
+	// what a release says of itself (publish)
+	"title": true, "creators": true, "release-version": true, "license": true,
 }
 
 // SeparatesRows lists the parameters whose values separate rows by design
@@ -147,14 +149,22 @@ func IsPathKey(key string) bool {
 	return false
 }
 
+// Resolved are the keys whose unset value a stage resolves (no generator:
+// the controls; no extractor: each generator's default): manifests record
+// the resolved value, older ones recorded "", which stood for that value.
+var Resolved = map[string]bool{"generator": true, "extractor": true}
+
 // DiffParams names the parameters whose values differ between was and now,
-// as "key was → now", sorted; keys on one side only count too.
+// as "key was → now", sorted; keys on one side only count too. A Resolved
+// key recorded as "" is not named: it meant the default, now written out.
 func DiffParams(was, now map[string]string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for k, v := range now {
 		seen[k] = true
-		if old, ok := was[k]; !ok {
+		if old, ok := was[k]; ok && old == "" && Resolved[k] {
+			continue
+		} else if !ok {
 			out = append(out, k+" (not recorded) → "+quoteEmpty(v))
 		} else if old != v {
 			out = append(out, k+" "+quoteEmpty(old)+" → "+quoteEmpty(v))

@@ -1,6 +1,9 @@
 package config
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestLocallessHidesEveryLocalPath: an absolute path, one in an import
 // generator spec and one in a list show their last element only; URLs,
@@ -18,5 +21,16 @@ func TestLocallessHidesEveryLocalPath(t *testing.T) {
 		if got := Localless(in); got != want {
 			t.Errorf("Localless(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// An older manifest recorded an unset generator or extractor as "", which
+// stood for the value a run now records: not a change of parameters.
+func TestDiffParamsTakesUnrecordedDefaultsAsSame(t *testing.T) {
+	was := map[string]string{"generator": "", "extractor": "", "o2-budget": "30", "llm-url": ""}
+	now := map[string]string{"generator": "mutant,reference", "extractor": "static", "o2-budget": "35", "llm-url": "http://x"}
+	got := strings.Join(DiffParams(was, now), "; ")
+	if got != `llm-url "" → http://x; o2-budget 30 → 35` {
+		t.Errorf("DiffParams = %q", got)
 	}
 }

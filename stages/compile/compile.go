@@ -86,16 +86,12 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		key := [2]string{g.ContractID, g.Model}
 		groups[key] = append(groups[key], g)
 	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	client, err := etherscan.NewRecorded(env.Corpus)
+	corpus, err := deploy.OpenCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
 	byID := map[string]etherscan.Entry{}
-	for _, e := range entries {
+	for _, e := range corpus.Entries {
 		byID[e.ID] = e
 	}
 	keys := make([][2]string, 0, len(groups))
@@ -111,7 +107,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		if !ok {
 			continue // the contract left the corpus; generate drops its rows next run
 		}
-		rec, err := deploy.Load(client, e, 0)
+		rec, err := corpus.Load(e, 0)
 		if err != nil || rec.Source == nil {
 			continue
 		}

@@ -97,7 +97,7 @@ func (s *Stage) generators(env *pipeline.Env) ([]regen.Generator, error) {
 		if s.LLM.BaseURL != "" {
 			return nil, errors.New("--llm-url is set but --generator names no openai:<model>")
 		}
-		specs = []string{regen.KindMutant, regen.KindReference}
+		specs = regen.DefaultGenerators
 	}
 	if s.Samples < 1 {
 		return nil, fmt.Errorf("--samples %d: want at least 1", s.Samples)
@@ -291,11 +291,7 @@ func loadSkeleton(data string, row schemas.Skeleton) (*skeleton.Skeleton, error)
 }
 
 func loadOriginal(env *pipeline.Env, u unit) (*regen.Original, error) {
-	client, err := etherscan.NewRecorded(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	rec, err := deploy.Load(client, u.entry, 0)
+	rec, err := deploy.LoadRecord(env.Corpus, u.entry, 0)
 	if err != nil {
 		return nil, failure.New(failure.Source, false, err)
 	}
