@@ -17,6 +17,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -73,7 +74,10 @@ func (p *publisher) compact(ctx context.Context, db *sql.DB) error {
 	if err := p.loadFileRuns(ctx, db); err != nil {
 		return err
 	}
-	w := p.g.env().Warehouse
+	w, err := pipeline.Selection(p.g.env().Warehouse.Root) // the current units' parts, as the views read them
+	if err != nil {
+		return err
+	}
 	for _, d := range schemas.All() {
 		if releaseOwn[d.Name] {
 			continue
@@ -88,7 +92,7 @@ func (p *publisher) compact(ctx context.Context, db *sql.DB) error {
 		}
 		q := fmt.Sprintf("SELECT *, '' AS run_id FROM %s", quoteIdent(d.Name)) // no part: the typed empty view
 		if len(files) > 0 {
-			q, err = compactQuery(d, w)
+			q, err = compactQuery(d, files)
 			if err != nil {
 				return err
 			}
@@ -100,19 +104,22 @@ func (p *publisher) compact(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-func compactQuery(d schemas.Dataset, w *warehouse.Warehouse) (string, error) {
-	root, err := filepath.Abs(w.Root)
-	if err != nil {
-		return "", err
+func compactQuery(d schemas.Dataset, files []string) (string, error) {
+	list := make([]string, len(files))
+	for i, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return "", err
+		}
+		list[i] = sqlLiteral(filepath.ToSlash(abs))
 	}
-	glob := filepath.ToSlash(filepath.Join(root, d.Name, "**", "*"+warehouse.Ext))
 	order := "t.filename, t.file_row_number"
 	if slices.Contains(d.Partitions, warehouse.ContractKey) {
 		order = "t.contract, " + order
 	}
 	return fmt.Sprintf(`SELECT t.* EXCLUDE (filename, file_row_number), coalesce(r.run_id, '') AS run_id
-		FROM read_parquet(%s, hive_partitioning = true, union_by_name = true, filename = true, file_row_number = true) t
-		LEFT JOIN release_file_runs r ON r.file = t.filename ORDER BY %s`, sqlLiteral(glob), order), nil
+		FROM read_parquet([%s], hive_partitioning = true, union_by_name = true, filename = true, file_row_number = true) t
+		LEFT JOIN release_file_runs r ON r.file = t.filename ORDER BY %s`, strings.Join(list, ", "), order), nil
 }
 
 // loadFileRuns gives DuckDB the run that wrote each part (from the manifests).

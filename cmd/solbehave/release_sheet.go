@@ -195,6 +195,7 @@ func (p *publisher) parametersSection(_ context.Context, _ *sql.DB, b *strings.B
 			fmt.Fprintf(b, "- %s\n", m)
 		}
 	}
+	p.writeStale(b) // release_stale.go
 	return nil
 }
 

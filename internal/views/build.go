@@ -20,6 +20,7 @@ import (
 	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 	sqlviews "github.com/solbehave/solbehave/sql"
 )
@@ -203,7 +204,10 @@ func createViews(ctx context.Context, db *sql.DB, loc location, warehouseRoot st
 	if _, err := db.ExecContext(ctx, stmt); err != nil {
 		return fmt.Errorf("views: %s view: %w", LocationView, err)
 	}
-	w := warehouse.New(warehouseRoot)
+	w, err := pipeline.Selection(warehouseRoot)
+	if err != nil {
+		return fmt.Errorf("views: %w", err)
+	}
 	for _, d := range schemas.All() {
 		stmt, err := datasetViewAt(loc, w, d)
 		if err != nil {
@@ -223,15 +227,27 @@ func datasetViewSQL(dbPath string, w *warehouse.Warehouse, d schemas.Dataset) (s
 }
 
 // datasetViewAt is the CREATE VIEW (and COMMENT) for one dataset: over its
-// parts when it has any, else an empty view with the same typed columns.
+// parts when it has any, else an empty view with the same typed columns. A
+// dataset whose every part w lists is read by a glob (so parts a running
+// stage rewrites or removes meanwhile never break a query); one where w
+// leaves some out (stale units' parts, see pipeline.Selection), by the list
+// of the parts w keeps.
 func datasetViewAt(loc location, w *warehouse.Warehouse, d schemas.Dataset) (string, error) {
 	files, err := w.Files(d.Name)
 	if err != nil {
 		return "", fmt.Errorf("views: %w", err)
 	}
+	all, err := warehouse.New(w.Root).Files(d.Name)
+	if err != nil {
+		return "", fmt.Errorf("views: %w", err)
+	}
 	var body string
 	if len(files) > 0 {
-		body, err = parquetSelect(loc, w, d, partitioned(files, d.Partitions))
+		var list []string // nil: the glob reads every part
+		if len(files) < len(all) {
+			list = files
+		}
+		body, err = parquetSelect(loc, w, d, list, partitioned(files, d.Partitions))
 	} else {
 		body, err = emptySelect(d)
 	}
@@ -262,8 +278,8 @@ func columnComments(d schemas.Dataset) string {
 	return b.String()
 }
 
-func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, hive bool) (string, error) {
-	glob, err := parquetGlob(loc, w, d.Name)
+func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, files []string, hive bool) (string, error) {
+	source, err := parquetSource(loc, w, d.Name, files)
 	if err != nil {
 		return "", err
 	}
@@ -288,7 +304,7 @@ func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, hive
 		}
 		opts += ", hive_types = {" + strings.Join(types, ", ") + "}"
 	}
-	return sel + " FROM read_parquet(" + sqlString(glob) + ", " + opts + ")", nil
+	return sel + " FROM read_parquet(" + source + ", " + opts + ")", nil
 }
 
 // partitioned tells whether the parts sit in partition folders: a release's

@@ -72,6 +72,25 @@ func CheckGlobbable(dir string) error {
 	return nil
 }
 
+// parquetSource is what a dataset view reads, as a read_parquet argument:
+// the dataset's glob, or the list of files when files is not nil, each
+// named as parquetGlob names the folder.
+func parquetSource(loc location, w *warehouse.Warehouse, dataset string, files []string) (string, error) {
+	if files == nil {
+		glob, err := parquetGlob(loc, w, dataset)
+		return sqlString(glob), err
+	}
+	quoted := make([]string, len(files))
+	for i, f := range files {
+		ref, err := warehouseRef(loc, f)
+		if err != nil {
+			return "", fmt.Errorf("views: dataset %s: %w", dataset, err)
+		}
+		quoted[i] = sqlString(globEscape.Replace(ref))
+	}
+	return "[" + strings.Join(quoted, ", ") + "]", nil
+}
+
 // warehouseRef is the warehouse root as the views of loc name it.
 func warehouseRef(loc location, root string) (string, error) {
 	abs, err := filepath.Abs(root)
