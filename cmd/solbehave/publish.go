@@ -327,24 +327,10 @@ func compilersSection(ctx context.Context, db *sql.DB, b *strings.Builder) error
 func viewsSection(_ context.Context, _ *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Views\n\n| view | reproduces |\n|---|---|\n")
 	for _, f := range sqlviews.Files() {
-		what := viewAbout(f)
+		what := f.About()
 		fmt.Fprintf(b, "| `%s` | %s |\n", f.View(), strings.ReplaceAll(what, "|", "\\|"))
 	}
 	return nil
-}
-
-// viewAbout is what a sql/ file's header says the view reproduces: its
-// leading comment lines up to `-- depends:` / `-- columns:`.
-func viewAbout(f sqlviews.File) string {
-	var parts []string
-	for _, line := range strings.Split(f.Text, "\n") {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "--") || strings.HasPrefix(line, "-- depends:") || strings.HasPrefix(line, "-- columns:") {
-			break
-		}
-		parts = append(parts, strings.TrimSpace(strings.TrimPrefix(line, "--")))
-	}
-	return strings.TrimSpace(strings.TrimPrefix(strings.Join(parts, " "), f.View()+":"))
 }
 
 // tableSection appends the result of query as a Markdown table, or empty
@@ -357,15 +343,7 @@ func tableSection(ctx context.Context, db *sql.DB, b *strings.Builder, empty, qu
 	defer rows.Close()
 	cols, _ := rows.Columns()
 	var lines []string
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
+	err = views.EachRow(rows, func(vals []any) error {
 		cells := make([]string, len(vals))
 		for i, v := range vals {
 			cells[i] = fmt.Sprint(v)
@@ -374,8 +352,9 @@ func tableSection(ctx context.Context, db *sql.DB, b *strings.Builder, empty, qu
 			}
 		}
 		lines = append(lines, "| "+strings.Join(cells, " | ")+" |")
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if len(lines) == 0 {

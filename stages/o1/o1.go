@@ -51,7 +51,6 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/internal/replay"
@@ -129,30 +128,18 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil || len(in.samples) == 0 {
 		return nil, err
 	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	client, err := etherscan.NewRecorded(env.Corpus)
+	corpus, err := deploy.OpenCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
-	for _, e := range entries {
-		byModel := in.samples[e.ID]
-		if !in.kept[e.ID] || len(byModel) == 0 {
-			continue
-		}
-		rec, loadErr := deploy.Load(client, e, historyLimit)
-		digest := e.ID
-		if rec != nil {
-			digest = rec.Digest
-		}
+	for _, sub := range subjects.Kept(corpus, in.orig, historyLimit, func(id string) bool { return len(in.samples[id]) > 0 }) {
+		id, byModel := sub.Entry.ID, in.samples[sub.Entry.ID]
 		for _, model := range slices.Sorted(maps.Keys(byModel)) {
-			u := unit{rec: rec, loadErr: loadErr, origArtifact: in.artifacts[e.ID], model: model, samples: byModel[model]}
-			fp := pipeline.Fingerprint(s.Version(), budget{s.Calls, s.SeqLen, s.Gas, s.GasBudget}, env.Seed, digest, u.origArtifact, model,
-				sampleKeys(u.samples), pipeline.ErrText(loadErr))
-			units = append(units, pipeline.Unit{ID: e.ID + "/" + model, Contract: e.ID, Fingerprint: fp, Payload: u})
+			u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, model: model, samples: byModel[model]}
+			fp := pipeline.Fingerprint(s.Version(), budget{s.Calls, s.SeqLen, s.Gas, s.GasBudget}, env.Seed, sub.Digest, u.origArtifact, model,
+				sampleKeys(u.samples), pipeline.ErrText(sub.LoadErr))
+			units = append(units, pipeline.Unit{ID: id + "/" + model, Contract: id, Fingerprint: fp, Payload: u})
 		}
 	}
 	return units, nil
@@ -160,9 +147,8 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 
 // inputs are the datasets O1 starts from.
 type inputs struct {
-	kept      map[string]bool
-	artifacts map[string]string                      // contract -> the original's artifact
-	samples   map[string]map[string][]schemas.Sample // contract -> model -> compiling samples by index
+	orig    *subjects.Originals
+	samples map[string]map[string][]schemas.Sample // contract -> model -> compiling samples by index
 }
 
 func readInputs(w *warehouse.Warehouse) (*inputs, error) {
@@ -174,7 +160,7 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &inputs{kept: orig.Kept, artifacts: orig.Artifacts, samples: map[string]map[string][]schemas.Sample{}}
+	in := &inputs{orig: orig, samples: map[string]map[string][]schemas.Sample{}}
 	for contract, list := range samples {
 		in.samples[contract] = subjects.ByModel(list)
 	}

@@ -107,7 +107,7 @@ func build(ctx context.Context, db *sql.DB) (page, error) {
 				ps.Tables = append(ps.Tables, table{View: v, NoData: "no data yet (the view is not in this build)"})
 				continue
 			}
-			t, err := readTable(ctx, db, v, about(f))
+			t, err := readTable(ctx, db, v, f.About())
 			if err != nil {
 				return p, err
 			}
@@ -136,7 +136,7 @@ func otherTables(ctx context.Context, db *sql.DB, files map[string]sqlviews.File
 	sort.Strings(names)
 	var out []table
 	for _, v := range names {
-		t, err := readTable(ctx, db, v, about(files[v]))
+		t, err := readTable(ctx, db, v, files[v].About())
 		if err != nil {
 			return nil, err
 		}

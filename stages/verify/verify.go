@@ -65,19 +65,15 @@ type unit struct {
 
 // Plan reads every corpus contract through the recorded Etherscan client.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	client, err := etherscan.NewRecorded(env.Corpus)
+	corpus, err := deploy.OpenCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	units := make([]pipeline.Unit, 0, len(entries))
-	for _, e := range entries {
+	units := make([]pipeline.Unit, 0, len(corpus.Entries))
+	for _, e := range corpus.Entries {
 		// Read enough history to apply the crawl's transaction filter, then
 		// replay only the budget.
-		rec, err := deploy.Load(client, e, max(s.Budget, s.MinTxs))
+		rec, err := corpus.Load(e, max(s.Budget, s.MinTxs))
 		u := unit{rec: rec, loadErr: err}
 		if rec != nil {
 			u.txs = len(rec.Txs)
