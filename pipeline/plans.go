@@ -42,8 +42,11 @@ type planRecord struct {
 
 func planPath(data, stage string) string { return filepath.Join(data, "state", stage+".plan.json") }
 
+// maxPlan bounds a plan record (about 200 bytes a unit).
+const maxPlan = 256 << 20
+
 func readPlan(data, stage string) (*planRecord, error) {
-	b, err := os.ReadFile(planPath(data, stage))
+	b, err := inputfile.Read(planPath(data, stage), maxPlan)
 	if err != nil {
 		return nil, err
 	}

@@ -25,7 +25,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -49,8 +48,8 @@ type Stage struct {
 	RepairMaxTokens   int
 	LLM               llm.Options
 
-	mu      sync.Mutex
-	clients map[string]*llm.Client
+	pool     *llm.Pool // repair clients, one per model
+	poolOnce sync.Once
 }
 
 // New returns the stage with the paper's parameters.
@@ -150,21 +149,8 @@ func (s *Stage) client(env *pipeline.Env, model string) (*llm.Client, error) {
 	if s.LLM.BaseURL == "" {
 		return nil, errors.New("repairs need --llm-url")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.clients == nil {
-		s.clients = map[string]*llm.Client{}
-	}
-	if c := s.clients[name]; c != nil {
-		return c, nil
-	}
-	o := s.LLM
-	o.Model = name
-	if o.CacheDir == "" {
-		o.CacheDir = filepath.Join(env.Data, "llm_cache")
-	}
-	s.clients[name] = llm.New(o)
-	return s.clients[name], nil
+	s.poolOnce.Do(func() { s.pool = llm.NewPool(s.LLM, env.Data) })
+	return s.pool.Client(name), nil
 }
 
 func cutModel(model string) (string, bool) {

@@ -63,7 +63,7 @@ type Stage struct {
 	MaxTokens   int      // LLM reply limit
 	LLM         llm.Options
 
-	clients map[string]*llm.Client // per model
+	clients *llm.Pool // one client per extractor model
 }
 
 // New returns the stage with its defaults: the extractors the generators
@@ -203,21 +203,12 @@ func (s *Stage) annotationUnit(e etherscan.Entry) ([]pipeline.Unit, error) {
 }
 
 func (s *Stage) makeClients(env *pipeline.Env, exs []extractor) error {
-	s.clients = map[string]*llm.Client{}
 	for _, ex := range exs {
-		if ex.Model == "" {
-			continue
-		}
-		if s.LLM.BaseURL == "" {
+		if ex.Model != "" && s.LLM.BaseURL == "" {
 			return fmt.Errorf("--extractor %s needs --llm-url", ex.Name)
 		}
-		o := s.LLM
-		o.Model = ex.Model
-		if o.CacheDir == "" {
-			o.CacheDir = filepath.Join(env.Data, "llm_cache")
-		}
-		s.clients[ex.Model] = llm.New(o)
 	}
+	s.clients = llm.NewPool(s.LLM, env.Data)
 	return nil
 }
 
@@ -258,7 +249,7 @@ func (s *Stage) runLLM(ctx context.Context, env *pipeline.Env, u unit, orig *sol
 	if err != nil {
 		return fail(failure.Compile, false, err)
 	}
-	x := &dcrextract.LLM{Client: s.clients[u.ex.Model], Name: u.ex.Name, Temperature: s.Temperature,
+	x := &dcrextract.LLM{Client: s.clients.Client(u.ex.Model), Name: u.ex.Name, Temperature: s.Temperature,
 		MaxTokens: s.MaxTokens, Seed: env.Seed}
 	outcome, err := x.Extract(ctx, in)
 	if outcome != nil {

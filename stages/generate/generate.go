@@ -102,11 +102,7 @@ func (s *Stage) generators(env *pipeline.Env) ([]regen.Generator, error) {
 	if s.Samples < 1 {
 		return nil, fmt.Errorf("--samples %d: want at least 1", s.Samples)
 	}
-	o := s.LLM
-	if o.CacheDir == "" {
-		o.CacheDir = filepath.Join(env.Data, "llm_cache")
-	}
-	cfg := regen.Config{LLM: o, Temperature: s.Temperature, MaxTokens: s.MaxTokens, MutationRate: s.MutationRate}
+	cfg := regen.Config{LLM: s.LLM.WithCache(env.Data), Temperature: s.Temperature, MaxTokens: s.MaxTokens, MutationRate: s.MutationRate}
 	seen := map[string]string{} // sample folder -> generator
 	var out []regen.Generator
 	for _, spec := range specs {
