@@ -81,7 +81,7 @@ func Admitted(recs []*deploy.Record) []*deploy.Record {
 	for _, rec := range recs {
 		var creation []byte
 		if rec.Creation != nil {
-			creation = deploy.TxInput(*rec.Creation)
+			creation = rec.Creation.Input
 		}
 		if !proxy.Detect(rec.Source.Proxy, rec.Source.SourceCode, creation).Proxy {
 			out = append(out, rec)
