@@ -34,13 +34,19 @@ vet:
 # Best effort: the report's browser test renders the page in headless Chromium
 # (Debian's chromium package), the notebooks run on Debian's Jupyter, pandas and
 # matplotlib, the export tests read CSV/NDJSON with Debian's pandas; where they
-# cannot be installed those tests skip.
+# cannot be installed those tests skip, and this says why (apt's own error
+# lines, e.g. a package manager locked by another process).
 TEST_DEBS := chromium jupyter-nbconvert python3-nbformat python3-ipykernel python3-pandas python3-matplotlib fonts-liberation
 test-deps:
 	@missing=""; for p in $(TEST_DEBS); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
-	[ -z "$$missing" ] || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1 && \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing) >/dev/null 2>&1 || \
-	  echo "not installed:$$missing (the browser, notebook and pandas tests will skip)"; }
+	[ -z "$$missing" ] && exit 0; \
+	skip="the browser, notebook and pandas tests will skip"; \
+	if [ "$$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then \
+	  echo "not installed:$$missing ($$skip): installing them needs root and apt-get"; exit 0; fi; \
+	log=$$(mktemp); \
+	if (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing) >$$log 2>&1; \
+	then rm -f $$log; \
+	else echo "not installed:$$missing ($$skip); apt-get said:"; grep -E '^(E|W|Err):' $$log || tail -n 5 $$log; rm -f $$log; fi
 
 # The Temporal tests run an embedded server, its own Go module (tools/temporal-dev):
 # built here, once per content (cached in $SOLBEHAVE_CACHE), so that its first,

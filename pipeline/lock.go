@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/solbehave/solbehave/internal/redact"
 )
 
 // LockDir is where a data folder's write locks live, below --data.
@@ -58,7 +60,7 @@ func LockStages(data string, shard Shard, stages []string, command string) (rele
 			l.Unlock()
 		}
 	}
-	me := Holder{PID: os.Getpid(), Command: command, Started: time.Now().UTC().Truncate(time.Second)}
+	me := Holder{PID: os.Getpid(), Command: redact.String(command), Started: time.Now().UTC().Truncate(time.Second)}
 	if shard.N > 1 {
 		me.Shard = fmt.Sprintf("%d/%d", shard.I, shard.N)
 	}

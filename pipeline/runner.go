@@ -13,7 +13,12 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/failure"
+	"github.com/solbehave/solbehave/internal/redact"
+	"github.com/solbehave/solbehave/internal/walltime"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -68,39 +73,32 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	var mu sync.Mutex
-	work := make(chan Unit)
-	var wg sync.WaitGroup
-	for i := 0; i < max(1, r.Env.Jobs); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for u := range work {
-				failed, err := r.RunUnit(ctx, s, u, false)
-				if errors.Is(err, ErrStorage) {
-					stop(fmt.Errorf("%s: unit %s: %w", s.Name(), u.ID, err))
-				}
-				if ctx.Err() != nil && err != nil {
-					continue // stopped: nothing was stored, the next run does it
-				}
-				failed = failed || err != nil
-				mu.Lock()
-				c.Ran++
-				if failed {
-					c.Failed++
-				}
-				mu.Unlock()
-				prog.Step(u.ID, failed)
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(max(1, r.Env.Jobs))
 	for _, u := range todo {
 		if ctx.Err() != nil {
 			break
 		}
-		work <- u
+		g.Go(func() error {
+			failed, err := r.RunUnit(ctx, s, u, false)
+			if errors.Is(err, ErrStorage) {
+				stop(fmt.Errorf("%s: unit %s: %w", s.Name(), u.ID, err))
+			}
+			if ctx.Err() != nil && err != nil {
+				return nil // stopped: nothing was stored, the next run does it
+			}
+			failed = failed || err != nil
+			mu.Lock()
+			c.Ran++
+			if failed {
+				c.Failed++
+			}
+			mu.Unlock()
+			prog.Step(u.ID, failed)
+			return nil
+		})
 	}
-	close(work)
-	wg.Wait()
+	g.Wait()
 	prog.Done()
 	c.Elapsed = time.Since(start)
 	return c, context.Cause(ctx)
@@ -109,6 +107,9 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 // Plan plans the stage and keeps this shard's units; it runs and removes nothing.
 func (r *Runner) Plan(ctx context.Context, s Stage) ([]Unit, error) {
 	units, err := s.Plan(ctx, r.Env)
+	if err == nil {
+		err = ctx.Err() // a stage whose planning does not look at ctx still ends here
+	}
 	if err != nil {
 		return nil, fmt.Errorf("%s: plan: %w", s.Name(), err)
 	}
@@ -126,7 +127,7 @@ func (r *Runner) Prepare(ctx context.Context, s Stage) ([]Unit, Counters, error)
 		return nil, c, err
 	}
 	c.Units = len(units)
-	if err := checkUnique(s.Name(), units); err != nil {
+	if err := checkUnique(s.Name(), r.Env.Warehouse, units); err != nil {
 		return nil, c, err
 	}
 	if err := r.removeOrphans(s, units); err != nil {
@@ -186,16 +187,19 @@ func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable boo
 	m := manifest{Unit: u.ID, Contract: u.Contract, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint,
 		Run: r.Env.Run.id(), Params: r.Env.Run.params(s.Name())}
 	if uerr != nil {
-		class, retriable := Classify(uerr)
+		class, retriable := failure.Of(uerr)
 		if retriable && holdRetriable {
 			return false, uerr
+		}
+		if walltime.Is(uerr) {
+			out = nil // rows of a unit cut by the clock would say what the machine did, not the input
 		}
 		r.Env.Log.Warn("unit failed", "stage", s.Name(), "unit", u.ID, "class", class, "err", uerr)
 		if out == nil {
 			out = &Output{}
 		}
 		Add(out, "errors", []schemas.ErrorRow{{Stage: s.Name(), Unit: u.ID, ContractID: u.Contract,
-			Class: class, Message: uerr.Error(), Retriable: retriable}})
+			Class: class.String(), Message: uerr.Error(), Retriable: retriable}})
 		m.Failed, m.Retriable = true, retriable
 	}
 	if out == nil {
@@ -203,7 +207,7 @@ func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable boo
 	}
 	if err := r.store(s, u, out, m); err != nil {
 		r.Env.Log.Error("writing unit outputs", "stage", s.Name(), "unit", u.ID, "err", err)
-		return false, Fail(ClassStorage, true, fmt.Errorf("%w: %w", ErrStorage, err))
+		return false, failure.New(failure.Storage, true, fmt.Errorf("%w: %w", ErrStorage, err))
 	}
 	return m.Failed, nil
 }
@@ -227,7 +231,7 @@ func (r *Runner) store(s Stage, u Unit, out *Output, m manifest) error {
 func safeRun(ctx context.Context, s Stage, env *Env, u Unit) (out *Output, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			err = Fail("panic", false, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
+			err = failure.New(failure.Panic, false, fmt.Errorf("panic: %v\n%s", p, debug.Stack()))
 		}
 	}()
 	return s.Run(ctx, env, u)
@@ -238,12 +242,8 @@ func (r *Runner) write(s Stage, u Unit, out *Output) ([]string, error) {
 	seen := map[string]int{}
 	var files []string
 	for _, w := range out.writes {
-		name := partName(s.Name(), u)
-		if n := seen[w.dataset]; n > 0 {
-			name = fmt.Sprintf("%s-%d", name, n)
-		}
+		path := partPath(r.Env.Warehouse, w.dataset, s.Name(), u, seen[w.dataset])
 		seen[w.dataset]++
-		path := r.Env.Warehouse.Path(w.dataset, []warehouse.Partition{{Key: "contract", Value: u.Contract}}, name)
 		write := r.writePart
 		if write == nil {
 			write = func(w datasetWrite, path string) error { return w.write(path) }
@@ -256,6 +256,16 @@ func (r *Runner) write(s Stage, u Unit, out *Output) ([]string, error) {
 	}
 	sort.Strings(files)
 	return files, nil
+}
+
+// partPath is the file of a unit's n-th part of dataset (n > 0 when a unit
+// writes a dataset more than once).
+func partPath(w *warehouse.Warehouse, dataset, stage string, u Unit, n int) string {
+	name := partName(stage, u)
+	if n > 0 {
+		name = fmt.Sprintf("%s-%d", name, n)
+	}
+	return w.Path(dataset, warehouse.ByContract(u.Contract), name)
 }
 
 // partName names a unit's file within its contract partition: the stage, and
@@ -348,7 +358,7 @@ func (r *Runner) writeManifest(m manifest) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, b, 0o644)
+	return atomicfile.WriteFile(path, redact.Bytes(b), 0o644) // its parameters may hold an endpoint's URL
 }
 
 // Status counts a stage's units by the state of their stored outputs.
@@ -380,17 +390,39 @@ func (r *Runner) Status(ctx context.Context, s Stage) (Status, error) {
 	return st, nil
 }
 
-// checkUnique refuses a plan in which two units would share a manifest or a
-// part file (ids that differ only in characters the file names replace):
-// they would overwrite each other's outputs.
-func checkUnique(stage string, units []Unit) error {
+// checkUnique refuses a plan in which two units would share a manifest, a
+// part file or a file of their own (ids that differ only in characters the
+// file names replace: `a+b` and `a_b`, `m/x` and `m_x`), since they would
+// overwrite each other's outputs, and a unit whose file names would be too
+// long to create. Each name comes from the function that makes the path.
+func checkUnique(stage string, w *warehouse.Warehouse, units []Unit) error {
 	byName := map[string]string{}
 	for _, u := range units {
-		for _, name := range []string{manifestName(u.ID), warehouse.Sanitize(u.Contract) + "/" + partName(stage, u)} {
+		part, _ := filepath.Rel(w.Root, partPath(w, "dataset", stage, u, 0))
+		names := append([]string{filepath.Join("state", stage, manifestName(u.ID)), filepath.ToSlash(part)}, u.Files...)
+		for _, name := range names {
 			if other, ok := byName[name]; ok && other != u.ID {
 				return fmt.Errorf("%s: plan: units %q and %q would share the file %s; rename one (a generator, extractor or corpus folder)", stage, other, u.ID, name)
 			}
 			byName[name] = u.ID
+			if err := checkLength(name); err != nil {
+				return fmt.Errorf("%s: plan: unit %q: %w", stage, u.ID, err)
+			}
+		}
+	}
+	return nil
+}
+
+// maxNameLen leaves room within a file system's 255-byte names for the
+// temporary file of an atomic write (`.<name>.tmp-<digits>`) and a part's
+// numbering.
+const maxNameLen = 200
+
+func checkLength(path string) error {
+	for _, elem := range strings.Split(filepath.ToSlash(path), "/") {
+		if len(elem) > maxNameLen {
+			return fmt.Errorf("the file name %.60s… is %d bytes long, over %d; shorten the generator, extractor or corpus folder name",
+				elem, len(elem), maxNameLen)
 		}
 	}
 	return nil

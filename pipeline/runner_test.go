@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -26,8 +27,9 @@ import (
 type countingStage struct {
 	n    int
 	id   func(i int) string
-	fail func(id string) bool
-	ran  atomic.Int32
+	fail  func(id string) bool
+	files func(id string) []string
+	ran   atomic.Int32
 }
 
 func (s *countingStage) Name() string             { return "counting" }
@@ -41,14 +43,18 @@ func (s *countingStage) Plan(context.Context, *Env) ([]Unit, error) {
 		if s.id != nil {
 			id = s.id(i)
 		}
-		units = append(units, Unit{ID: id, Contract: strings.Split(id, "/")[0], Fingerprint: "f"})
+		u := Unit{ID: id, Contract: strings.Split(id, "/")[0], Fingerprint: "f"}
+		if s.files != nil {
+			u.Files = s.files(id)
+		}
+		units = append(units, u)
 	}
 	return units, nil
 }
 func (s *countingStage) Run(_ context.Context, _ *Env, u Unit) (*Output, error) {
 	s.ran.Add(1)
 	if s.fail != nil && s.fail(u.ID) {
-		return nil, Fail("input", false, errors.New("bad input"))
+		return nil, failure.New(failure.Input, false, errors.New("bad input"))
 	}
 	out := &Output{}
 	Add(out, "errors", []schemas.ErrorRow{{Stage: "ok", Unit: u.ID}})
@@ -92,17 +98,30 @@ func TestFailingWriteStopsTheStage(t *testing.T) {
 }
 
 // TestCollidingUnitFilesAreRefused: two units whose ids differ only in
-// characters that file names replace would share a manifest and a part.
+// characters that file names replace would share a manifest, a part or a
+// file of their own (as the paths map them: ':', '+', '/' alike); a unit
+// whose file name would be over the limit is refused too. Nothing runs.
 func TestCollidingUnitFilesAreRefused(t *testing.T) {
-	s := &countingStage{n: 2, id: func(i int) string {
-		return []string{"C_0x01/openai:m", "C_0x01/openai_m"}[i]
-	}}
-	_, err := (&Runner{Env: testEnv(t, 1)}).Run(context.Background(), s)
-	if err == nil || !strings.Contains(err.Error(), "openai:m") || !strings.Contains(err.Error(), "openai_m") {
-		t.Fatalf("want a plan error naming both units, got %v", err)
-	}
-	if s.ran.Load() != 0 {
-		t.Fatal("units ran despite the collision")
+	long := "C_0x01/import:" + strings.Repeat("x", 200)
+	for _, tc := range []struct {
+		ids   []string
+		files func(id string) []string
+		want  string
+	}{
+		{ids: []string{"C_0x01/openai:m", "C_0x01/openai_m"}, want: "openai_m"},
+		{ids: []string{"C_0x01/import:a+b", "C_0x01/import:a_b"}, want: "import:a_b"},
+		{ids: []string{"C_0x01/openai:org/m", "C_0x01/openai:org_m"}, want: "samples",
+			files: func(id string) []string { return []string{"samples/C_0x01/" + warehouse.Sanitize(strings.TrimPrefix(id, "C_0x01/"))} }},
+		{ids: []string{long}, want: "over 200"},
+	} {
+		s := &countingStage{n: len(tc.ids), id: func(i int) string { return tc.ids[i] }, files: tc.files}
+		_, err := (&Runner{Env: testEnv(t, 1)}).Run(context.Background(), s)
+		if err == nil || !strings.Contains(err.Error(), tc.ids[0]) || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%q: want a plan error naming the units and %q, got %v", tc.ids, tc.want, err)
+		}
+		if s.ran.Load() != 0 {
+			t.Errorf("%q: units ran despite the collision", tc.ids)
+		}
 	}
 }
 

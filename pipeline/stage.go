@@ -40,6 +40,10 @@ type Unit struct {
 	Contract    string // partition value of every row the unit writes
 	Fingerprint string // digest of everything the output depends on (see Fingerprint)
 	Payload     any    // stage-private data from Plan to Run
+	// Files are the files or folders outside the warehouse the unit writes,
+	// relative to the data folder and named by the function that makes the
+	// path (samples/…, dcr/…): the plan refuses two units that share one.
+	Files []string
 }
 
 // Env is what every stage sees of the run.

@@ -47,7 +47,7 @@ type ReplayCall struct {
 
 // Statuses a replayed call can have besides StatusSuccess and StatusRevert.
 const (
-	// StatusError: the harness could not run the call (time limit, panic,
+	// StatusError: the harness could not run the call (a panic,
 	// a message no block could include).
 	StatusError = "error"
 	// StatusUndeployed: the sample compiled but could not be deployed, so it

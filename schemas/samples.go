@@ -19,6 +19,7 @@ type Sample struct {
 	CompilerUsed       string `parquet:"compiler_used"`
 	SourcePath         string `parquet:"source_path"`
 	SourceSHA256       string `parquet:"source_sha256"`
+	FilesPath          string `parquet:"files_path"`
 	Artifact           string `parquet:"artifact"`
 	CreationCodeSHA256 string `parquet:"creation_code_sha256"`
 	Mutations          string `parquet:"mutations"`

@@ -16,6 +16,7 @@ type Skeleton struct {
 	FunctionIndex   int64  `parquet:"function_index"`
 	Function        string `parquet:"function"`
 	DeclaredIn      string `parquet:"declared_in"`
+	DeclaredFile    string `parquet:"declared_file"`
 	Nontrivial      bool   `parquet:"nontrivial"`
 	Signature       string `parquet:"signature"`
 	Kind            string `parquet:"kind"`

@@ -23,10 +23,11 @@ SELECT
     graph_setting,
     profile,
     count(*) AS models,
-    CASE WHEN count(*) >= 2 AND stddev_pop(k2) > 0 AND stddev_pop(k3) > 0 THEN corr(k2, k3) END AS spearman_rho,
-    CASE WHEN count(*) >= 2 AND stddev_pop(r2) > 0 AND stddev_pop(r3) > 0 THEN corr(r2, r3) END AS pearson_r
+    -- over two models any correlation is +1 or -1 whatever the rates: not defined below three
+    CASE WHEN count(*) >= 3 AND stddev_pop(k2) > 0 AND stddev_pop(k3) > 0 THEN corr(k2, k3) END AS spearman_rho,
+    CASE WHEN count(*) >= 3 AND stddev_pop(r2) > 0 AND stddev_pop(r3) > 0 THEN corr(r2, r3) END AS pearson_r
 FROM ranked
 GROUP BY graph_setting, profile
 ORDER BY graph_setting, profile;
 
-COMMENT ON VIEW oracle_agreement IS 'Per O3 graph setting and Algorithm 1 profile (paper, extended): over the models both O2 and O3 evaluated, the Spearman rank correlation between their status match rates (fig4_replay.status_match_rate, the mean over contracts of the mean over samples; ties get average ranks) and, for reference, the Pearson correlation of the rates themselves. NULL with fewer than two models or when one oracle gives every model the same rate. The paper: rho = 0.86. O4 is not part of it.';
+COMMENT ON VIEW oracle_agreement IS 'Per O3 graph setting and Algorithm 1 profile (paper, extended): over the models both O2 and O3 evaluated, the Spearman rank correlation between their status match rates (fig4_replay.status_match_rate, the mean over contracts of the mean over samples; ties get average ranks) and, for reference, the Pearson correlation of the rates themselves. NULL (not defined) with fewer than three models, where any correlation is +1 or -1, or when one oracle gives every model the same rate. The paper: rho = 0.86. O4 is not part of it.';

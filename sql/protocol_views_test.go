@@ -154,3 +154,26 @@ func TestFig2HasEveryBucketAtBothStages(t *testing.T) {
 		t.Fatalf("fig2_size_distribution %s\nwant %s", stagetest.JSON(got), want)
 	}
 }
+
+// oracle_agreement: a rank correlation over two models is ±1 whatever the
+// rates are, so it is not defined (NULL) below three models.
+func TestOracleAgreementNeedsThreeModels(t *testing.T) {
+	f := newFixture(t)
+	model := func(c, m, oracle string, match bool) schemas.ReplayCall {
+		r := call(c, m, 0, match, false)
+		r.Oracle = oracle
+		if oracle == schemas.OracleO3 {
+			r.GraphSetting, r.Profile = "fixed", "paper"
+		}
+		return r
+	}
+	// two models: m1 agrees on O2 and O3, m2 diverges on both.
+	put(f, "replay_calls", "A", model("A", "m1", "O2", true), model("A", "m1", "O3", true),
+		model("A", "m2", "O2", false), model("A", "m2", "O3", false), model("A", "m2", "O2", true))
+	put(f, "replay_calls", "B", model("B", "m1", "O2", true), model("B", "m1", "O3", true),
+		model("B", "m2", "O2", true), model("B", "m2", "O3", false))
+	got := stagetest.QueryMaps(t, f.open(), `SELECT models, spearman_rho, pearson_r FROM oracle_agreement`)
+	if want := `[{"models":2,"pearson_r":null,"spearman_rho":null}]`; stagetest.JSON(got) != want {
+		t.Fatalf("oracle_agreement over 2 models %s\nwant %s", stagetest.JSON(got), want)
+	}
+}

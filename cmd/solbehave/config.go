@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/config"
+	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -37,7 +38,25 @@ func (g *globals) loadConfig(cmd *cobra.Command) error {
 		return err
 	}
 	g.cfg = cfg
+	registerURLSecrets(cmd.Flags())
 	return nil
+}
+
+// registerURLSecrets registers the credentials of every URL the command's
+// flags hold, from the command line or the configuration file (an endpoint
+// with user:password@, a key in a query), before anything is written.
+func registerURLSecrets(fs *pflag.FlagSet) {
+	fs.VisitAll(func(f *pflag.Flag) {
+		values := []string{f.Value.String()}
+		if sv, ok := f.Value.(pflag.SliceValue); ok {
+			values = sv.GetSlice()
+		}
+		for _, v := range values {
+			if strings.Contains(v, "://") {
+				redact.AddURL(v)
+			}
+		}
+	})
 }
 
 // stageKeys lists each stage's keys (from fresh stages).

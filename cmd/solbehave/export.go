@@ -4,6 +4,7 @@ import (
 	"database/sql"
 	"fmt"
 	"io"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -35,6 +36,9 @@ func newExportCmd(g *globals) *cobra.Command {
 			}
 			if out == "" && views.Binary(format) {
 				out = name + "." + views.Ext(format)
+			}
+			if err := g.outsideData(out); err != nil {
+				return err
 			}
 			return writeResult(cmd, db, "SELECT * FROM "+quoteIdent(name), format, out)
 		},
@@ -74,6 +78,48 @@ func writeResult(cmd *cobra.Command, db *sql.DB, query, format, out string) erro
 	}
 	fmt.Fprintf(cmd.ErrOrStderr(), "wrote %s\n", out)
 	return nil
+}
+
+// outsideData refuses an output file inside the data folder (however the
+// path reaches it: "..", links): a query's result written there could replace
+// a part the manifests vouch for. "" and "-" are stdout.
+func (g *globals) outsideData(out string) error {
+	if out == "" || out == "-" {
+		return nil
+	}
+	data, err := resolved(g.data)
+	if err != nil {
+		return err
+	}
+	dir, err := resolved(filepath.Dir(out))
+	if err != nil {
+		return err
+	}
+	if rel, err := filepath.Rel(data, dir); err == nil && filepath.IsLocal(rel) || rel == "." {
+		return fmt.Errorf("--out %s is inside the data folder %s, which only the stages write; give a file outside it", out, g.data)
+	}
+	return nil
+}
+
+// resolved is path made absolute with its links resolved, as far as it
+// exists (the output's folder may be created by the write).
+func resolved(path string) (string, error) {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return "", err
+	}
+	var rest []string
+	for {
+		if r, err := filepath.EvalSymlinks(abs); err == nil {
+			return filepath.Join(append([]string{r}, rest...)...), nil
+		}
+		parent := filepath.Dir(abs)
+		if parent == abs {
+			return abs, nil
+		}
+		rest = append([]string{filepath.Base(abs)}, rest...)
+		abs = parent
+	}
 }
 
 func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

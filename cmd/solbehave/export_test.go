@@ -195,3 +195,33 @@ func TestExportTextReadByPandas(t *testing.T) {
 		checkRead(t, format, got, want)
 	}
 }
+
+// TestReadmeOpeningSaysWhereOutputsAre: the README's opening (before "## What
+// it is") says how long `make run` takes and where its outputs are, and its
+// reading recipes are the ones the readers above run.
+func TestReadmeOpeningSaysWhereOutputsAre(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	opening, _, _ := strings.Cut(string(raw), "## What it is")
+	for _, want := range []string{"data/report/index.html", "data/solbehave.duckdb", "minutes", "ndjson", "dtype=False"} {
+		if !strings.Contains(opening, want) {
+			t.Errorf("the README's opening lines do not say %q", want)
+		}
+	}
+	for _, recipe := range []struct{ start, reader string }{
+		{"compressionRegistry.set(", readArrowJS},
+		{"pd.read_json(", readPandasPy},
+	} {
+		i := strings.Index(opening, recipe.start)
+		if i < 0 {
+			t.Errorf("the README's opening has no %s recipe", recipe.start)
+			continue
+		}
+		line, _, _ := strings.Cut(opening[i:], "`")
+		if !strings.Contains(recipe.reader, strings.TrimPrefix(line, "df = ")) {
+			t.Errorf("the README's recipe %q is not what the tested reader runs", line)
+		}
+	}
+}

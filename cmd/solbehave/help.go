@@ -35,7 +35,7 @@ var examples = map[string]string{
   solbehave retry --only compile --data D`,
 	"sql": `  solbehave sql "SELECT * FROM fig4_replay"
   solbehave sql --format csv "SELECT model, compile_raw_rate FROM table2_compile" > compile.csv
-  solbehave sql --format parquet --out o2.parquet "SELECT * FROM replay_calls WHERE oracle = 'o2'"`,
+  solbehave sql --format parquet --out o2.parquet "SELECT * FROM replay_calls WHERE oracle = 'O2'"`,
 	"errors": `  solbehave errors
   solbehave errors --format csv --data D`,
 	"status": `  solbehave status
@@ -48,9 +48,9 @@ var examples = map[string]string{
 	"temporal": `  solbehave temporal dev-server --port 7233`,
 	"temporal dev-server": `  solbehave temporal dev-server --port 7233
   solbehave temporal dev-server --build-only`,
-	"export": `  solbehave export replay_calls --format parquet        # replay_calls.parquet
-  solbehave export table5_o1 --format csv                  # CSV on stdout
-  solbehave export o1_calls --format arrow --out o1.arrow  # Arrow IPC, zstd-compressed`,
+	"export": `  solbehave export replay_calls --format parquet               # replay_calls.parquet
+  solbehave export table5_o1 --format csv                      # CSV on stdout
+  solbehave export fuzz_results --format arrow --out o1.arrow  # Arrow IPC, zstd-compressed`,
 	"publish": `  solbehave publish --out release --archive`,
 	"views": `  solbehave views                      # after moving or copying the data folder
   solbehave views --layout relative    # paths relative to the file, so it moves with the warehouse`,

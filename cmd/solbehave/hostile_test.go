@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/redact"
+	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -155,25 +157,88 @@ func TestSecondWriterIsRefusedReadersAreNot(t *testing.T) {
 	}
 }
 
+// TestSQLCannotWriteTheWarehouse: `solbehave sql` runs reading queries only:
+// a COPY over a part of the warehouse, a COPY or EXPORT anywhere, INSTALL,
+// LOAD, and a reading query followed by a COPY are refused, the part stays
+// as it was and nothing is written; neither `sql --out` nor `export --out`
+// writes into the data folder, however the path reaches it; a result file
+// outside it is written.
+func TestSQLCannotWriteTheWarehouse(t *testing.T) {
+	corpus, data, outside := t.TempDir(), t.TempDir(), t.TempDir()
+	copyDir(t, filepath.Join(demoCorpus, vaultID), filepath.Join(corpus, vaultID))
+	if _, err := solbehave(t, "crawl", "--quiet", "--corpus", corpus, "--data", data); err != nil {
+		t.Fatal(err)
+	}
+	parts, _ := filepath.Glob(filepath.Join(data, "warehouse", "crawl_candidates", "*", "*.parquet"))
+	if len(parts) != 1 {
+		t.Fatalf("want one crawl part, got %v", parts)
+	}
+	before, _ := os.ReadFile(parts[0])
+	for _, q := range []string{"COPY (SELECT * FROM crawl_candidates WHERE false) TO '" + parts[0] + "' (FORMAT parquet)",
+		"COPY crawl_candidates TO '" + filepath.Join(outside, "c.csv") + "'", "EXPORT DATABASE '" + filepath.Join(outside, "db") + "'",
+		"INSTALL httpfs", "LOAD httpfs", "SELECT 1; COPY (SELECT 1) TO '" + filepath.Join(outside, "d.csv") + "'",
+		"ATTACH '" + filepath.Join(outside, "a.duckdb") + "'", "DROP VIEW crawl_candidates"} {
+		if _, err := solbehave(t, "sql", "--data", data, q); !errors.Is(err, views.ErrNotReadOnly) {
+			t.Errorf("%.50q: want it refused as not read-only, got %v", q, err)
+		}
+	}
+	if after, _ := os.ReadFile(parts[0]); !bytes.Equal(before, after) {
+		t.Error("a query changed a part of the warehouse")
+	}
+	os.Symlink(data, filepath.Join(outside, "link"))
+	for _, args := range [][]string{{"sql", "--out", filepath.Join(data, "x.csv"), "SELECT 1"},
+		{"sql", "--out", filepath.Join(outside, "..", filepath.Base(outside), "link", "new", "x.csv"), "SELECT 1"},
+		{"sql", "--format", "parquet", "--out", parts[0], "SELECT * FROM crawl_candidates"},
+		{"export", "crawl_candidates", "--out", filepath.Join(data, "warehouse", "crawl_candidates", "x.parquet")}} {
+		if _, err := solbehave(t, append(args, "--data", data)...); err == nil || !strings.Contains(err.Error(), "inside the data folder") {
+			t.Errorf("%q: want it refused as inside the data folder, got %v", args, err)
+		}
+	}
+	if after, _ := os.ReadFile(parts[0]); !bytes.Equal(before, after) {
+		t.Error("an --out changed a part of the warehouse")
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 1 {
+		t.Errorf("refused commands wrote %v", entries)
+	}
+	if _, err := solbehave(t, "export", "crawl_candidates", "--data", data, "--out", filepath.Join(outside, "c.parquet")); err != nil {
+		t.Errorf("export outside the data folder: %v", err)
+	}
+}
+
 // TestNoSecretInAnyOutput runs the live crawl against a fake Etherscan that
-// echoes the key (raw, URL-encoded, base64) and fails one address with the
-// URL in its error page, then skeleton, generate and compile with a fake
-// model that echoes its key in the reply and the finish reason; it searches
-// every file the runs wrote (caches and JSON decoded, artifacts gunzipped),
-// every Parquet string through DuckDB, and the log, for every form of both keys.
+// echoes the keys (raw, URL-encoded, base64, JSON-escaped) in a source it
+// serves and fails one address with the URL in its error page, its URL (from
+// a solbehave.toml) holding a key of its own; then skeleton, generate and
+// compile with a fake model at a user:password@ URL that echoes every
+// secret in the reply and the finish reason, the command line as a user
+// types it (the lock files record it). It searches every file the runs wrote
+// (caches and JSON decoded, artifacts gunzipped), every Parquet string
+// through DuckDB, and the log, for every form of every secret.
 func TestNoSecretInAnyOutput(t *testing.T) {
-	const esKey, llmKey = "ES+SECRET/key=4f1c9e&x", "sk-llm/secret+77aa=="
+	const esKey, llmKey, urlKey, llmPass = "ES+SECRET/key=4f1c9e&x", "sk-llm/secret+77aa==", "urlKEY+in/url=77&z", "llm-PASS/9f+x"
+	secrets := []string{esKey, llmKey, urlKey, llmPass}
 	h, err := etherscan.RecordedHandler(demoCorpus)
 	if err != nil {
 		t.Fatal(err)
 	}
-	echo := strings.Join(append(redact.Forms(esKey), redact.Forms(llmKey)...), " ")
+	var forms []string
+	for _, k := range secrets {
+		forms = append(forms, redact.Forms(k)...)
+	}
+	echo := strings.Join(forms, " ")
 	es := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Query().Get("address") == "0x00000000000000000000000000000000000000ff" {
 			http.Error(w, "upstream failed for "+r.URL.String()+" "+echo, http.StatusBadGateway)
 			return
 		}
-		h.ServeHTTP(w, r)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, r)
+		// The source served carries every form in a comment (valid JSON:
+		// the escaped forms are JSON escapes), so the cache and the crawled
+		// corpus both meet them.
+		body := strings.Replace(rec.Body.String(), `"SourceCode":"`, `"SourceCode":"// `+echo+`\n`, 1)
+		w.WriteHeader(rec.Code)
+		io.WriteString(w, body)
 	}))
 	defer es.Close()
 	model := llmtest.New(t, func(n int, r llmtest.Request) llmtest.Reply {
@@ -184,14 +249,26 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	corpus := t.TempDir()
 	copyDir(t, filepath.Join(demoCorpus, vaultID), filepath.Join(corpus, vaultID))
 	data := t.TempDir()
+	toml := filepath.Join(t.TempDir(), "solbehave.toml")
+	os.WriteFile(toml, []byte(fmt.Sprintf("etherscan-url = %q\n", es.URL+"/v2/api?chainid=1&key="+url.QueryEscape(urlKey)+"&")), 0o644)
+	llmURL := strings.Replace(model.BaseURL(), "http://", "http://llm-user:"+url.PathEscape(llmPass)+"@", 1)
+	asTyped := func(args ...string) { // os.Args as the shell gives them
+		old := os.Args
+		os.Args = append([]string{"solbehave"}, args...)
+		defer func() { os.Args = old }()
+		solbehave(t, args...)
+	}
 	log := captureStderr(t, func() {
-		solbehave(t, "crawl", "--live", "--data", data, "--etherscan-url", es.URL+"/v2/api?chainid=1&", "--etherscan-rate", "1000",
+		asTyped("crawl", "--live", "--data", data, "--config", toml, "--etherscan-rate", "1000",
 			"--addresses", "0x4c9fd16cf84c1405a1a54a415446860e67a41b37,0x00000000000000000000000000000000000000ff")
-		solbehave(t, "run", "--until", "compile", "--corpus", corpus, "--data", data, "--generator", "openai:m",
-			"--llm-url", model.BaseURL(), "--samples", "1", "--llm-retries", "0")
+		asTyped("run", "--until", "compile", "--corpus", corpus, "--data", data, "--generator", "openai:m",
+			"--llm-url", llmURL, "--samples", "1", "--llm-retries", "0")
 	})
 	if model.Count() == 0 {
 		t.Fatal("the fake model was never asked: the test covers nothing")
+	}
+	if _, err := os.Stat(filepath.Join(data, "corpus", "crawled", vaultID, "getsourcecode.json")); err != nil {
+		t.Fatalf("the crawl wrote no corpus: %v", err)
 	}
 	texts := map[string]string{"log": log}
 	files := 0
@@ -215,7 +292,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	}
 	found := 0
 	for where, text := range texts {
-		for _, key := range []string{esKey, llmKey} {
+		for _, key := range secrets {
 			for _, f := range redact.Forms(key) {
 				if strings.Contains(text, f) {
 					found++

@@ -18,6 +18,13 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// The first signal cancels the run (units in flight stop, nothing half
+	// written is kept); a second one kills the process as the default would:
+	// a resumed run loses nothing either way.
+	go func() {
+		<-ctx.Done()
+		stop()
+	}()
 	err := newRoot().ExecuteContext(ctx)
 	var fe *failedUnitsError
 	switch {

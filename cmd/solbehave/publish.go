@@ -351,12 +351,3 @@ func tableSection(ctx context.Context, db *sql.DB, b *strings.Builder, empty, qu
 	b.WriteString(strings.Join(lines, "\n") + "\n")
 	return nil
 }
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}

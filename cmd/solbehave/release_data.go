@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -52,7 +53,7 @@ func (p *publisher) checkMixing() error {
 	for ds, keys := range values {
 		for k, vs := range keys {
 			if len(vs) > 1 {
-				p.mixed = append(p.mixed, fmt.Sprintf("%s: %s = %s", ds, k, strings.Join(sortedKeys(vs), " | ")))
+				p.mixed = append(p.mixed, fmt.Sprintf("%s: %s = %s", ds, k, strings.Join(slices.Sorted(maps.Keys(vs)), " | ")))
 			}
 		}
 	}
@@ -203,6 +204,7 @@ var pointers = []struct{ dataset, column, kind string }{
 	{"generations", "source_path", "sample"},
 	{"generations", "files_path", "sample_files"},
 	{"samples", "source_path", "sample"},
+	{"samples", "files_path", "sample_files"},
 	{"skeletons", "skeleton_path", "skeleton"},
 }
 
@@ -274,7 +276,7 @@ func (p *publisher) sourceLicense(contract string) string {
 				ids[m[1]] = true
 			}
 			if len(ids) > 0 {
-				l = strings.Join(sortedKeys(ids), " AND ")
+				l = strings.Join(slices.Sorted(maps.Keys(ids)), " AND ")
 			}
 		}
 	}

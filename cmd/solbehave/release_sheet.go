@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"runtime"
 	"slices"
 	"sort"
@@ -143,7 +144,7 @@ func (p *publisher) corpusSection(ctx context.Context, db *sql.DB, b *strings.Bu
 	for _, r := range p.runs {
 		digests[r.CorpusDigest] = true
 	}
-	fmt.Fprintf(b, "- corpus digest(s) of the runs: `%s`\n", strings.Join(sortedKeys(digests), "`, `"))
+	fmt.Fprintf(b, "- corpus digest(s) of the runs: `%s`\n", strings.Join(slices.Sorted(maps.Keys(digests)), "`, `"))
 	return tableSection(ctx, db, b, "", `SELECT step, contracts FROM construction_funnel ORDER BY step_order`)
 }
 
@@ -176,8 +177,8 @@ func (p *publisher) parametersSection(_ context.Context, _ *sql.DB, b *strings.B
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
-		for _, v := range sortedKeys(boolKeys(values[k])) {
-			fmt.Fprintf(b, "| `%s` | `%s` | %s |\n", k, v, strings.Join(sortedKeys(values[k][v]), ", "))
+		for _, v := range slices.Sorted(maps.Keys(boolKeys(values[k]))) {
+			fmt.Fprintf(b, "| `%s` | `%s` | %s |\n", k, v, strings.Join(slices.Sorted(maps.Keys(values[k][v])), ", "))
 		}
 	}
 	if missing > 0 {
@@ -242,8 +243,8 @@ func (p *publisher) versionsSection(ctx context.Context, db *sql.DB, b *strings.
 		}
 	}
 	b.WriteString("\n| stage | version | units | failed |\n|---|---|---|---|\n")
-	for _, s := range sortedKeys(boolKeys(stages)) {
-		for _, ver := range sortedKeys(boolKeys(stages[s])) {
+	for _, s := range slices.Sorted(maps.Keys(boolKeys(stages))) {
+		for _, ver := range slices.Sorted(maps.Keys(boolKeys(stages[s]))) {
 			fmt.Fprintf(b, "| %s | %s | %d | %d |\n", s, ver, stages[s][ver].units, stages[s][ver].failed)
 		}
 	}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/spf13/cobra"
 
 	"github.com/solbehave/solbehave/pipeline"
@@ -59,31 +61,24 @@ func retryFailed(ctx context.Context, r *pipeline.Runner, s pipeline.Stage) (int
 		return 0, nil
 	}
 	r.Env.Log.Info("retrying failed units", "stage", s.Name(), "units", len(failed))
-	work := make(chan pipeline.Unit)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(max(1, r.Env.Jobs))
 	var mu sync.Mutex
 	var errs []error
-	for i := 0; i < max(1, r.Env.Jobs); i++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for u := range work {
-				if _, err := r.RunUnit(ctx, s, u, false); err != nil {
-					mu.Lock()
-					errs = append(errs, err)
-					mu.Unlock()
-				}
-			}
-		}()
-	}
 	for _, u := range failed {
 		if ctx.Err() != nil {
 			break
 		}
-		work <- u
+		g.Go(func() error {
+			if _, err := r.RunUnit(ctx, s, u, false); err != nil {
+				mu.Lock()
+				errs = append(errs, err)
+				mu.Unlock()
+			}
+			return nil
+		})
 	}
-	close(work)
-	wg.Wait()
+	g.Wait()
 	if ctx.Err() != nil {
 		return 0, ctx.Err()
 	}

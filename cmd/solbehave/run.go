@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"text/tabwriter"
 
@@ -119,7 +118,8 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	}
 	env := g.env()
 	defer env.Engines.Close()
-	release, err := pipeline.LockStages(g.data, shard, stageNames(stages), strings.Join(os.Args, " "))
+	// The effective command line (URLs without their credentials), not os.Args.
+	release, err := pipeline.LockStages(g.data, shard, stageNames(stages), "solbehave "+g.cmdline)
 	if err != nil {
 		return err
 	}

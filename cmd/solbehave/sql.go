@@ -21,11 +21,17 @@ func newSQLCmd(g *globals) *cobra.Command {
 			"COPY, zstd) or arrow (Arrow IPC, zstd-compressed buffers).",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := g.outsideData(out); err != nil {
+				return err
+			}
 			db, err := g.openDB()
 			if err != nil {
 				return err
 			}
 			defer db.Close()
+			if err := views.CheckReadOnly(cmd.Context(), db, args[0]); err != nil {
+				return fmt.Errorf("%w: the warehouse is read-only here; write a result with --out FILE, outside the data folder", err)
+			}
 			return writeResult(cmd, db, args[0], format, out) // export.go
 		},
 	}
@@ -100,6 +106,7 @@ func printSummary(cmd *cobra.Command, g *globals, ran []string) error {
 		did[s] = true
 	}
 	if did["crawl"] || did["verify"] {
+		fmt.Fprintf(cmd.OutOrStdout(), "\n%s\n", summaryTitle)
 		if err := views.Query(cmd.Context(), db, summaryQuery, "table", cmd.OutOrStdout()); err != nil {
 			return err
 		}
@@ -128,13 +135,15 @@ var summaryViews = []struct {
 }{
 	{"table2_compile", []string{"compile"}},
 	{"fig4_replay", []string{"o2", "o3"}}, {"table4_coverage", []string{"o2", "o3"}},
-	{"table5_o1", []string{"o1"}}, {"table3_dcr_validation", []string{"dcr"}}, {"vuln_rate", []string{"vuln"}},
+	{"table5_o1", []string{"o1"}}, {"table3_dcr_validation", []string{"dcr"}}, {"vuln_introduced", []string{"vuln"}},
 }
+
+const summaryTitle = "construction: contracts verified, reproduced and kept"
 
 const summaryQuery = `SELECT count(*) AS contracts,
   count(*) FILTER (WHERE r.kept) AS reproduced,
   count(*) FILTER (WHERE c.kept) AS kept_after_size_filter,
   sum(r.replayed) AS txs_replayed,
-  round(avg(r.reproduced_fraction), 3) AS mean_reproduced_fraction,
+  avg(r.reproduced_fraction) AS mean_reproduced_rate,
   (SELECT count(*) FROM errors) AS errors
 FROM reproducibility r JOIN contracts c USING (contract_id)`

@@ -8,11 +8,14 @@ package atomicfile
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+
+	"github.com/solbehave/solbehave/internal/failure"
 )
 
 // TempPattern is the os.CreateTemp pattern of the temporary file of name.
@@ -20,15 +23,17 @@ func TempPattern(name string) string { return "." + name + ".tmp-*" }
 
 // Write creates path (and its folder) with what fill writes, atomically, with
 // permissions perm. On any failure the temporary file is removed and path is
-// left as it was.
+// left as it was. A failure to create, write, sync or rename the file (a
+// full or read-only disk) is a retriable failure.Storage; an error of fill's
+// own comes back as fill returned it.
 func Write(path string, perm fs.FileMode, fill func(w io.Writer) error) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
+		return storage(err)
 	}
 	tmp, err := os.CreateTemp(dir, TempPattern(filepath.Base(path)))
 	if err != nil {
-		return err
+		return storage(err)
 	}
 	committed := false
 	defer func() { // also while a panic in fill unwinds
@@ -38,14 +43,21 @@ func Write(path string, perm fs.FileMode, fill func(w io.Writer) error) (err err
 		}
 	}()
 	if err := fill(tmp); err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) && pe.Path == tmp.Name() {
+			return storage(err) // the write to the temporary file itself failed
+		}
 		return err
 	}
 	if err := commit(tmp, path, perm); err != nil {
-		return err
+		return storage(err)
 	}
 	committed = true
 	return nil
 }
+
+// storage classes a write the disk refused: a rerun may find room.
+func storage(err error) error { return failure.New(failure.Storage, true, err) }
 
 // WriteFile is Write with the content given.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
@@ -91,11 +103,11 @@ func syncDir(dir string) error {
 func Dir(final string, build func(dir string) error) error {
 	parent := filepath.Dir(final)
 	if err := os.MkdirAll(parent, 0o755); err != nil {
-		return err
+		return storage(err)
 	}
 	tmp, err := os.MkdirTemp(parent, TempPattern(filepath.Base(final)))
 	if err != nil {
-		return err
+		return storage(err)
 	}
 	defer os.RemoveAll(tmp) // a no-op once renamed
 	if err := build(tmp); err != nil {
@@ -105,7 +117,7 @@ func Dir(final string, build func(dir string) error) error {
 		if _, serr := os.Stat(final); serr == nil {
 			return nil
 		}
-		return err
+		return storage(err)
 	}
 	return nil
 }

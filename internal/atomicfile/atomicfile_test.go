@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/solbehave/solbehave/internal/failure"
 )
 
 func TestWriteReplacesWholeOrNothing(t *testing.T) {
@@ -52,5 +54,28 @@ func TestDirKeepsAConcurrentWinner(t *testing.T) {
 	entries, _ := os.ReadDir(filepath.Dir(final))
 	if len(entries) != 1 {
 		t.Fatalf("left %d entries beside the folder", len(entries))
+	}
+}
+
+// TestDiskFailuresAreStorage: a write the disk refuses (the temporary file
+// cannot be written, the rename fails) is a retriable storage failure; an
+// error of the caller's fill keeps its own class.
+func TestDiskFailuresAreStorage(t *testing.T) {
+	dir := t.TempDir()
+	refused := Write(filepath.Join(dir, "a"), 0o644, func(w io.Writer) error {
+		w.(*os.File).Close() // as a full disk would: the write fails on the temporary file
+		_, err := w.Write([]byte("x"))
+		return err
+	})
+	os.MkdirAll(filepath.Join(dir, "taken", "x"), 0o755)
+	renamed := WriteFile(filepath.Join(dir, "taken"), []byte("x"), 0o644)
+	for _, err := range []error{refused, renamed} {
+		if c, retriable := failure.Of(err); c != failure.Storage || !retriable {
+			t.Errorf("%v: class %s (retriable %v), want storage", err, c, retriable)
+		}
+	}
+	own := errors.New("the query failed")
+	if err := Write(filepath.Join(dir, "b"), 0o644, func(io.Writer) error { return own }); err != own {
+		t.Errorf("fill's own error came back as %v", err)
 	}
 }

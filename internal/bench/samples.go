@@ -31,7 +31,7 @@ func (b *bencher) mutantSamples(ctx context.Context, cr *contractRun, rec *deplo
 		cr.SampleErr = "original: " + err.Error()
 		return nil
 	}
-	sk, err := skeleton.Build(skeleton.Input{Files: o.Files, File: o.File, Target: target, AST: o.Root}, nil)
+	sk, err := skeleton.Build(o.SkeletonInput(target, ""), nil)
 	if err != nil {
 		cr.SampleErr = "skeleton: " + err.Error()
 		return nil

@@ -20,10 +20,13 @@
 // OnOpcode hook; without it and without caller hooks the EVM runs its
 // untraced fast path.
 //
-// Runaway code is bounded twice: by gas (30,000,000 by default) and by a
-// wall-clock limit per call (10 s by default) enforced with evm.Cancel. A timed
-// out or panicking call (in the EVM or in a hook) is rolled back and reported as
-// an error; the harness stays usable.
+// Runaway code is bounded by gas (30,000,000 by default, MaxGas at most), a
+// count, so what a call does never depends on how fast the machine runs it.
+// A wall-clock limit per call (Options.Timeout, enforced with evm.Cancel) is
+// off unless asked for; a call past it is an error wrapped in a
+// walltime.Error (a failure of the machine, never a result). A timed out or
+// panicking call (in the EVM or in a hook) is rolled back and reported as an
+// error; the harness stays usable.
 //
 // Fork copies the whole state cheaply (StateDB.Copy), so one post-deployment
 // state can seed many independent runs. A Harness is not safe for concurrent

@@ -21,13 +21,17 @@ import (
 	"github.com/ethereum/go-ethereum/params"
 	"github.com/ethereum/go-ethereum/triedb"
 	"github.com/holiman/uint256"
+
+	"github.com/solbehave/solbehave/internal/walltime"
 )
 
 const (
 	// DefaultGas is the gas limit of a message that names none.
 	DefaultGas uint64 = 30_000_000
-	// DefaultTimeout is the wall-clock limit of one call when Options names none.
-	DefaultTimeout = 10 * time.Second
+	// MaxGas bounds every message's gas limit, so a call's work is bounded
+	// deterministically (no mainnet block has allowed more): a recorded
+	// transaction claiming more gas runs with MaxGas.
+	MaxGas uint64 = 1 << 28
 	// BlockGasLimit is the block gas limit every call runs under (raised to
 	// the call's own gas when that is larger).
 	BlockGasLimit uint64 = 30_000_000
@@ -38,7 +42,8 @@ const (
 
 var (
 	// ErrTimeout: the call ran past Options.Timeout and was cancelled; its
-	// effects were rolled back.
+	// effects were rolled back. The harness returns it inside a
+	// *walltime.Error: a unit that meets it fails as a timeout, never a result.
 	ErrTimeout = errors.New("chain: call exceeded its time limit")
 	// ErrPanic: the EVM or a hook panicked; the call's effects were rolled back.
 	ErrPanic = errors.New("chain: panic during execution")
@@ -103,7 +108,10 @@ type Options struct {
 	Config   *params.ChainConfig // nil: mainnet
 	Coverage bool                // collect Result.Coverage
 	Hooks    *tracing.Hooks      // extra observer, may be nil
-	Timeout  time.Duration       // per call; 0: DefaultTimeout
+	// Timeout is a wall-clock limit per call; 0: none (gas bounds every call,
+	// see MaxGas). How long a call takes depends on the machine, so a call
+	// that runs out of time is an error (ErrTimeout), never a Result.
+	Timeout time.Duration
 }
 
 // Harness is an in-memory chain state plus the machinery to run messages on
@@ -158,9 +166,6 @@ func newHarness(opts Options, inner *state.StateDB) *Harness {
 	h := &Harness{opts: opts, config: opts.Config, timeout: opts.Timeout, inner: inner}
 	if h.config == nil {
 		h.config = params.MainnetChainConfig
-	}
-	if h.timeout <= 0 {
-		h.timeout = DefaultTimeout
 	}
 	if opts.Coverage {
 		h.cov = newCoverageRecorder()
@@ -260,7 +265,7 @@ func (h *Harness) loadMessage(m Msg) error {
 		h.msg.To = &h.to
 	}
 	h.msg.Data = m.Data
-	h.msg.GasLimit = m.Gas
+	h.msg.GasLimit = min(m.Gas, MaxGas)
 	if h.msg.GasLimit == 0 {
 		h.msg.GasLimit = DefaultGas
 	}
@@ -350,17 +355,20 @@ func prevRandao(n uint64) common.Hash {
 	return crypto.Keccak256Hash(b[:])
 }
 
-// execute runs the loaded message under the watchdog, turning a panic or a
-// timeout into an error (the caller rolls the state back).
+// execute runs the loaded message (under the watchdog when a timeout is
+// set), turning a panic or a timeout into an error (the caller rolls the
+// state back).
 func (h *Harness) execute(evm *vm.EVM) (res *core.ExecutionResult, err error) {
-	h.dog.arm(evm, h.timeout)
+	if h.timeout > 0 {
+		h.dog.arm(evm, h.timeout)
+	}
 	defer func() {
-		fired := h.dog.disarm()
+		fired := h.timeout > 0 && h.dog.disarm()
 		if r := recover(); r != nil {
 			res, err = nil, fmt.Errorf("%w: %v\n%s", ErrPanic, r, debug.Stack())
 			h.dropEVM(false)
 		} else if fired {
-			res, err = nil, fmt.Errorf("%w (%s)", ErrTimeout, h.timeout)
+			res, err = nil, &walltime.Error{Limit: h.timeout, Err: ErrTimeout}
 			h.dropEVM(true) // a cancelled EVM stays cancelled
 		}
 	}()

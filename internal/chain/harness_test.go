@@ -3,9 +3,13 @@ package chain
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"math/big"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -241,6 +245,26 @@ func TestInfiniteLoopIsGasBounded(t *testing.T) {
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("a 30M-gas loop took %s", d)
+	}
+}
+
+// TestGasBoundsCallsNotTheClock: a call's work is bounded by gas alone,
+// never by how long the machine takes: a loop asking for more than MaxGas
+// runs out of gas at MaxGas, and an 11 s stall of the process in the middle
+// of it (a machine too loaded to schedule it) changes nothing.
+func TestGasBoundsCallsNotTheClock(t *testing.T) {
+	h := New(Options{})
+	addr := deploy(t, h, spinner(), block2020)
+	pid := os.Getpid()
+	stall := exec.Command("sh", "-c", fmt.Sprintf("sleep 0.2; kill -STOP %d; sleep 11; kill -CONT %d", pid, pid))
+	stall.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := stall.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer stall.Wait()
+	res, err := h.Apply(Msg{From: alice, To: &addr, Gas: 1 << 40, Block: block2020})
+	if err != nil || res.Success || !errors.Is(res.Err, vm.ErrOutOfGas) || res.GasUsed != MaxGas {
+		t.Fatalf("err %v result %+v, want out of gas after MaxGas", err, res)
 	}
 }
 

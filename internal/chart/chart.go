@@ -58,7 +58,14 @@ const (
 	wrapAt     = 14                // characters per line of a category label
 	labelGap   = 4 * vg.Millimeter
 	axisMargin = 22 * vg.Millimeter // the y axis, its label and ticks
+	titlePad   = 3 * vg.Millimeter
+	rowGap     = 5 * vg.Millimeter // between rows of a wrapped chart
+	inset      = vg.Length(3)      // left of the y label, in points
 )
+
+// MaxWidth is the widest a chart gets (800 pt, about 1070 CSS px: the
+// report's column); more categories wrap onto further rows.
+const MaxWidth = vg.Length(800)
 
 // SVG renders the chart as an SVG document.
 func (b Bars) SVG() ([]byte, error) {
@@ -103,9 +110,29 @@ func (b Bars) slot() vg.Length {
 	return max(bars, widest) + labelGap
 }
 
-// height leaves room for every legend line.
+// perRow is how many categories one row of bars holds: all of them when
+// they fit in MaxWidth beside the legend, else as many as fit (at least
+// one); the rest wrap onto further rows, so no chart is wider than a page.
+func (b Bars) perRow() int {
+	room := MaxWidth - inset - axisMargin - b.legendWidth()
+	n := max(1, int(room/b.slot()))
+	return min(n, len(b.Categories))
+}
+
+func (b Bars) rows() int { return (len(b.Categories) + b.perRow() - 1) / b.perRow() }
+
+// titleHeight is the band above the rows that holds the title.
+func (b Bars) titleHeight() vg.Length {
+	if b.Title == "" {
+		return 0
+	}
+	return titleStyle().Rectangle(b.Title).Size().Y + titlePad
+}
+
+// height leaves room for every row and every legend line.
 func (b Bars) height() vg.Length {
-	return max(minHeight, vg.Length(len(b.Series))*entryStep+30*vg.Millimeter)
+	rows := vg.Length(b.rows())*minHeight + vg.Length(b.rows()-1)*rowGap
+	return b.titleHeight() + max(rows, vg.Length(len(b.Series))*entryStep+30*vg.Millimeter)
 }
 
 // legendWidth is the room of the legend, which names even a single series
@@ -123,42 +150,120 @@ func (b Bars) legendWidth() vg.Length {
 	return legendGap + thumbWidth + face.Width(" ") + widest + 3*vg.Millimeter
 }
 
+// width holds the rows' slots and the legend, and the title over the plot
+// part (it is centred there: a narrower plot would push it past the left
+// edge).
 func (b Bars) width() (vg.Length, error) {
 	if len(b.Categories) == 0 {
 		return 0, fmt.Errorf("chart: %q has no categories", b.Title)
 	}
-	return axisMargin + vg.Length(len(b.Categories))*b.slot() + b.legendWidth(), nil
+	plotW := inset + axisMargin + vg.Length(b.perRow())*b.slot()
+	if b.Title != "" {
+		plotW = max(plotW, titleStyle().Width(b.Title)+2*titlePad)
+	}
+	return plotW + b.legendWidth(), nil
 }
 
-// draw lays the plot out left and the legend right of it.
+func titleStyle() text.Style {
+	sty := plot.New().Title.TextStyle
+	sty.Font.Size = vg.Points(12)
+	sty.Handler = text.Plain{Fonts: font.DefaultCache}
+	return sty
+}
+
+// draw lays the title over the plot, the rows of bars below it and the
+// legend right of them.
 func (b Bars) draw(dc draw.Canvas) error {
-	p := plot.New()
-	p.Title.Text = b.Title
-	p.Title.TextStyle.Font.Size = vg.Points(12)
-	p.Y.Label.Text = b.YLabel
-	p.Y.Min = 0
-	p.X.Tick.Label.Font.Size = vg.Points(10)
-	p.Y.Tick.Label.Font.Size = vg.Points(10)
-	// The legend is drawn beside the plot, not by p.Draw inside it.
+	lw := b.legendWidth()
+	plotC := draw.Crop(dc, 0, -lw, 0, 0)
+	if b.Title != "" {
+		sty := titleStyle()
+		sty.XAlign = draw.XCenter
+		sty.YAlign = draw.YTop
+		plotC.FillText(sty, vg.Point{X: plotC.Center().X, Y: plotC.Max.Y}, b.Title)
+	}
 	legend := plot.NewLegend()
 	legend.TextStyle.Font.Size = vg.Points(10)
 	legend.Top, legend.Left = true, true
 	legend.ThumbnailWidth = thumbWidth
 	legend.Padding = entryStep - vg.Points(10) // lines apart, their boxes never touching
-	p.Add(plotter.NewGrid())
-
-	var below *plotter.BarChart
-	top := 0.0
-	for i, s := range b.Series {
-		vals := make(plotter.Values, len(b.Categories))
-		for j := range vals {
-			if j < len(s.Values) && !math.IsNaN(s.Values[j]) {
-				vals[j] = s.Values[j]
+	yMax, ticks := b.yAxis()
+	per, rows := b.perRow(), b.rows()
+	th := b.titleHeight()
+	rowH := (dc.Max.Y - dc.Min.Y - th - vg.Length(rows-1)*rowGap) / vg.Length(rows)
+	for r := range rows {
+		lo, hi := r*per, min((r+1)*per, len(b.Categories))
+		p, bars, err := b.rowPlot(lo, hi, per, yMax, ticks)
+		if err != nil {
+			return err
+		}
+		if r == 0 {
+			for i, bc := range bars {
+				legend.Add(b.Series[i].Name, bc)
 			}
+		}
+		top := -th - vg.Length(r)*(rowH+rowGap) // a gap keeps the labels above clear of this row's top tick
+		// inset: the rotated y label's ascent would reach past the left edge
+		p.Draw(draw.Crop(plotC, inset, 0, dc.Max.Y-dc.Min.Y+top-rowH, top))
+	}
+	if lw > 0 {
+		legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-lw+legendGap, 0, 0, -th-4*vg.Millimeter))
+	}
+	return nil
+}
+
+// yAxis is the value axis shared by every row: its top and its ticks.
+func (b Bars) yAxis() (float64, plot.Ticker) {
+	top := 0.0
+	for j := range b.Categories {
+		sum := 0.0
+		for _, s := range b.Series {
+			v := value(s, j)
+			top = max(top, v)
+			sum += v
+		}
+		if b.Stacked {
+			top = max(top, sum)
+		}
+	}
+	if b.Percent {
+		return math.Max(1, top), plot.TickerFunc(percentTicks)
+	}
+	step := IntegerStep(top)
+	return math.Max(step, math.Ceil(top/step)*step),
+		plot.TickerFunc(func(lo, hi float64) []plot.Tick { return IntegerTicks(lo, hi, step) })
+}
+
+func value(s Series, j int) float64 {
+	if j < len(s.Values) && !math.IsNaN(s.Values[j]) {
+		return s.Values[j]
+	}
+	return 0
+}
+
+// rowPlot is the plot of categories lo..hi-1 in a row of per slots: the x
+// range spans whole slots (half a slot beside the outer bars), so the grid
+// spans every bar; no vertical grid lines run through the bars.
+func (b Bars) rowPlot(lo, hi, per int, yMax float64, ticks plot.Ticker) (*plot.Plot, []*plotter.BarChart, error) {
+	p := plot.New()
+	p.Y.Label.Text = b.YLabel
+	p.Y.Min, p.Y.Max = 0, yMax
+	p.Y.Tick.Marker = ticks
+	p.X.Tick.Label.Font.Size = vg.Points(10)
+	p.Y.Tick.Label.Font.Size = vg.Points(10)
+	grid := plotter.NewGrid()
+	grid.Vertical.Color = nil
+	p.Add(grid)
+	var out []*plotter.BarChart
+	var below *plotter.BarChart
+	for i, s := range b.Series {
+		vals := make(plotter.Values, hi-lo)
+		for j := range vals {
+			vals[j] = value(s, lo+j)
 		}
 		bc, err := plotter.NewBarChart(vals, barWidth)
 		if err != nil {
-			return fmt.Errorf("chart: %s: %w", s.Name, err)
+			return nil, nil, fmt.Errorf("chart: %s: %w", s.Name, err)
 		}
 		bc.Color = Palette[i%len(Palette)]
 		bc.LineStyle.Width = 0
@@ -171,32 +276,18 @@ func (b Bars) draw(dc draw.Canvas) error {
 		} else {
 			bc.Offset = (vg.Length(i) - vg.Length(len(b.Series)-1)/2) * barWidth
 		}
-		for j := range vals {
-			top = max(top, bc.BarHeight(j))
-		}
 		p.Add(bc)
-		legend.Add(s.Name, bc)
+		out = append(out, bc)
 	}
-	wrapped := make([]string, len(b.Categories))
-	for i, c := range b.Categories {
-		wrapped[i] = Wrap(c, wrapAt)
+	wrapped := make([]string, hi-lo)
+	for i := range wrapped {
+		wrapped[i] = Wrap(b.Categories[lo+i], wrapAt)
 	}
 	p.NominalX(wrapped...)
+	p.Y.Padding = 0 // the half slot of the x range keeps the first label clear of the y axis
+	p.X.Min, p.X.Max = -0.5, float64(per)-0.5
 	p.X.Tick.Label.Handler = spaced{text.Plain{Fonts: font.DefaultCache}}
-	if b.Percent {
-		p.Y.Max = math.Max(1, top)
-		p.Y.Tick.Marker = plot.TickerFunc(percentTicks)
-	} else {
-		step := IntegerStep(top)
-		p.Y.Max = math.Max(step, math.Ceil(top/step)*step)
-		p.Y.Tick.Marker = plot.TickerFunc(func(lo, hi float64) []plot.Tick { return IntegerTicks(lo, hi, step) })
-	}
-	lw := b.legendWidth()
-	p.Draw(draw.Crop(dc, 0, -lw, 0, 0))
-	if lw > 0 {
-		legend.Draw(draw.Crop(dc, dc.Max.X-dc.Min.X-lw+legendGap, 0, 0, -12*vg.Millimeter))
-	}
-	return nil
+	return p, out, nil
 }
 
 func percentTicks(lo, hi float64) []plot.Tick {

@@ -2,9 +2,15 @@ package chart
 
 import (
 	"bytes"
+	"html"
 	"math"
 	"regexp"
+	"strconv"
 	"testing"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
 )
 
 func sample() Bars {
@@ -58,5 +64,70 @@ func TestSVGAndPDF(t *testing.T) {
 func TestWrap(t *testing.T) {
 	if got := Wrap("openai:gpt-4o-mini (matched, paper)", 14); got != "openai:gpt-4o-mini\n(matched,\npaper)" {
 		t.Errorf("Wrap = %q", got)
+	}
+}
+
+var (
+	svgSizeRe = regexp.MustCompile(`<svg width="([0-9.]+)pt" height="([0-9.]+)pt"`)
+	svgTextRe = regexp.MustCompile(`(?s)<text x="([-0-9.e]+)" y="[-0-9.e]+" transform="scale\(1, -1\)"\s*style="[^"]*font-size:([0-9.]+)px">([^<]*)</text>`)
+)
+
+// textsInside checks that every horizontal text of an SVG starts and ends
+// within its width, and returns the width.
+func textsInside(t *testing.T, name string, svg []byte) float64 {
+	t.Helper()
+	m := svgSizeRe.FindSubmatch(svg)
+	if m == nil {
+		t.Fatalf("%s: no SVG size", name)
+	}
+	width, _ := strconv.ParseFloat(string(m[1]), 64)
+	texts := svgTextRe.FindAllSubmatch(bytes.ReplaceAll(svg, []byte("<g transform=\"rotate(90)\">\n<text"), []byte("<g><rotated")), -1)
+	if len(texts) == 0 {
+		t.Fatalf("%s: no text found", name)
+	}
+	for _, tm := range texts {
+		x, _ := strconv.ParseFloat(string(tm[1]), 64)
+		size, _ := strconv.ParseFloat(string(tm[2]), 64)
+		face := font.DefaultCache.Lookup(plot.DefaultFont, vg.Length(size))
+		w := float64(face.Width(html.UnescapeString(string(tm[3]))))
+		if x < -0.5 || x+w > width+0.5 {
+			t.Errorf("%s: text %q spans %.1f to %.1f pt, outside the chart's 0 to %.1f", name, tm[3], x, x+w, width)
+		}
+	}
+	return width
+}
+
+// TestTextsInsideAndWidthBounded: a long title over two narrow categories
+// stays inside the chart, and many categories wrap onto rows no wider than
+// MaxWidth, legend included.
+func TestTextsInsideAndWidthBounded(t *testing.T) {
+	narrow := Bars{Title: "Compile rate by contract size", YLabel: "compiling samples", Categories: []string{"1-5", "6-10"},
+		Percent: true, Series: []Series{{"mutant", []float64{1, 1}}, {"reference", []float64{1, 0.5}}}}
+	ops := []string{"(none)", "arithmetic", "boundary", "constant", "delete_statement", "drop_require", "logical",
+		"relational", "remove_modifier", "return_value", "sender_origin", "unchecked"}
+	wide := Bars{Title: "Mutants exposed per oracle", YLabel: "mutated samples exposed", Categories: ops, Percent: true}
+	for i, o := range []string{"O1", "O2", "O3 (fixed, paper)", "O4 (fixed, paper)"} {
+		vals := make([]float64, len(ops))
+		for j := range vals {
+			vals[j] = float64((i+j)%5) / 4
+		}
+		wide.Series = append(wide.Series, Series{o, vals})
+	}
+	for name, b := range map[string]Bars{"narrow": narrow, "wide": wide, "stacked": sample()} {
+		svg, err := b.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := textsInside(t, name, svg); w > float64(MaxWidth)+0.5 {
+			t.Errorf("%s: %.0f pt wide, more than %v", name, w, MaxWidth)
+		}
+		for _, s := range b.Series {
+			if !bytes.Contains(svg, []byte(">"+html.EscapeString(s.Name)+"<")) {
+				t.Errorf("%s: legend lacks %q", name, s.Name)
+			}
+		}
+	}
+	if wide.rows() < 2 {
+		t.Errorf("12 operators x 4 oracles in %d row(s): want them wrapped", wide.rows())
 	}
 }

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -21,6 +20,8 @@ import (
 	"github.com/knadh/koanf/providers/rawbytes"
 	"github.com/knadh/koanf/v2"
 	"github.com/spf13/pflag"
+
+	"github.com/solbehave/solbehave/internal/inputfile"
 )
 
 // FileName is the configuration file looked up in the working folder.
@@ -114,6 +115,10 @@ func sameFlag(keys, cmd *pflag.FlagSet, key string) bool {
 	return k != nil && f != nil && k.Value.Type() == f.Value.Type()
 }
 
+// maxFile bounds the configuration file (a few KiB; a link to a device or a
+// stray file must not exhaust memory).
+const maxFile = 1 << 20
+
 // readFile loads the TOML file into a koanf instance (empty when there is none).
 func readFile(path string) (*koanf.Koanf, string, error) {
 	k := koanf.New(delim)
@@ -121,7 +126,7 @@ func readFile(path string) (*koanf.Koanf, string, error) {
 	if !explicit {
 		path = FileName
 	}
-	b, err := os.ReadFile(path)
+	b, err := inputfile.Read(path, maxFile)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && !explicit:
 		return k, "", nil

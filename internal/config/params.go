@@ -22,6 +22,8 @@ var notFingerprinted = map[string]bool{
 	"engine": true, "temporal": true, "namespace": true, "task-queue": true, "temporal-tls": true,
 	"temporal-tls-cert": true, "temporal-tls-key": true, "generate-queue": true, "fanout": true,
 	"heartbeat": true, "unit-attempts": true,
+	// wall-clock guards: past one a unit fails (retried), so no row depends on them
+	"o1-timeout": true, "vuln-budget": true,
 	// clients: timeouts, retries, concurrency, mirrors
 	"llm-timeout": true, "llm-retries": true, "llm-concurrency": true,
 	"etherscan-rate": true, "etherscan-url": true, "block-batch": true,

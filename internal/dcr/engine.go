@@ -3,6 +3,7 @@ package dcr
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -131,7 +132,7 @@ func (e *Engine) Awaited(m *Marking, s State) ([]string, []GuardError) {
 			set[r.Source] = true
 		}
 	}
-	return sortedKeys(set), ev.errs
+	return slices.Sorted(maps.Keys(set)), ev.errs
 }
 
 // Execute runs event id from marking m and returns the resulting marking;

@@ -162,7 +162,7 @@ func (g *Graph) Prerequisites() []string {
 			set[r.Source] = true
 		}
 	}
-	return sortedKeys(set)
+	return slices.Sorted(maps.Keys(set))
 }
 
 // ValidationError lists every problem found in a graph.

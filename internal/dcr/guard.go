@@ -3,6 +3,7 @@ package dcr
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -39,7 +40,7 @@ func CompileGuard(src string, constants map[string]string) (*Guard, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Guard{src: src, root: root, vars: sortedKeys(p.vars)}, nil
+	return &Guard{src: src, root: root, vars: slices.Sorted(maps.Keys(p.vars))}, nil
 }
 
 // Source returns the guard as written.
@@ -472,15 +473,6 @@ func (p *parser) expectOp(op string) error {
 
 func (p *parser) errAt(t token, format string, args ...any) error {
 	return fmt.Errorf("offset %d: %s", t.pos, fmt.Sprintf(format, args...))
-}
-
-func sortedKeys(m map[string]bool) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }
 
 func treeDepth(n node) int {

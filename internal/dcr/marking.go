@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 )
 
 // Marking is the state of a DCR graph: which events have been executed,
@@ -42,9 +43,9 @@ func (m *Marking) IsPending(id string) bool  { return m.pending[id] }
 // Executed, Included and Pending list the three sets, sorted. Pending holds
 // excluded pending events too: their obligation is suspended, not gone, and
 // returns if they are included again.
-func (m *Marking) Executed() []string { return sortedKeys(m.executed) }
-func (m *Marking) Included() []string { return sortedKeys(m.included) }
-func (m *Marking) Pending() []string  { return sortedKeys(m.pending) }
+func (m *Marking) Executed() []string { return slices.Sorted(maps.Keys(m.executed)) }
+func (m *Marking) Included() []string { return slices.Sorted(maps.Keys(m.included)) }
+func (m *Marking) Pending() []string  { return slices.Sorted(maps.Keys(m.pending)) }
 
 // Obligations lists, sorted, the pending events that are included: those
 // that stand between this marking and acceptance (Algorithm 1's first
@@ -56,7 +57,7 @@ func (m *Marking) Obligations() []string {
 			due[id] = true
 		}
 	}
-	return sortedKeys(due)
+	return slices.Sorted(maps.Keys(due))
 }
 
 // Accepting reports whether no included event is pending.

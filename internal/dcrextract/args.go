@@ -4,9 +4,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -52,7 +53,7 @@ func abiMethod(parsed *abi.ABI, e entry) *abi.Method {
 		return nil
 	}
 	var byArity *abi.Method
-	for _, name := range sortedMethodNames(parsed) {
+	for _, name := range slices.Sorted(maps.Keys(parsed.Methods)) {
 		meth := parsed.Methods[name]
 		if meth.RawName != e.fn.Name || len(meth.Inputs) != len(e.fn.Params) {
 			continue
@@ -65,15 +66,6 @@ func abiMethod(parsed *abi.ABI, e entry) *abi.Method {
 		}
 	}
 	return byArity
-}
-
-func sortedMethodNames(parsed *abi.ABI) []string {
-	names := make([]string, 0, len(parsed.Methods))
-	for n := range parsed.Methods {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }
 
 func sameTypes(in abi.Arguments, params []solast.Param) bool {

@@ -9,6 +9,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -210,7 +212,7 @@ func abiProblem(e dcr.Event, parsed *abi.ABI) string {
 		return "the contract has no fallback or receive function"
 	}
 	var found []abi.Method
-	for _, name := range sortedMethodNames(parsed) {
+	for _, name := range slices.Sorted(maps.Keys(parsed.Methods)) {
 		m := parsed.Methods[name]
 		if m.RawName == e.Function {
 			found = append(found, m)

@@ -1,6 +1,7 @@
 package deploy
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -27,11 +28,12 @@ type Record struct {
 // the client. A record whose source is unverified or unparsable is still
 // returned with the error, so callers can record the reason.
 func Load(c *etherscan.Client, e etherscan.Entry, limit int) (*Record, error) {
-	src, err := c.Source(e.Address)
+	// A recorded corpus never waits (no rate limit, no retries): no context to honour.
+	src, err := c.Source(context.Background(), e.Address)
 	if err != nil {
 		return nil, err
 	}
-	txs, err := c.Transactions(e.Address, limit+1)
+	txs, err := c.Transactions(context.Background(), e.Address, limit+1)
 	if err != nil {
 		return nil, err
 	}

@@ -1,16 +1,18 @@
 package etherscan
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 
 	esapi "github.com/nanmu42/etherscan-api"
+	"golang.org/x/time/rate"
 
 	"github.com/solbehave/solbehave/internal/egress"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/redact"
 )
 
@@ -35,6 +37,7 @@ type Options struct {
 // Client is safe for concurrent use.
 type Client struct {
 	api      *esapi.Client
+	limiter  *rate.Limiter // spaces requests evenly (burst 1)
 	retries  int
 	backoff  time.Duration
 	deadline time.Duration
@@ -44,8 +47,8 @@ type Client struct {
 type Error struct {
 	Op        string // getsourcecode, txlist, ...
 	Address   string
-	Class     string // auth, rate_limit, network, timeout, endpoint, input, source (see Classify)
-	Retriable bool   // network trouble, rate limit, timeout, a 5xx: worth asking again
+	Class     failure.Class // auth, rate_limit, network, timeout, endpoint, input, source (see Classify)
+	Retriable bool          // network trouble, rate limit, timeout, a 5xx: worth asking again
 	Msg       string
 }
 
@@ -78,6 +81,7 @@ func NewLive(o Options) *Client {
 		o.MaxAnswer = 64 << 20
 	}
 	redact.Add(o.Key)
+	redact.AddURL(o.BaseURL) // a key written into the URL instead
 	transport := o.Transport
 	if transport == nil {
 		transport = http.DefaultTransport
@@ -86,17 +90,13 @@ func NewLive(o Options) *Client {
 	if o.CacheDir != "" {
 		transport = &cachingTransport{next: transport, dir: o.CacheDir, max: o.MaxAnswer}
 	}
-	limiter := newLimiter(o.RatePerSecond)
 	api := esapi.NewCustomized(esapi.Customization{
 		BaseURL: o.BaseURL,
 		Key:     o.Key,
 		Client:  &http.Client{Timeout: o.Timeout, Transport: transport, CheckRedirect: egress.SameOrigin},
-		BeforeRequest: func(string, string, map[string]interface{}) error {
-			limiter.wait()
-			return nil
-		},
 	})
-	return &Client{api: api, retries: o.Retries, backoff: o.Backoff, deadline: o.Deadline}
+	return &Client{api: api, limiter: rate.NewLimiter(rate.Limit(o.RatePerSecond), 1),
+		retries: o.Retries, backoff: o.Backoff, deadline: o.Deadline}
 }
 
 // NewRecorded returns a client that reads a corpus folder through the same
@@ -111,9 +111,9 @@ func NewRecorded(dir string) (*Client, error) {
 
 // Source returns the verified source record of a contract. An unverified
 // contract (empty SourceCode) is returned as is: callers record why they skip it.
-func (c *Client) Source(address string) (*esapi.ContractSource, error) {
+func (c *Client) Source(ctx context.Context, address string) (*esapi.ContractSource, error) {
 	var out []esapi.ContractSource
-	err := c.retry("getsourcecode", address, func() (err error) {
+	err := c.retry(ctx, "getsourcecode", address, func() (err error) {
 		out, err = c.api.ContractSource(address)
 		return err
 	})
@@ -121,7 +121,7 @@ func (c *Client) Source(address string) (*esapi.ContractSource, error) {
 		return nil, err
 	}
 	if len(out) == 0 {
-		return nil, &Error{Op: "getsourcecode", Address: address, Class: "source", Msg: "empty result"}
+		return nil, &Error{Op: "getsourcecode", Address: address, Class: failure.Source, Msg: "empty result"}
 	}
 	return &out[0], nil
 }
@@ -131,11 +131,11 @@ const PageSize = 1000
 
 // Transactions returns up to limit external transactions in ascending order,
 // paging through txlist as needed.
-func (c *Client) Transactions(address string, limit int) ([]esapi.NormalTx, error) {
+func (c *Client) Transactions(ctx context.Context, address string, limit int) ([]esapi.NormalTx, error) {
 	var all []esapi.NormalTx
 	for page := 1; len(all) < limit; page++ {
 		var txs []esapi.NormalTx
-		err := c.retry("txlist", address, func() (err error) {
+		err := c.retry(ctx, "txlist", address, func() (err error) {
 			txs, err = c.api.NormalTxByAddress(address, nil, nil, page, PageSize, false)
 			return err
 		})
@@ -161,12 +161,16 @@ func isNoResults(err error) bool {
 	return errors.As(err, &e) && strings.Contains(strings.ToLower(e.Msg), "no transactions found")
 }
 
-// retry runs call, retrying retriable failures with exponential backoff
-// until the request's deadline.
-func (c *Client) retry(op, address string, call func() error) error {
+// retry runs call at the client's rate, retrying retriable failures with
+// exponential backoff until the request's deadline; a cancelled ctx ends the
+// waits at once.
+func (c *Client) retry(ctx context.Context, op, address string, call func() error) error {
 	start := time.Now()
 	delay := c.backoff
 	for attempt := 1; ; attempt++ {
+		if err := c.limiter.Wait(ctx); err != nil {
+			return &Error{Op: op, Address: address, Class: failure.Timeout, Retriable: true, Msg: err.Error()}
+		}
 		err := call()
 		if err == nil {
 			return nil
@@ -180,7 +184,12 @@ func (c *Client) retry(op, address string, call func() error) error {
 			e.Msg += fmt.Sprintf(" (gave up after %d attempts: the request's deadline is %s)", attempt, c.deadline)
 			return e
 		}
-		time.Sleep(delay)
+		select {
+		case <-ctx.Done():
+			e.Msg += " (cancelled while waiting to retry)"
+			return e
+		case <-time.After(delay):
+		}
 		delay *= 2
 	}
 }
@@ -189,7 +198,7 @@ func (c *Client) retry(op, address string, call func() error) error {
 // carries the answer's result, see answerTransport), and whether asking again
 // can help: a wrong key, a bad address or a malformed answer will not change;
 // the network, a rate limit or a server error may.
-func Classify(msg string) (class string, retriable bool) {
+func Classify(msg string) (class failure.Class, retriable bool) {
 	m := strings.ToLower(msg)
 	has := func(words ...string) bool {
 		for _, w := range words {
@@ -200,44 +209,23 @@ func Classify(msg string) (class string, retriable bool) {
 		return false
 	}
 	switch {
-	case has("api key", "response status 401", "response status 403"):
-		return "auth", false
+	// Before the key: Etherscan's rate-limit answer without a key says
+	// "... please use API Key for higher rate limit".
 	case has("rate limit", "max calls per", "response status 429"):
-		return "rate_limit", true
+		return failure.RateLimit, true
+	case has("api key", "response status 401", "response status 403"):
+		return failure.Auth, false
 	case has("deadline exceeded", "timeout"):
-		return "timeout", true
+		return failure.Timeout, true
 	case has("response status 5", "temporarily"):
-		return "endpoint", true
+		return failure.Endpoint, true
 	case has(strings.ToLower(egress.ErrCrossOrigin.Error()), strings.ToLower(egress.ErrTooLarge.Error()),
 		"response status", "stopped after 10 redirects"):
-		return "endpoint", false
+		return failure.Endpoint, false
 	case has("connection refused", "connection reset", "eof", "no such host", "sending request", "reading response"):
-		return "network", true
+		return failure.Network, true
 	case has("invalid address"):
-		return "input", false
+		return failure.Input, false
 	}
-	return "source", false
-}
-
-// limiter spaces requests evenly at a fixed rate.
-type limiter struct {
-	mu       sync.Mutex
-	interval time.Duration
-	next     time.Time
-}
-
-func newLimiter(perSecond float64) *limiter {
-	return &limiter{interval: time.Duration(float64(time.Second) / perSecond)}
-}
-
-func (l *limiter) wait() {
-	l.mu.Lock()
-	now := time.Now()
-	if l.next.Before(now) {
-		l.next = now
-	}
-	sleep := l.next.Sub(now)
-	l.next = l.next.Add(l.interval)
-	l.mu.Unlock()
-	time.Sleep(sleep)
+	return failure.Source, false
 }

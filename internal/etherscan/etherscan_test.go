@@ -1,6 +1,7 @@
 package etherscan
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -33,14 +34,14 @@ func TestRecordedCorpusReadsThroughClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := entries[0]
-	src, err := c.Source(e.Address)
+	src, err := c.Source(context.Background(), e.Address)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if src.ContractName != e.Name || !strings.HasPrefix(src.CompilerVersion, "v0.") {
 		t.Fatalf("unexpected source record: %q %q", src.ContractName, src.CompilerVersion)
 	}
-	txs, err := c.Transactions(e.Address, 201)
+	txs, err := c.Transactions(context.Background(), e.Address, 201)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +84,7 @@ func TestRecordedBadAnswers(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			_, err = c.Source(addr)
+			_, err = c.Source(context.Background(), addr)
 			var e *Error
 			if !errors.As(err, &e) || !strings.Contains(e.Msg, tc.want) {
 				t.Fatalf("want an *Error mentioning %q, got %v", tc.want, err)
@@ -119,7 +120,7 @@ func TestTransactionsPaging(t *testing.T) {
 	}
 	dir, addr := corpusDir(t, goodSource, `{"status":"1","message":"OK","result":[`+strings.Join(items, ",")+`]}`)
 	c, _ := NewRecorded(dir)
-	txs, err := c.Transactions(addr, 2200)
+	txs, err := c.Transactions(context.Background(), addr, 2200)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -151,17 +152,17 @@ func TestLiveRetriesCachesAndHidesKey(t *testing.T) {
 	defer srv.Close()
 	cache := t.TempDir()
 	c := NewLive(Options{BaseURL: srv.URL + "/v2/api?chainid=1&", Key: key, CacheDir: cache, Backoff: time.Millisecond, Retries: 2, RatePerSecond: 1000})
-	src, err := c.Source("0xaa")
+	src, err := c.Source(context.Background(), "0xaa")
 	if err != nil || src.ContractName != "Demo" {
 		t.Fatalf("after a rate-limit answer the retry should succeed: %v", err)
 	}
 	if hits.Load() != 2 {
 		t.Fatalf("want 2 requests (one retried), got %d", hits.Load())
 	}
-	if _, err := c.Source("0xaa"); err != nil || hits.Load() != 2 {
+	if _, err := c.Source(context.Background(), "0xaa"); err != nil || hits.Load() != 2 {
 		t.Fatalf("second ask must come from the cache: hits=%d err=%v", hits.Load(), err)
 	}
-	_, err = c.Source("0xbad")
+	_, err = c.Source(context.Background(), "0xbad")
 	var e *Error
 	if !errors.As(err, &e) || !e.Retriable {
 		t.Fatalf("HTTP 500 should be a retriable *Error, got %v", err)

@@ -2,6 +2,7 @@ package etherscan
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/warehouse"
 )
 
@@ -68,12 +70,12 @@ func readRecords(t *testing.T, dir, address string) {
 		t.Fatal(err)
 	}
 	var e *Error
-	if src, err := c.Source(address); err == nil {
+	if src, err := c.Source(context.Background(), address); err == nil {
 		ParseSource(src)
-	} else if !errors.As(err, &e) || e.Class == "" {
+	} else if !errors.As(err, &e) || e.Class == failure.Internal {
 		t.Fatalf("Source: %v is not a classified *Error", err)
 	}
-	if _, err := c.Transactions(address, 1001); err != nil && (!errors.As(err, &e) || e.Class == "") {
+	if _, err := c.Transactions(context.Background(), address, 1001); err != nil && (!errors.As(err, &e) || e.Class == failure.Internal) {
 		t.Fatalf("Transactions: %v is not a classified *Error", err)
 	}
 }
@@ -96,12 +98,12 @@ func FuzzAnswer(f *testing.F) {
 				Header: http.Header{}, Body: io.NopCloser(bytes.NewReader(body))}, nil
 		})
 		c := NewLive(Options{BaseURL: "http://fuzz.invalid/api?", Key: "fuzz-key-123456", Transport: rt, Retries: -1, RatePerSecond: 1e9})
-		src, err := c.Source("0xaa")
+		src, err := c.Source(context.Background(), "0xaa")
 		var e *Error
 		switch {
 		case err == nil && src == nil:
 			t.Fatal("no source and no error")
-		case err != nil && (!errors.As(err, &e) || e.Class == ""):
+		case err != nil && (!errors.As(err, &e) || e.Class == failure.Internal):
 			t.Fatalf("%v is not a classified *Error", err)
 		case err != nil && strings.Contains(err.Error(), "fuzz-key-123456"):
 			t.Fatalf("the key reached the error: %v", err)

@@ -1,6 +1,7 @@
 package etherscan
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/redact"
 )
 
@@ -48,6 +50,8 @@ func TestErrorClassesAndRetries(t *testing.T) {
 	}{
 		{"invalid key", `{"status":"0","message":"NOTOK","result":"Invalid API Key"}`, 200, "auth", 1},
 		{"rate limit", `{"status":"0","message":"NOTOK","result":"Max rate limit reached"}`, 200, "rate_limit", 6},
+		{"rate limit without a key", `{"status":"0","message":"NOTOK","result":"Max rate limit reached, please use API Key for higher rate limit"}`, 200, "rate_limit", 6},
+		{"calls per second", `{"status":"0","message":"NOTOK","result":"Max calls per sec rate limit reached (5/sec)"}`, 200, "rate_limit", 6},
 		{"not found", `not here`, 404, "endpoint", 1},
 		{"bad address", `{"status":"0","message":"NOTOK","result":"Error! Invalid address format"}`, 200, "input", 1},
 	}
@@ -57,9 +61,9 @@ func TestErrorClassesAndRetries(t *testing.T) {
 				w.WriteHeader(tc.status)
 				fmt.Fprint(w, tc.body)
 			})
-			_, err := liveClient(srv, Options{Key: "key-for-classes"}).Source("0xaa")
+			_, err := liveClient(srv, Options{Key: "key-for-classes"}).Source(context.Background(), "0xaa")
 			var e *Error
-			if !errors.As(err, &e) || e.Class != tc.class || hits.Load() != tc.requests {
+			if !errors.As(err, &e) || e.Class.String() != tc.class || hits.Load() != tc.requests {
 				t.Fatalf("got %v (class %q) after %d requests, want class %s after %d", err, classOf(e), hits.Load(), tc.class, tc.requests)
 			}
 			if strings.Contains(e.Msg, "NOTOK") && !strings.Contains(e.Msg, ": ") {
@@ -69,9 +73,9 @@ func TestErrorClassesAndRetries(t *testing.T) {
 	}
 	srv, _ := fakeEtherscan(t, func(http.ResponseWriter, *http.Request) {})
 	srv.Close()
-	_, err := liveClient(srv, Options{Retries: -1}).Source("0xaa")
+	_, err := liveClient(srv, Options{Retries: -1}).Source(context.Background(), "0xaa")
 	var e *Error
-	if !errors.As(err, &e) || e.Class != "network" || !e.Retriable {
+	if !errors.As(err, &e) || e.Class != failure.Network || !e.Retriable {
 		t.Fatalf("refused connection: got %v (class %q)", err, classOf(e))
 	}
 }
@@ -80,7 +84,7 @@ func classOf(e *Error) string {
 	if e == nil {
 		return ""
 	}
-	return e.Class
+	return e.Class.String()
 }
 
 // TestKeyInEveryFormStaysOut: a key with characters URL encoding changes,
@@ -98,11 +102,11 @@ func TestKeyInEveryFormStaysOut(t *testing.T) {
 	})
 	cache := t.TempDir()
 	c := liveClient(srv, Options{Key: key, CacheDir: cache, Retries: -1})
-	src, err := c.Source("0xaa")
+	src, err := c.Source(context.Background(), "0xaa")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.Source("0xbad")
+	_, err = c.Source(context.Background(), "0xbad")
 	if err == nil {
 		t.Fatal("want the 502 as an error")
 	}
@@ -126,9 +130,9 @@ func TestRedirectToAnotherOriginIsRefused(t *testing.T) {
 	srv, _ := fakeEtherscan(t, func(w http.ResponseWriter, r *http.Request) {
 		http.Redirect(w, r, other.URL+"/v2/api?"+r.URL.RawQuery, http.StatusFound)
 	})
-	_, err := liveClient(srv, Options{Key: "key-for-redirects"}).Source("0xaa")
+	_, err := liveClient(srv, Options{Key: "key-for-redirects"}).Source(context.Background(), "0xaa")
 	var e *Error
-	if !errors.As(err, &e) || e.Class != "endpoint" || e.Retriable || otherHits.Load() != 0 {
+	if !errors.As(err, &e) || e.Class != failure.Endpoint || e.Retriable || otherHits.Load() != 0 {
 		t.Fatalf("want a non-retriable endpoint error and no request to the other origin, got %v (class %q), %d requests there",
 			err, classOf(e), otherHits.Load())
 	}
@@ -141,9 +145,9 @@ func TestDeadlineBoundsRetries(t *testing.T) {
 		fmt.Fprint(w, `{"status":"0","message":"NOTOK","result":"Max rate limit reached"}`)
 	})
 	c := liveClient(srv, Options{Retries: 50, Deadline: 100 * time.Millisecond})
-	_, err := c.Source("0xaa")
+	_, err := c.Source(context.Background(), "0xaa")
 	var e *Error
-	if !errors.As(err, &e) || e.Class != "rate_limit" || !strings.Contains(e.Msg, "deadline") || hits.Load() >= 51 {
+	if !errors.As(err, &e) || e.Class != failure.RateLimit || !strings.Contains(e.Msg, "deadline") || hits.Load() >= 51 {
 		t.Fatalf("want a rate_limit error that names the deadline well before 51 requests, got %v after %d", err, hits.Load())
 	}
 }
@@ -155,9 +159,9 @@ func TestOversizedAnswersAreRefused(t *testing.T) {
 	srv, _ := fakeEtherscan(t, func(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, `{"status":"1","message":"OK","result":[{"SourceCode":"%s","ContractName":"A"}]}`, big)
 	})
-	_, err := liveClient(srv, Options{MaxAnswer: 1024, Retries: -1}).Source("0xaa")
+	_, err := liveClient(srv, Options{MaxAnswer: 1024, Retries: -1}).Source(context.Background(), "0xaa")
 	var e *Error
-	if !errors.As(err, &e) || e.Class != "endpoint" {
+	if !errors.As(err, &e) || e.Class != failure.Endpoint {
 		t.Fatalf("want an endpoint error for a 4 KiB answer over a 1 KiB bound, got %v", err)
 	}
 	if _, err := readCached(writeTemp(t, big), 1024); err == nil {
@@ -240,4 +244,28 @@ func recordedAddresses(t *testing.T, dir string) map[string]string {
 		t.Fatal(err)
 	}
 	return rt.byAddress
+}
+
+// A cancelled run does not wait out the back-off: the retry wait ends with
+// the context, and the request is asked once.
+func TestCancelEndsTheRetryWait(t *testing.T) {
+	srv, hits := fakeEtherscan(t, func(w http.ResponseWriter, _ *http.Request) { w.WriteHeader(503) })
+	c := liveClient(srv, Options{Deadline: 24 * time.Hour})
+	c.backoff = time.Hour
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { _, err := c.Source(ctx, "0xaa"); done <- err }()
+	for hits.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	select {
+	case err := <-done:
+		var e *Error
+		if !errors.As(err, &e) || !strings.Contains(e.Msg, "cancelled") || hits.Load() != 1 {
+			t.Fatalf("got %v after %d requests", err, hits.Load())
+		}
+	case <-time.After(time.Minute):
+		t.Fatal("the retry wait ignored the cancelled context (back-off is an hour)")
+	}
 }

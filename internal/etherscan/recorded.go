@@ -5,8 +5,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -17,7 +19,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/solbehave/solbehave/internal/egress"
+	"github.com/solbehave/solbehave/internal/inputfile"
 )
 
 // Entry is one contract folder of a recorded corpus.
@@ -51,15 +53,23 @@ func ListCorpus(dir string) ([]Entry, error) {
 // construction: an id is the folder name itself, restricted to characters
 // that are safe as a path element, and each address belongs to one folder
 // (two folders with one address, whatever their case, are both rejected,
-// each naming the other). Dot-folders (.git, temporary files) are ignored.
+// each naming the other). A folder is read only when it is a real folder
+// (not a link, which could lead anywhere) whose records are regular files
+// within the read bound. Dot-folders (.git, temporary files) are ignored,
+// unless their name ends in an address: those are rejected, never dropped in
+// silence. Nothing is opened: every check is a stat, so a FIFO or a device
+// in the corpus cannot block the scan.
 func ScanCorpus(dir string) ([]Entry, []Rejected, error) {
+	if err := isFolder(dir); err != nil {
+		return nil, nil, fmt.Errorf("corpus %s: %w", dir, err)
+	}
 	items, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, nil, fmt.Errorf("corpus %s: %w", dir, err)
 	}
 	byAddress := map[string][]string{}
 	for _, it := range items {
-		if it.IsDir() && !strings.HasPrefix(it.Name(), ".") {
+		if candidateFolder(it) {
 			if addr := addressPart(it.Name()); addr != "" {
 				byAddress[addr] = append(byAddress[addr], it.Name())
 			}
@@ -68,10 +78,10 @@ func ScanCorpus(dir string) ([]Entry, []Rejected, error) {
 	var out []Entry
 	var rejected []Rejected
 	for _, it := range items {
-		if !it.IsDir() || strings.HasPrefix(it.Name(), ".") {
+		if !candidateFolder(it) {
 			continue
 		}
-		e, why := checkFolder(dir, it.Name(), byAddress)
+		e, why := checkFolder(dir, it, byAddress)
 		if why != "" {
 			rejected = append(rejected, Rejected{ID: RejectedID(it.Name()), Folder: Printable(it.Name()),
 				Address: addressPart(it.Name()), Reason: why})
@@ -84,7 +94,30 @@ func ScanCorpus(dir string) ([]Entry, []Rejected, error) {
 	return out, rejected, nil
 }
 
-func checkFolder(dir, folder string, byAddress map[string][]string) (Entry, string) {
+// candidateFolder tells whether a corpus entry is meant as a contract
+// folder: a folder or a link (a link is then rejected), not a dot-folder
+// unless its name ends in an address. Plain files beside the folders (a
+// README, a benchmark's index) are not contracts.
+func candidateFolder(it fs.DirEntry) bool {
+	if !it.IsDir() && it.Type()&fs.ModeSymlink == 0 {
+		return false
+	}
+	return !strings.HasPrefix(it.Name(), ".") || addressTail.MatchString(it.Name())
+}
+
+func isFolder(dir string) error {
+	st, err := os.Stat(dir)
+	if err != nil {
+		return err
+	}
+	if !st.IsDir() {
+		return errors.New("not a folder")
+	}
+	return nil
+}
+
+func checkFolder(dir string, it fs.DirEntry, byAddress map[string][]string) (Entry, string) {
+	folder := it.Name()
 	if others := byAddress[addressPart(folder)]; len(others) > 1 {
 		quoted := make([]string, len(others))
 		for i, o := range others {
@@ -97,28 +130,59 @@ func checkFolder(dir, folder string, byAddress map[string][]string) (Entry, stri
 	if err != nil {
 		return Entry{}, err.Error()
 	}
+	if it.Type()&fs.ModeSymlink != 0 {
+		return Entry{}, fmt.Sprintf("folder %s is a symbolic link: a corpus folder must be a real folder", folder)
+	}
 	d := filepath.Join(dir, folder)
-	if _, err := os.Stat(filepath.Join(d, "getsourcecode.json")); err != nil {
-		return Entry{}, fmt.Sprintf("folder %s has no getsourcecode.json", folder)
+	if why := checkRecords(d, folder); why != "" {
+		return Entry{}, why
 	}
 	return Entry{ID: folder, Address: addr, Name: name, Dir: d}, ""
 }
 
+// checkRecords checks that the folder has its getsourcecode.json and that
+// each of its records (*.json) is a regular file within the read bound.
+func checkRecords(d, folder string) string {
+	if _, err := os.Lstat(filepath.Join(d, "getsourcecode.json")); err != nil {
+		return fmt.Sprintf("folder %s has no getsourcecode.json", folder)
+	}
+	names, _ := filepath.Glob(filepath.Join(d, "*.json"))
+	for _, n := range names {
+		if err := inputfile.Check(n); err != nil {
+			return fmt.Sprintf("folder %s: %s: %v", folder, filepath.Base(n), errors.Unwrap(err))
+		}
+		if st, _ := os.Stat(n); st.Size() > MaxRecorded {
+			return fmt.Sprintf("folder %s: %s is over %d bytes", folder, filepath.Base(n), MaxRecorded)
+		}
+	}
+	return ""
+}
+
 var (
-	folderPattern = regexp.MustCompile(`^([A-Za-z0-9_.-]+)_(0x[0-9a-fA-F]{40})$`)
+	folderPattern = regexp.MustCompile(`^([A-Za-z0-9_-][A-Za-z0-9_.-]*)_(0x[0-9a-fA-F]{40})$`)
 	addressTail   = regexp.MustCompile(`_(0x[0-9a-fA-F]{40})$`)
 )
 
+// MaxFolderLen bounds a contract folder name, which is the contract id: the
+// id and a stage's suffix make file names (manifests, their temporary files,
+// partition folders) that must stay under the 255-byte limit of a file name.
+const MaxFolderLen = 128
+
 // SplitFolder checks a contract folder name, <Name>_0x<40 hex digits> with
-// Name of [A-Za-z0-9_.-] (no ".."), and returns its parts, the address in
-// lower case. Such a name is safe as one path element and is its own id.
+// Name of [A-Za-z0-9_.-] (no "..", no leading '.', at most MaxFolderLen bytes
+// in all), and returns its parts, the address in lower case. Such a name is
+// safe as one path element and is its own id.
 func SplitFolder(folder string) (name, addr string, err error) {
 	if !utf8.ValidString(folder) {
 		return "", "", fmt.Errorf("folder name %s is not valid UTF-8", Printable(folder))
 	}
+	if len(folder) > MaxFolderLen {
+		return "", "", fmt.Errorf("folder name %s is %d bytes long, over %d (the id becomes part of file names in the data folder)",
+			Printable(folder), len(folder), MaxFolderLen)
+	}
 	m := folderPattern.FindStringSubmatch(folder)
 	if m == nil || strings.Contains(folder, "..") {
-		return "", "", fmt.Errorf("folder name %s is not <Name>_0x<40 hex digits> with Name of letters, digits, '_', '.', '-'", Printable(folder))
+		return "", "", fmt.Errorf("folder name %s is not <Name>_0x<40 hex digits> with Name of letters, digits, '_', '.', '-' (not starting with '.', no '..')", Printable(folder))
 	}
 	return m[1], strings.ToLower(m[2]), nil
 }
@@ -283,15 +347,10 @@ func RecordedHandler(dir string) (http.Handler, error) {
 	}), nil
 }
 
-// maxRecorded bounds what one recorded answer may hold (the largest mainnet
+// MaxRecorded bounds what one recorded answer may hold (the largest mainnet
 // txlist file is a few MiB).
-const maxRecorded = 256 << 20
+const MaxRecorded = 256 << 20
 
 func readRecorded(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return egress.ReadAll(f, maxRecorded)
+	return inputfile.Read(path, MaxRecorded)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/walltime"
 )
 
 // timeCheckEvery is how many calls run between looks at the clock and the
@@ -35,10 +36,16 @@ type campaign struct {
 	seq     []Call // calls of the current sequence, for the counterexample
 	block   chain.Block
 	calls   int
+	gasUsed uint64 // by the calls, on both deployments
 	start   time.Time
 	elapsed time.Duration
 	stop    string
-	found   []Call // the sequence that ended in a disagreement
+	cx      *Counterexample // the confirmed, shrunk disagreement
+	// unconfirmed counts disagreements a replay did not reproduce.
+	unconfirmed int
+	// wallErr is the first call the harness cut for time: the campaign
+	// fails with it rather than compare a cut call.
+	wallErr error
 	data    []byte // call data buffer, reused
 }
 
@@ -58,7 +65,11 @@ func newSide(t Target, guided bool) side {
 	return side{target: t, cov: cov, base: t.Chain.WithOptions(opts)}
 }
 
-// run fuzzes until the budget, the clock or a disagreement stops it.
+// run fuzzes until the call budget, the gas budget or a confirmed
+// disagreement stops it. A disagreement is confirmed when its shrunk
+// sequence, replayed from the fresh deployments, still disagrees; otherwise
+// fuzzing goes on. Running past the wall-clock limit is an error, never a
+// stop reason.
 func (c *campaign) run(ctx context.Context) error {
 	c.start = time.Now()
 	defer func() {
@@ -66,13 +77,13 @@ func (c *campaign) run(ctx context.Context) error {
 		c.elapsed = time.Since(c.start)
 	}()
 	for c.calls < c.cfg.Calls {
+		if c.gasUsed >= c.cfg.GasBudget {
+			c.stop = StopGasBudget
+			return nil
+		}
 		if c.calls%timeCheckEvery == 0 {
-			if err := ctx.Err(); err != nil {
+			if err := c.interrupted(ctx); err != nil {
 				return err
-			}
-			if time.Since(c.start) > c.cfg.Timeout {
-				c.stop = StopTimeout
-				return nil
 			}
 		}
 		if c.calls%c.cfg.SeqLen == 0 {
@@ -80,18 +91,40 @@ func (c *campaign) run(ctx context.Context) error {
 		}
 		call := c.nextCall()
 		step := c.execute(call)
+		if c.wallErr != nil {
+			return c.wallErr
+		}
 		c.calls++
+		c.gasUsed += step.Ref.GasUsed + step.Sample.GasUsed
 		c.seq = append(c.seq, call)
 		if step.Diverges() {
-			c.stop = StopCounterexample
-			c.found = append([]Call(nil), c.seq...)
-			return nil
+			cx, err := c.shrink(ctx, append([]Call(nil), c.seq...))
+			if err != nil {
+				return err
+			}
+			if cx != nil {
+				c.stop, c.cx = StopCounterexample, cx
+				return nil
+			}
+			c.unconfirmed++
 		}
 		if c.ref.cov.fresh || c.sample.cov.fresh {
 			c.corpus = append(c.corpus, call)
 		}
 	}
 	c.stop = StopBudget
+	return nil
+}
+
+// interrupted is the context's error, or a walltime.Error once the
+// campaign has run past its wall-clock limit.
+func (c *campaign) interrupted(ctx context.Context) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if d := time.Since(c.start); d > c.cfg.Timeout {
+		return walltime.Errorf(c.cfg.Timeout, "fuzz: %s: %d of %d calls in %s", c.method.Sig, c.calls, c.cfg.Calls, d.Round(time.Millisecond))
+	}
 	return nil
 }
 
@@ -135,7 +168,7 @@ func (c *campaign) apply(s *side, call Call) Outcome {
 	s.cov.begin()
 	res, err := s.cur.Apply(chain.Msg{From: c.cfg.Sender, To: &s.target.Address, Data: c.data, Gas: c.cfg.Gas,
 		Value: c.valueOf(call), Block: call.Block})
-	return outcomeOf(res, err)
+	return c.outcomeOf(res, err)
 }
 
 // valueOf is call.Value as the big.Int chain.Msg takes (nil for zero).
@@ -146,7 +179,15 @@ func (c *campaign) valueOf(call Call) *big.Int {
 	return call.Value.ToBig()
 }
 
-func outcomeOf(res *chain.Result, err error) Outcome {
+// outcomeOf is what a call did; a call the harness cut for time is no
+// outcome (it says nothing of the code): it is kept in wallErr instead.
+func (c *campaign) outcomeOf(res *chain.Result, err error) Outcome {
+	if walltime.Is(err) {
+		if c.wallErr == nil {
+			c.wallErr = err
+		}
+		return Outcome{Fault: true, Err: err.Error()}
+	}
 	if err != nil { // a harness fault: the call did not succeed
 		return Outcome{Fault: true, Err: err.Error()}
 	}
@@ -214,12 +255,15 @@ func afterDeployment(deployed chain.Block, delay uint64) chain.Block {
 func (c *campaign) report() *Report {
 	return &Report{
 		Function:       c.method.Sig,
-		Equivalent:     c.stop != StopCounterexample,
+		Equivalent:     c.cx == nil,
 		Calls:          c.calls,
+		GasUsed:        c.gasUsed,
 		Elapsed:        c.elapsed,
 		CoverageRef:    c.ref.cov.stats(),
 		CoverageSample: c.sample.cov.stats(),
 		Corpus:         len(c.corpus),
 		StopReason:     c.stop,
+		Counterexample: c.cx,
+		Unconfirmed:    c.unconfirmed,
 	}
 }

@@ -29,9 +29,11 @@
 // function), and each call goes to both with the same arguments, msg.value,
 // sender and block. The deployments must agree on status (success, revert,
 // harness fault) and, when both succeed, on return data. The first
-// disagreement is shrunk (Counterexample: the shortest sequence, then the
-// smallest arguments, values and block delay) and the Report says why the
-// campaign stopped (budget, timeout, counterexample).
+// disagreement that a replay from the fresh deployments reproduces is
+// shrunk (Counterexample: the shortest sequence, then the smallest
+// arguments, values and block delay; kept only if its own replay still
+// disagrees, else fuzzing goes on) and the Report says why the campaign
+// stopped (budget, gas_budget, counterexample).
 //
 // Guidance: a corpus keeps each call that reached a new program counter or
 // JUMPI outcome on either deployment. Coverage comes from an OnOpcode hook
@@ -41,6 +43,8 @@
 // comparisons as generator hints.
 //
 // Determinism: a campaign's choices all come from Config.Seed; coverage and
-// shrinking are deterministic; only Config.Timeout can cut a campaign at a
-// different call on a slower machine.
+// shrinking are deterministic, and every bound is counted, never timed
+// (calls, gas per call, the gas budget, shrink replays), so a Report depends
+// on the inputs and the seed only. Config.Timeout guards the machine: past
+// it Differential returns a walltime.Error, not a Report.
 package fuzz

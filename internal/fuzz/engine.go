@@ -15,11 +15,17 @@ import (
 )
 
 // The paper's budget (solbehave §IV-C, following SolBench): 10,000 calls,
-// sequences of 20, 120 s per function.
+// sequences of 20, 120 s per function. A verdict may depend on the inputs
+// and the seed only, so the 120 s become a gas budget: the gas both
+// deployments' calls may burn, about 120 s of fuzzing calls that run out of
+// their 8M gas on a loaded two-core machine (a campaign of ordinary calls
+// uses a tenth of it). The clock only guards the machine: a campaign past
+// DefaultTimeout fails (walltime.Error); it never ends as a result.
 const (
-	DefaultCalls   = 10_000
-	DefaultSeqLen  = 20
-	DefaultTimeout = 120 * time.Second
+	DefaultCalls     = 10_000
+	DefaultSeqLen    = 20
+	DefaultGasBudget = 10_000_000_000
+	DefaultTimeout   = 10 * time.Minute
 	// DefaultGas is each call's gas limit: Echidna's per-transaction limit
 	// (testMaxGas), so a call whose arguments drive an unbounded loop runs
 	// out of gas at 8M rather than burning a whole 30M block each time.
@@ -31,8 +37,8 @@ const (
 // Why a campaign stopped.
 const (
 	StopBudget         = "budget"         // every call of the budget ran, no disagreement
-	StopCounterexample = "counterexample" // the deployments disagreed
-	StopTimeout        = "timeout"        // the wall-clock limit ran out first
+	StopGasBudget      = "gas_budget"     // the calls burnt the gas budget first, no disagreement
+	StopCounterexample = "counterexample" // the deployments disagreed, and the shrunk sequence replays the disagreement
 )
 
 // Target is one deployment: the state right after its creation (never run
@@ -44,11 +50,14 @@ type Target struct {
 
 // Config is one campaign's budget and context.
 type Config struct {
-	Calls      int           // call pairs; 0: DefaultCalls
-	SeqLen     int           // calls between resets to the fresh deployment; 0: DefaultSeqLen
-	Timeout    time.Duration // wall clock for the campaign (shrinking excluded); 0: DefaultTimeout
-	Gas        uint64        // gas limit of every call; 0: DefaultGas
-	ShrinkRuns int           // 0: DefaultShrinkRuns
+	Calls   int           // call pairs; 0: DefaultCalls
+	SeqLen  int           // calls between resets to the fresh deployment; 0: DefaultSeqLen
+	Timeout time.Duration // wall clock for the campaign: past it Differential fails (walltime.Error); 0: DefaultTimeout
+	Gas     uint64        // gas limit of every call; 0: DefaultGas
+	// GasBudget bounds the gas the calls use on both deployments together,
+	// fuzzing and shrinking each; 0: DefaultGasBudget.
+	GasBudget  uint64
+	ShrinkRuns int // 0: DefaultShrinkRuns
 	Seed       uint64
 	Sender     common.Address // every call's sender (the deployer, so owner-only code runs)
 	// Block is the deployment's block; each sequence runs in one block at or
@@ -76,6 +85,9 @@ func (c Config) withDefaults() Config {
 	if c.Gas == 0 {
 		c.Gas = DefaultGas
 	}
+	if c.GasBudget == 0 {
+		c.GasBudget = DefaultGasBudget
+	}
 	return c
 }
 
@@ -89,7 +101,7 @@ type Call struct {
 // Outcome is what one deployment did with a call.
 type Outcome struct {
 	Success      bool
-	Fault        bool // the harness could not run the call (its time limit, a panic)
+	Fault        bool // the harness could not run the call (a panic, a message no block could include)
 	ReturnData   []byte
 	RevertReason string
 	Err          string // the VM error or the harness fault; "" on success
@@ -132,7 +144,8 @@ func (s Step) Diverges() bool {
 }
 
 // Counterexample is a shrunk disagreement: a sequence of calls from the
-// fresh deployments whose last step diverges (and no earlier one does).
+// fresh deployments whose last step diverges (and no earlier one does), as
+// a replay from the fresh deployments ran it.
 type Counterexample struct {
 	Steps      []Step
 	Found      int // length of the sequence as the fuzzer found it
@@ -151,19 +164,25 @@ type Report struct {
 	Function       string // signature, e.g. withdraw(uint256)
 	Equivalent     bool   // no disagreement within the budget
 	Calls          int    // call pairs run (shrinking not counted)
+	GasUsed        uint64 // by those calls, on both deployments
 	Elapsed        time.Duration
 	CoverageRef    CoverageStats
 	CoverageSample CoverageStats
 	Corpus         int // inputs kept for reaching new coverage
 	StopReason     string
 	Counterexample *Counterexample // nil when equivalent
+	// Unconfirmed counts disagreements seen while fuzzing that a replay from
+	// the fresh deployments did not reproduce; fuzzing went on past them.
+	// Non-zero means something other than the inputs decided an outcome.
+	Unconfirmed int
 }
 
 // Differential fuzzes function m on two deployments of the same contract
 // (the original and a sample) with identical calls, and reports the first
-// disagreement, shrunk, or equivalence. m's inputs must be Primitive. The
-// error is for misuse and cancellation only; a deployment that misbehaves
-// is a result.
+// disagreement that a replay from the fresh deployments reproduces, shrunk,
+// or equivalence over the whole call budget. m's inputs must be Primitive.
+// The error is for misuse, cancellation and the wall-clock limit
+// (walltime.Error); a deployment that misbehaves is a result.
 func Differential(ctx context.Context, ref, sample Target, m abi.Method, cfg Config) (*Report, error) {
 	if !Fuzzable(m) {
 		return nil, fmt.Errorf("fuzz: %s is not fuzzable (state-changing with primitive inputs)", m.Sig)
@@ -175,13 +194,5 @@ func Differential(ctx context.Context, ref, sample Target, m abi.Method, cfg Con
 	if err := c.run(ctx); err != nil {
 		return nil, err
 	}
-	rep := c.report()
-	if c.found != nil {
-		cx, err := c.shrink(ctx, c.found)
-		if err != nil {
-			return nil, err
-		}
-		rep.Counterexample = cx
-	}
-	return rep, nil
+	return c.report(), nil
 }

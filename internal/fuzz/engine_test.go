@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/solbehave/solbehave/internal/walltime"
 )
 
 // TestReferenceVaultIsEquivalent: the original recompiled as its own
@@ -215,16 +217,17 @@ func TestShrinkKeepsNeededPrefix(t *testing.T) {
 	}
 }
 
-// TestTimeoutAndCancel: a campaign out of time stops as equivalent so far;
-// a cancelled one returns the context's error.
+// TestTimeoutAndCancel: a campaign out of time is no result (a
+// walltime.Error, which the pipeline records as a retriable timeout); a
+// cancelled one returns the context's error.
 func TestTimeoutAndCancel(t *testing.T) {
 	p := deployPair(t, loadDemo(t, "Vault"), nil)
 	ref, sample := p.targets()
 	cfg := p.config(1)
 	cfg.Timeout = time.Nanosecond
 	rep, err := Differential(context.Background(), ref, sample, p.method(t, "deposit"), cfg)
-	if err != nil || rep.StopReason != StopTimeout || !rep.Equivalent || rep.Calls >= DefaultCalls {
-		t.Errorf("timeout: %+v %v", rep, err)
+	if !walltime.Is(err) || rep != nil {
+		t.Errorf("timeout: %+v %v, want a walltime.Error and no report", rep, err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -256,5 +259,36 @@ func TestCallsHaveTheGasLimit(t *testing.T) {
 	if starved.CoverageRef.Instructions >= full.CoverageRef.Instructions {
 		t.Errorf("a 30,000 gas limit reached %d instructions, the default %d: the limit is not applied",
 			starved.CoverageRef.Instructions, full.CoverageRef.Instructions)
+	}
+}
+
+// TestGasBudgetEndsACampaign: a function whose calls loop until they run
+// out of gas stops on the gas budget, a count, so two runs stop at the same
+// call whatever the machine does meanwhile.
+func TestGasBudgetEndsACampaign(t *testing.T) {
+	rec := loadDemo(t, "Vault")
+	file, src := onlyFile(t, rec)
+	end := strings.LastIndex(src, "}")
+	rec.Files.Files[file] = src[:end] + `
+    function spin(uint256 n) public { uint256 x; for (uint256 i = 0; i < n; i++) { x += i; } if (x == 1) revert(); }
+}
+`
+	p := deployPair(t, rec, nil)
+	ref, sample := p.targets()
+	cfg := p.config(42)
+	cfg.Gas, cfg.GasBudget = 1_000_000, 20_000_000
+	var calls []int
+	for range 2 {
+		rep, err := Differential(context.Background(), ref, sample, p.method(t, "spin"), cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rep.StopReason != StopGasBudget || !rep.Equivalent || rep.GasUsed < cfg.GasBudget || rep.Calls >= DefaultCalls {
+			t.Fatalf("%+v, want equivalent until the gas budget", rep)
+		}
+		calls = append(calls, rep.Calls)
+	}
+	if calls[0] != calls[1] {
+		t.Errorf("two runs stopped after %v calls", calls)
 	}
 }

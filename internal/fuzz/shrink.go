@@ -12,22 +12,30 @@ import (
 // shrinker minimises a diverging sequence: first the shortest sequence
 // (dropping calls, moving amounts from earlier calls to later ones so the
 // earlier ones can go), then the smallest arguments, msg.values and block
-// delay,
-// repeated until nothing changes or the replay budget is spent. A candidate
-// is kept when its replay still diverges anywhere; it is cut after its first
-// diverging step. Shrinking is deterministic: no randomness, fixed order.
+// delay, repeated until nothing changes or the replay or gas budget is
+// spent. A candidate is kept when its replay still diverges anywhere; it is
+// cut after its first diverging step. Shrinking is deterministic: no
+// randomness, fixed order.
 type shrinker struct {
 	ctx  context.Context
 	c    *campaign
 	runs int
 	max  int
+	gas  uint64 // used by the replays so far
 }
 
+// shrink confirms and minimises a sequence that disagreed while fuzzing:
+// nil when its replay from the fresh deployments does not disagree (before
+// shrinking, or after: the sequence kept must still disagree when replayed
+// once more), so only a reproducible disagreement becomes a counterexample.
 func (c *campaign) shrink(ctx context.Context, found []Call) (*Counterexample, error) {
+	if _, diverged := c.replay(found); !diverged || c.wallErr != nil {
+		return nil, c.wallErr
+	}
 	s := &shrinker{ctx: ctx, c: c, max: c.cfg.ShrinkRuns}
 	seq := found
-	for changed := true; changed && s.runs < s.max; {
-		if err := ctx.Err(); err != nil {
+	for changed := true; changed && !s.spent(); {
+		if err := c.interrupted(ctx); err != nil {
 			return nil, err
 		}
 		changed = false
@@ -38,23 +46,35 @@ func (c *campaign) shrink(ctx context.Context, found []Call) (*Counterexample, e
 			}
 		}
 	}
-	steps, _ := c.replay(seq)
+	steps, diverged := c.replay(seq)
+	if c.wallErr != nil {
+		return nil, c.wallErr
+	}
+	if !diverged {
+		return nil, nil
+	}
 	return &Counterexample{Steps: steps, Found: len(found), ShrinkRuns: s.runs}, nil
 }
 
 // try replays cand and returns it cut after its first divergence, or false
 // when it no longer diverges (or the budget is spent).
 func (s *shrinker) try(cand []Call) ([]Call, bool) {
-	if s.runs >= s.max || s.ctx.Err() != nil {
+	if s.spent() || s.ctx.Err() != nil || s.c.wallErr != nil {
 		return nil, false
 	}
 	s.runs++
 	steps, diverged := s.c.replay(cand)
-	if !diverged {
+	for _, st := range steps {
+		s.gas += st.Ref.GasUsed + st.Sample.GasUsed
+	}
+	if !diverged || s.c.wallErr != nil {
 		return nil, false
 	}
 	return cand[:len(steps)], true
 }
+
+// spent tells whether the replay or gas budget of shrinking is used up.
+func (s *shrinker) spent() bool { return s.runs >= s.max || s.gas >= s.c.cfg.GasBudget }
 
 // dropCalls tries the last call alone, then removing each earlier call.
 func (s *shrinker) dropCalls(seq []Call) ([]Call, bool) {
@@ -209,7 +229,7 @@ func (s *shrinker) shrinkWord(seq []Call, i int, num word) ([]Call, bool) {
 		mid.Add(&lo, gap.Rsh(&gap, 1))
 		out, ok := s.try(with(mid))
 		if !ok {
-			if s.runs >= s.max {
+			if s.spent() {
 				break
 			}
 			lo = mid
@@ -246,5 +266,5 @@ func (c *campaign) replay(calls []Call) ([]Step, bool) {
 
 func (c *campaign) applyOn(h *chain.Harness, t Target, call Call, data []byte) Outcome {
 	res, err := h.Apply(chain.Msg{From: c.cfg.Sender, To: &t.Address, Data: data, Gas: c.cfg.Gas, Value: c.valueOf(call), Block: call.Block})
-	return outcomeOf(res, err)
+	return c.outcomeOf(res, err)
 }

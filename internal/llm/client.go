@@ -89,6 +89,7 @@ func New(o Options) *Client {
 	}
 	o.APIKey = "" // kept only in c.key, so printing Options shows no secret
 	redact.Add(key)
+	redact.AddURL(o.BaseURL) // user:password@ or a key in the query
 	// Same-origin redirects only: the Authorization header never reaches
 	// another scheme, host or port. Attempts are bounded by their context.
 	c := &Client{opts: o, key: key, http: egress.Client(0, nil, maxReply), slots: make(chan struct{}, o.Concurrency)}

@@ -14,6 +14,8 @@ package redact
 import (
 	"context"
 	"encoding/base64"
+	"encoding/json"
+	"fmt"
 	"log/slog"
 	"net/url"
 	"os"
@@ -35,10 +37,70 @@ var EnvVars = []string{"ETHERSCAN_API_KEY", "SOLBEHAVE_LLM_API_KEY", "SOLBEHAVE_
 
 var state struct {
 	sync.Mutex
-	added    []string
-	key      string // the secrets the replacer was built for
-	replacer *strings.Replacer
+	added  []string
+	key    string // the secrets the masker was built for
+	masker *masker
 }
+
+// masker masks a fixed set of secrets: the replacer takes every listed form,
+// the pattern the JSON-escaped mixes the list cannot enumerate.
+type masker struct {
+	replacer *strings.Replacer
+	escaped  *regexp.Regexp
+}
+
+func (m *masker) mask(s string) string {
+	if m != nil {
+		s = m.replacer.Replace(s)
+		if strings.IndexByte(s, '\\') >= 0 {
+			s = m.escaped.ReplaceAllString(s, Mask)
+		}
+	}
+	return maskUserInfo(s)
+}
+
+// userInfo is the user information of a URL, JSON-escaped slashes included.
+var userInfo = regexp.MustCompile(`(?i)\b([a-z][a-z0-9+.-]*:(?://|\\/\\/))([^/\\\s@"'<>]+)@`)
+
+// maskUserInfo masks the user:password@ of every URL in s, registered or not.
+func maskUserInfo(s string) string {
+	if !strings.Contains(s, "@") || !strings.Contains(s, ":") {
+		return s
+	}
+	return userInfo.ReplaceAllString(s, "${1}"+Mask+"@")
+}
+
+// AddURL registers the credentials a URL carries: the password of its user
+// information (the user name when it comes alone: a token), and the values of its query parameters
+// that name a credential (key, token, secret, password, auth, signature,
+// session) or are long enough to be one. A text that is not a URL adds none.
+func AddURL(raw string) {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return
+	}
+	if u.User != nil {
+		if p, ok := u.User.Password(); ok {
+			Add(p)
+		} else {
+			Add(u.User.Username()) // a token given as the user name
+		}
+	}
+	for name, values := range u.Query() {
+		for _, v := range values {
+			if credentialParam.MatchString(name) || len(v) >= longParam {
+				Add(v)
+			}
+		}
+	}
+}
+
+// credentialParam matches query parameter names that carry credentials;
+// longParam is the length from which any parameter's value is taken for one
+// (API keys and tokens are 32 characters and more; ids and flags are short).
+var credentialParam = regexp.MustCompile(`(?i)key|token|secret|pass|pwd|auth|sig|session|cred`)
+
+const longParam = 24
 
 // Add registers a secret.
 func Add(secret string) {
@@ -55,8 +117,8 @@ func Add(secret string) {
 	state.added = append(state.added, secret)
 }
 
-// current returns the replacer for the secrets configured now, or nil.
-func current() *strings.Replacer {
+// current returns the masker for the secrets configured now, or nil.
+func current() *masker {
 	var secrets []string
 	for _, v := range EnvVars {
 		if s := os.Getenv(v); len(s) >= MinLen {
@@ -70,10 +132,10 @@ func current() *strings.Replacer {
 		return nil
 	}
 	key := strings.Join(secrets, "\x00")
-	if key != state.key || state.replacer == nil {
-		state.key, state.replacer = key, newReplacer(secrets)
+	if key != state.key || state.masker == nil {
+		state.key, state.masker = key, newMasker(secrets)
 	}
-	return state.replacer
+	return state.masker
 }
 
 // Forms are the encodings of secret that are masked.
@@ -85,12 +147,59 @@ func Forms(secret string) []string {
 	for _, f := range forms[1:3] {
 		forms = append(forms, lowerHex(f))
 	}
-	return forms
+	return append(forms, jsonForms(secret)...)
+}
+
+// jsonForms are the JSON-escaped forms of secret as encoders write them:
+// Go's (<, >, & as \u003c…), with '/' as '\/' (PHP's), and with every
+// character but letters and digits as \u00xx, in lower and upper case.
+func jsonForms(secret string) []string {
+	b, _ := json.Marshal(secret)
+	goForm := string(b[1 : len(b)-1])
+	var lower, upper strings.Builder
+	for _, r := range secret {
+		if isAlnum(r) {
+			lower.WriteRune(r)
+			upper.WriteRune(r)
+			continue
+		}
+		fmt.Fprintf(&lower, `\u%04x`, r)
+		fmt.Fprintf(&upper, `\u%04X`, r)
+	}
+	return []string{goForm, strings.ReplaceAll(goForm, "/", `\/`), lower.String(), upper.String()}
+}
+
+func isAlnum(r rune) bool {
+	return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+}
+
+// escapedPattern matches secret with each character raw or JSON-escaped
+// (\uXXXX in either case; '/' also as '\/'), in any mix.
+func escapedPattern(secret string) string {
+	var b strings.Builder
+	for _, r := range secret {
+		alts := []string{regexp.QuoteMeta(string(r)), fmt.Sprintf(`\\u(?i:%04x)`, r)}
+		if r == '/' {
+			alts = append(alts, `\\/`)
+		}
+		b.WriteString("(?:" + strings.Join(alts, "|") + ")")
+	}
+	return b.String()
 }
 
 var escapeHex = regexp.MustCompile(`%[0-9A-F]{2}`)
 
 func lowerHex(s string) string { return escapeHex.ReplaceAllStringFunc(s, strings.ToLower) }
+
+func newMasker(secrets []string) *masker {
+	sorted := append([]string(nil), secrets...)
+	sort.Slice(sorted, func(i, j int) bool { return len(sorted[i]) > len(sorted[j]) })
+	patterns := make([]string, len(sorted))
+	for i, s := range sorted {
+		patterns[i] = escapedPattern(s)
+	}
+	return &masker{replacer: newReplacer(secrets), escaped: regexp.MustCompile(strings.Join(patterns, "|"))}
+}
 
 func newReplacer(secrets []string) *strings.Replacer {
 	seen := map[string]bool{}
@@ -116,21 +225,15 @@ func newReplacer(secrets []string) *strings.Replacer {
 func Active() bool { return current() != nil }
 
 // String masks every secret in s.
-func String(s string) string {
-	r := current()
-	if r == nil {
-		return s
-	}
-	return r.Replace(s)
-}
+func String(s string) string { return current().mask(s) }
 
 // Bytes masks every secret in b (b itself is left as it was).
 func Bytes(b []byte) []byte {
-	r := current()
-	if r == nil {
-		return b
+	m := current()
+	if s := m.mask(string(b)); s != string(b) {
+		return []byte(s)
 	}
-	return []byte(r.Replace(string(b)))
+	return b
 }
 
 // Value masks every secret in the strings reachable from v, a pointer (to a
@@ -143,7 +246,7 @@ func Value(v any) {
 	walk(reflect.ValueOf(v), r)
 }
 
-func walk(v reflect.Value, r *strings.Replacer) {
+func walk(v reflect.Value, r *masker) {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
@@ -151,7 +254,7 @@ func walk(v reflect.Value, r *strings.Replacer) {
 		}
 	case reflect.String:
 		if v.CanSet() {
-			v.SetString(r.Replace(v.String()))
+			v.SetString(r.mask(v.String()))
 		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
@@ -162,7 +265,7 @@ func walk(v reflect.Value, r *strings.Replacer) {
 	case reflect.Slice, reflect.Array:
 		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
 			if v.CanSet() {
-				v.SetBytes([]byte(r.Replace(string(v.Bytes()))))
+				v.SetBytes([]byte(r.mask(string(v.Bytes()))))
 			}
 			return
 		}
@@ -174,12 +277,12 @@ func walk(v reflect.Value, r *strings.Replacer) {
 	}
 }
 
-func walkMap(v reflect.Value, r *strings.Replacer) {
+func walkMap(v reflect.Value, r *masker) {
 	if v.Type().Elem().Kind() != reflect.String {
 		return // values of a map are not addressable; the row types hold none
 	}
 	for _, k := range v.MapKeys() {
-		v.SetMapIndex(k, reflect.ValueOf(r.Replace(v.MapIndex(k).String())).Convert(v.Type().Elem()))
+		v.SetMapIndex(k, reflect.ValueOf(r.mask(v.MapIndex(k).String())).Convert(v.Type().Elem()))
 	}
 }
 

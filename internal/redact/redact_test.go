@@ -67,3 +67,43 @@ func TestHandlerMasksLogRecords(t *testing.T) {
 		t.Fatalf("want 4 masks in %s", buf.String())
 	}
 }
+
+// TestJSONEscapedFormsAreMasked: a key echoed JSON-escaped, by any encoder
+// (\u002b or \u002B, '\/', Go's \u0026) and in any mix, is masked.
+func TestJSONEscapedFormsAreMasked(t *testing.T) {
+	t.Setenv("ETHERSCAN_API_KEY", secret)
+	for _, f := range []string{`ES\u002bSECRET\/abc\u003d42\u0026x`, `ES\u002BSECRET\u002Fabc\u003D42\u0026x`,
+		`ES+SECRET\/abc=42\u0026x`, `ES+SECRET/abc=42\u0026x`, `ES\u002bSECRET/abc=42&x`} {
+		got := String(`{"result":"` + f + `"}`)
+		if strings.Contains(got, "SECRET") || !strings.Contains(got, Mask) {
+			t.Errorf("form %q not masked: %s", f, got)
+		}
+	}
+	for _, f := range Forms(secret) {
+		if got := string(Bytes([]byte("x " + f + " y"))); got != "x "+Mask+" y" {
+			t.Errorf("form %q: got %q", f, got)
+		}
+	}
+}
+
+// TestURLCredentialsAreSecrets: the password (or a lone user name: a token)
+// and the credential parameters of a registered URL are masked wherever they
+// appear; a user name beside a password, short or plain parameters are not; the user information of any URL is masked,
+// registered or not, JSON-escaped slashes included.
+func TestURLCredentialsAreSecrets(t *testing.T) {
+	AddURL("http://llm-user:pa55-w0rd-x@models.example/v1?apikey=K3yK3yK3y7&chainid=1&module=contract&sess=" + strings.Repeat("z", 30))
+	AddURL("https://ghp-t0ken-only@git.example/x")
+	got := String("pa55-w0rd-x ghp-t0ken-only K3yK3yK3y7 " + strings.Repeat("z", 30) + " llm-user chainid=1 module=contract")
+	if got != strings.Repeat(Mask+" ", 4)+"llm-user chainid=1 module=contract" {
+		t.Errorf("got %q", got)
+	}
+	for in, want := range map[string]string{
+		"GET https://bob:hunter2@example.com/x failed": "GET https://" + Mask + "@example.com/x failed",
+		`{"u":"https:\/\/bob:hunter2@example.com\/x"}`:  `{"u":"https:\/\/` + Mask + `@example.com\/x"}`,
+		"mail bob@example.com, see https://example.com": "mail bob@example.com, see https://example.com",
+	} {
+		if got := String(in); got != want {
+			t.Errorf("%q: got %q, want %q", in, got, want)
+		}
+	}
+}

@@ -43,11 +43,12 @@ func wolfcoinAt(t *testing.T, version, pragma string) fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk, err := skeleton.Build(skeleton.Input{Files: files, File: "WOLFCOIN.sol", Target: "WOLFCOIN", AST: root}, nil)
+	orig := &Original{Files: files, File: "WOLFCOIN.sol", ASTs: map[string]*solast.Node{"WOLFCOIN.sol": root}, Compiler: out.CompilerUsed}
+	sk, err := skeleton.Build(orig.SkeletonInput("WOLFCOIN", ""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return fixture{spec: spec, orig: &Original{Files: files, File: "WOLFCOIN.sol", Root: root, Compiler: out.CompilerUsed}, sk: sk, compiler: out.CompilerUsed}
+	return fixture{spec: spec, orig: orig, sk: sk, compiler: out.CompilerUsed}
 }
 
 // askedHeader is the header a generation prompt asks for (its second
@@ -68,7 +69,7 @@ func askedHeader(prompt string) string {
 // sample, which compiles.
 func TestOpenAIRegeneratesTheChain(t *testing.T) {
 	f := wolfcoinFixture(t)
-	orig := skeleton.NewOriginal(f.orig.Files[f.orig.File])
+	orig := skeleton.NewOriginal(f.orig.Files)
 	byHeader := map[string]skeleton.Function{}
 	for _, i := range f.sk.Holes() {
 		fn := f.sk.Functions[i]

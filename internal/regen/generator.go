@@ -25,9 +25,9 @@ const (
 // Original is the source a skeleton was made from.
 type Original struct {
 	Files    map[string]string
-	File     string       // the file defining the target contract
-	Root     *solast.Node // File's AST
-	Compiler string       // the compiler version used (for prompts and the unchecked operator)
+	File     string                  // the file defining the target contract
+	ASTs     map[string]*solast.Node // every file's AST, from the original's compile
+	Compiler string                  // the compiler version used (for prompts and the unchecked operator)
 }
 
 // Task is one sample to generate.
@@ -42,7 +42,7 @@ type Task struct {
 // Result is a generated sample.
 type Result struct {
 	Target    string            // the sample's target file; "" when nothing could be produced
-	Files     map[string]string // every file of the sample (Target under Skeleton.File)
+	Files     map[string]string // every file of the sample (Target under Skeleton.File), each regenerated body in its file
 	Mutations []mutate.Mutation // mutants only: one per mutated function (empty, not nil, when none)
 	Generated int               // bodies written
 	Failed    int               // bodies that could not be generated (left as stubs)
@@ -109,26 +109,32 @@ func SampleSeed(runSeed int64, contractID, model string, sample int) int64 {
 
 // filled is a Result holding the skeleton filled with bodies and headers.
 func filled(t Task, bodies, headers map[int]string) *Result {
-	target := t.Skeleton.Fill(bodies, headers, "")
-	return &Result{Target: target, Files: t.Skeleton.Sources(target)}
+	files := t.Skeleton.Fill(bodies, headers, "")
+	return &Result{Target: files[t.Skeleton.File], Files: files}
 }
 
 // targetFunctions returns the AST functions of the skeleton's regenerated
-// contracts (the target and its bases), indexed like the skeleton's
-// functions (matched by position in the file).
+// contracts (the target and its bases, in any file), indexed like the
+// skeleton's functions (matched by file and position).
 func targetFunctions(t Task) (map[int]solast.Function, error) {
-	if t.Original == nil || t.Original.Root == nil {
+	if t.Original == nil || t.Original.ASTs == nil {
 		return nil, fmt.Errorf("no original AST for %s", t.ContractID)
 	}
-	byStart := map[int]solast.Function{}
-	for _, c := range solast.Contracts(t.Original.Root) {
-		for _, f := range solast.Functions(c.Node) {
-			byStart[f.Src.Start] = f
+	type place struct {
+		file  string
+		start int
+	}
+	byPlace := map[place]solast.Function{}
+	for file, root := range t.Original.ASTs {
+		for _, c := range solast.Contracts(root) {
+			for _, f := range solast.Functions(c.Node) {
+				byPlace[place{file, f.Src.Start}] = f
+			}
 		}
 	}
 	out := map[int]solast.Function{}
 	for _, f := range t.Skeleton.Functions {
-		af, ok := byStart[f.Orig.Start]
+		af, ok := byPlace[place{f.File, f.Orig.Start}]
 		if !ok {
 			return nil, fmt.Errorf("function %s of the skeleton is not in the original's AST (stale skeleton?)", f.Key)
 		}
@@ -137,15 +143,17 @@ func targetFunctions(t Task) (map[int]solast.Function, error) {
 	return out, nil
 }
 
-func originalText(t Task) (string, error) {
+// originalOf prepares the task's original files for cutting bodies out.
+func originalOf(t Task) (*skeleton.Original, error) {
 	if t.Original == nil {
-		return "", fmt.Errorf("no original source for %s", t.ContractID)
+		return nil, fmt.Errorf("no original source for %s", t.ContractID)
 	}
-	src, ok := t.Original.Files[t.Skeleton.File]
-	if !ok {
-		return "", fmt.Errorf("original has no file %s", t.Skeleton.File)
+	for _, file := range t.Skeleton.ChainFiles() {
+		if _, ok := t.Original.Files[file]; !ok {
+			return nil, fmt.Errorf("original has no file %s", file)
+		}
 	}
-	return src, nil
+	return skeleton.NewOriginal(t.Original.Files), nil
 }
 
 // reference regenerates the original bodies.
@@ -155,11 +163,10 @@ func (reference) Name() string         { return KindReference }
 func (reference) Kind() string         { return KindReference }
 func (reference) Digest(string) string { return KindReference }
 func (reference) Generate(_ context.Context, t Task) *Result {
-	src, err := originalText(t)
+	orig, err := originalOf(t)
 	if err != nil {
 		return &Result{Err: err.Error()}
 	}
-	orig := skeleton.NewOriginal(src)
 	bodies := map[int]string{}
 	for _, i := range t.Skeleton.Holes() {
 		bodies[i] = orig.Body(t.Skeleton.Functions[i])

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
+	"syscall"
 	"sync"
 	"testing"
 	"time"
@@ -80,7 +81,8 @@ func newFixture(t *testing.T, spec democorpus.Spec) (fixture, error) {
 	if err != nil {
 		return fixture{}, err
 	}
-	sk, err := skeleton.Build(skeleton.Input{Files: files, File: file, Target: spec.Name, AST: root}, nil)
+	orig := &Original{Files: files, File: file, ASTs: map[string]*solast.Node{file: root}, Compiler: out.CompilerUsed}
+	sk, err := skeleton.Build(orig.SkeletonInput(spec.Name, ""), nil)
 	if err != nil {
 		return fixture{}, err
 	}
@@ -88,8 +90,7 @@ func newFixture(t *testing.T, spec democorpus.Spec) (fixture, error) {
 	if err != nil {
 		return fixture{}, err
 	}
-	return fixture{spec: spec, orig: &Original{Files: files, File: file, Root: root, Compiler: out.CompilerUsed},
-		sk: sk, abi: string(c.ABI), compiler: out.CompilerUsed}, nil
+	return fixture{spec: spec, orig: orig, sk: sk, abi: string(c.ABI), compiler: out.CompilerUsed}, nil
 }
 
 func (f fixture) task(sample int, seed int64) Task {
@@ -272,11 +273,12 @@ func TestRepair(t *testing.T) {
 		return llmtest.Reply{Content: "Fixed:\n" + llmtest.Fenced(strings.Replace(broken[fixed.Start:fixed.End], "amont", "amount", 1))}
 	})
 	c := llm.New(llm.Options{BaseURL: s.BaseURL(), Model: "m"})
-	got, row, err := Repair(context.Background(), c, RepairTask{ContractID: "Vault", Model: "openai:m", Source: broken,
-		Target: "Vault", Compiler: f.compiler, Error: "DeclarationError: Undeclared identifier.", Temperature: 0.2, MaxTokens: 4096})
+	fixedFiles, row, err := Repair(context.Background(), c, RepairTask{ContractID: "Vault", Model: "openai:m",
+		Files: map[string]string{f.orig.File: broken}, File: f.orig.File, Target: "Vault", Compiler: f.compiler, Error: "DeclarationError: Undeclared identifier.", Temperature: 0.2, MaxTokens: 4096})
 	if err != nil || row.Purpose != "repair" || row.Error != "" {
 		t.Fatalf("repair: %v %+v", err, row)
 	}
+	got := fixedFiles[f.orig.File]
 	if !strings.HasPrefix(got, "pragma solidity") || strings.Contains(got, "amont") {
 		t.Fatalf("repaired source:\n%s", got)
 	}
@@ -337,6 +339,21 @@ func TestImportGenerator(t *testing.T) {
 	os.WriteFile(filepath.Join(cdir, "4.sol"), huge, 0o644)
 	if r := g.Generate(context.Background(), gift.task(4, 0)); !strings.Contains(r.Err, "size limit") {
 		t.Errorf("oversized imported sample: %q, want the size limit", r.Err)
+	}
+	// A FIFO and a link to /dev/zero neither hang nor grow the digest
+	// (planning) or the sample's read: each sample fails saying why.
+	if err := syscall.Mkfifo(filepath.Join(cdir, "5.sol"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	os.Symlink("/dev/zero", filepath.Join(cdir, "6.sol"))
+	d1 := g.Digest("GiftToken")
+	for _, k := range []int{5, 6} {
+		if r := g.Generate(context.Background(), gift.task(k, 0)); !strings.Contains(r.Err, "not a regular file") {
+			t.Errorf("sample %d: %q, want not a regular file", k, r.Err)
+		}
+	}
+	if g.Digest("GiftToken") != d1 {
+		t.Error("the digest of unreadable samples is not stable")
 	}
 }
 

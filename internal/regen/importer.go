@@ -5,13 +5,12 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
 
-	"github.com/solbehave/solbehave/internal/egress"
+	"github.com/solbehave/solbehave/internal/inputfile"
 )
 
 // importer reads samples written elsewhere: <dir>/<contract_id>/<k>.sol.
@@ -51,58 +50,45 @@ func (im importer) Digest(contractID string) string {
 	return hex.EncodeToString(h.Sum(nil))
 }
 
-// Generate merges the imported sample into the original file: every
-// contract, library or interface it defines replaces the file's definition
-// of that name (a benchmark's task may ask for a base, e.g. Pausable in a
-// file whose deployed contract is WOLFCOIN). A sample that defines none of
-// the file's contracts is the generator's failure, named in the row.
+// Generate merges the imported sample into the original files: every
+// contract, library or interface it defines replaces the definition of that
+// name in the file that defines it (a benchmark's task may ask for a base,
+// e.g. Pausable in a file whose deployed contract is WOLFCOIN, or a base in
+// another file of a multi-file source). A sample that defines none of the
+// source's contracts is the generator's failure, named in the row.
 func (im importer) Generate(_ context.Context, t Task) *Result {
 	path := filepath.Join(im.dir, t.ContractID, strconv.Itoa(t.Sample)+".sol")
 	b, err := readSample(path)
 	if err != nil {
 		return &Result{Err: fmt.Sprintf("imported sample %s: %v", path, err)}
 	}
-	src, err := originalText(t)
-	if err != nil {
-		return &Result{Err: err.Error()}
+	if t.Original == nil {
+		return &Result{Err: fmt.Sprintf("no original source for %s", t.ContractID)}
 	}
-	target, err := MergeDefinitions(src, SampleCode(string(b)))
+	files, err := MergeFiles(t.Original.Files, t.Skeleton.File, SampleCode(string(b)))
 	if err != nil {
 		return &Result{Err: fmt.Sprintf("imported sample %s: %v", filepath.Base(path), err), Failure: FailureModel, Failed: 1}
 	}
-	files := make(map[string]string, len(t.Original.Files))
-	for k, v := range t.Original.Files {
-		files[k] = v
-	}
-	files[t.Skeleton.File] = target
-	return &Result{Target: target, Files: files, Generated: len(t.Skeleton.Holes())}
+	return &Result{Target: files[t.Skeleton.File], Files: files, Generated: len(t.Skeleton.Holes())}
 }
 
 // maxImportedSample bounds one imported sample: the largest flattened
 // mainnet source is well under a megabyte, a stray file cannot exhaust memory.
 const maxImportedSample = 8 << 20
 
-// readSample reads an imported sample up to maxImportedSample bytes.
+// readSample reads an imported sample up to maxImportedSample bytes: a
+// regular file only (a FIFO or a device there must not hang or grow the run).
 func readSample(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	return egress.ReadAll(f, maxImportedSample)
+	return inputfile.Read(path, maxImportedSample)
 }
 
-// fileDigest streams a file into SHA-256 (any size, constant memory); an
-// unreadable file digests as its error, so fixing it reruns the unit.
+// fileDigest is a regular file's SHA-256 (constant memory, within the
+// sample bound); a file that cannot be read digests as its error, so fixing
+// it reruns the unit, whose run then says what is wrong.
 func fileDigest(path string) string {
-	f, err := os.Open(path)
+	d, err := inputfile.Digest(path, maxImportedSample)
 	if err != nil {
 		return "error:" + err.Error()
 	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "error:" + err.Error()
-	}
-	return hex.EncodeToString(h.Sum(nil))
+	return d
 }

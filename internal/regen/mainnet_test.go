@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
 )
 
@@ -37,7 +39,7 @@ func TestReferenceCompilesOnMainnet(t *testing.T) {
 			t.Errorf("%s: %v", e.Name, err)
 			continue
 		}
-		sk, err := skeleton.Build(skeleton.Input{Files: orig.Files, File: orig.File, Target: target, AST: orig.Root}, nil)
+		sk, err := skeleton.Build(orig.SkeletonInput(target, ""), nil)
 		if err != nil {
 			t.Errorf("%s: skeleton: %v", e.Name, err)
 			continue
@@ -55,7 +57,7 @@ func TestReferenceCompilesOnMainnet(t *testing.T) {
 		}
 		checked++
 		t.Logf("%s (%s): reference compiles", e.Name, rec.Source.CompilerVersion)
-		if _, err := compileRecord(rec, sk.Sources(sk.Stubbed())); err != nil {
+		if _, err := compileRecord(rec, sk.Stubbed()); err != nil {
 			t.Logf("%s: stubbed skeleton does not compile: %v", e.Name, err)
 		} else {
 			stubsOK++
@@ -116,8 +118,9 @@ func abiNontrivial(t *testing.T, raw []byte) int {
 // original compiles (the kept ones among them), the chain skeleton
 // regenerates at least as many non-trivial bodies as the contract has
 // non-trivial ABI functions (the size filter's count), and more bodies than
-// the target alone wherever the target inherits code. Skeletons only: no
-// generation.
+// the target alone wherever the target inherits code; the lexer's chain
+// (skeleton.Chain, for source that is not compiled) is solc's
+// linearisation. Skeletons only: no generation.
 func TestChainCoversNontrivialOnMainnet(t *testing.T) {
 	checked, chainTotal, targetTotal := 0, 0, 0
 	for _, rec := range mainnetRecords(t) {
@@ -130,7 +133,7 @@ func TestChainCoversNontrivialOnMainnet(t *testing.T) {
 			t.Errorf("%s: %v", rec.Entry.Name, err)
 			continue
 		}
-		in := skeleton.Input{Files: orig.Files, File: orig.File, Target: target, AST: orig.Root}
+		in := orig.SkeletonInput(target, "")
 		chain, err := skeleton.Build(in, nil)
 		if err != nil {
 			t.Errorf("%s: %v", rec.Entry.Name, err)
@@ -154,6 +157,9 @@ func TestChainCoversNontrivialOnMainnet(t *testing.T) {
 		if len(chain.Holes()) < len(own.Holes()) {
 			t.Errorf("%s: chain regenerates %d bodies, fewer than the target's %d", rec.Entry.Name, len(chain.Holes()), len(own.Holes()))
 		}
+		if lexed, solc := lexerChain(orig, target), astChain(orig, target); lexed != solc {
+			t.Errorf("%s: the lexer's chain %s, solc's %s", rec.Entry.Name, lexed, solc)
+		}
 		t.Logf("%s: bodies chain %d (non-trivial %d) / target %d; ABI non-trivial %d", rec.Entry.Name, len(chain.Holes()), chain.Nontrivial(), len(own.Holes()), want)
 		checked++
 		chainTotal += len(chain.Holes())
@@ -163,6 +169,38 @@ func TestChainCoversNontrivialOnMainnet(t *testing.T) {
 	if checked < 29 {
 		t.Fatalf("only %d contracts checked, want at least the 29 kept ones", checked)
 	}
+}
+
+// lexerChain is skeleton.Chain's linearisation as file:name.
+func lexerChain(orig *Original, target string) string {
+	chain, err := skeleton.Chain(orig.Files, orig.File, target)
+	if err != nil {
+		return err.Error()
+	}
+	names := make([]string, len(chain))
+	for i, l := range chain {
+		names[i] = l.File + ":" + l.Name
+	}
+	return strings.Join(names, ",")
+}
+
+// astChain is solc's linearizedBaseContracts of target as file:name.
+func astChain(orig *Original, target string) string {
+	byID := map[int]string{}
+	var ids []any
+	for file, root := range orig.ASTs {
+		for _, c := range solast.Contracts(root) {
+			byID[c.Node.ID] = file + ":" + c.Name
+			if c.Name == target && file == orig.File {
+				ids, _ = c.Node.Attrs["linearizedBaseContracts"].([]any)
+			}
+		}
+	}
+	names := make([]string, len(ids))
+	for i, id := range ids {
+		names[i] = byID[int(id.(float64))]
+	}
+	return strings.Join(names, ",")
 }
 
 func compileRecord(rec *deploy.Record, files map[string]string) (*solc.Output, error) {

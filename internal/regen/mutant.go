@@ -17,7 +17,7 @@ func (mutant) Kind() string           { return KindMutant }
 func (m mutant) Digest(string) string { return fmt.Sprintf("mutant rate=%v", m.rate) }
 
 func (m mutant) Generate(_ context.Context, t Task) *Result {
-	src, err := originalText(t)
+	orig, err := originalOf(t)
 	if err != nil {
 		return &Result{Err: err.Error()}
 	}
@@ -25,8 +25,7 @@ func (m mutant) Generate(_ context.Context, t Task) *Result {
 	if err != nil {
 		return &Result{Err: err.Error()}
 	}
-	opts := mutate.Options{Checked: checked(t.Original.Compiler), Modifiers: mutate.ModifierNames(t.Original.Root)}
-	orig := skeleton.NewOriginal(src)
+	opts := mutate.Options{Checked: checked(t.Original.Compiler), Modifiers: modifierNames(t.Original)}
 	bodies, headers := map[int]string{}, map[int]string{}
 	muts := []mutate.Mutation{}
 	for _, i := range t.Skeleton.Holes() {
@@ -35,7 +34,7 @@ func (m mutant) Generate(_ context.Context, t Task) *Result {
 		if f.Kind == "constructor" {
 			continue
 		}
-		site, ok := mutate.Pick(t.Seed, i, mutate.Sites(src, fns[i], opts), m.rate)
+		site, ok := mutate.Pick(t.Seed, i, mutate.Sites(t.Original.Files[f.File], fns[i], opts), m.rate)
 		if !ok {
 			continue
 		}
@@ -50,6 +49,18 @@ func (m mutant) Generate(_ context.Context, t Task) *Result {
 	r := filled(t, bodies, headers)
 	r.Mutations, r.Generated = muts, len(bodies)
 	return r
+}
+
+// modifierNames are the modifier definitions of every file: a base's
+// modifier (onlyOwner in its own file) is one the target's headers invoke.
+func modifierNames(o *Original) map[string]bool {
+	out := map[string]bool{}
+	for _, root := range o.ASTs {
+		for name := range mutate.ModifierNames(root) {
+			out[name] = true
+		}
+	}
+	return out
 }
 
 // checked reports whether a compiler version checks arithmetic (>= 0.8).

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/solbehave/solbehave/internal/llm"
+	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -83,8 +84,8 @@ func (g *openAI) Generate(ctx context.Context, t Task) *Result {
 		bodies[i] = body
 		res.Generated++
 	}
-	target := sk.Fill(bodies, nil, "")
-	res.Target, res.Files = target, sk.Sources(target)
+	res.Files = sk.Fill(bodies, nil, "")
+	res.Target = res.Files[sk.File]
 	return res
 }
 
@@ -105,34 +106,54 @@ type RepairTask struct {
 	ContractID, Model string // Model as the datasets name it (openai:<model>)
 	Sample            int
 	Seed              int64
-	Source            string // the sample's target file
-	Target            string // the target contract
+	Files             map[string]string // every file of the sample
+	File              string            // the target contract's file
+	Target            string            // the target contract
 	Compiler          string
 	Error             string // the first compiler error, formatted
 	Temperature       float64
 	MaxTokens         int
 }
 
+// shownFiles are the files a repair request shows: those of the target's
+// inheritance chain (the ones that hold regenerated bodies), base files
+// first, read from the sample's text; the target's file alone when the
+// chain cannot be read.
+func (t RepairTask) shownFiles() []string {
+	chain, err := skeleton.Chain(t.Files, t.File, t.Target)
+	if err != nil {
+		return []string{t.File}
+	}
+	files := skeleton.ChainFiles(chain)
+	for _, f := range files {
+		if f == t.File {
+			return files
+		}
+	}
+	return append(files, t.File)
+}
+
 // Repair asks for fixed definitions of the contracts the error is in and
-// merges every definition of the reply into the sample. The row records the
-// call whatever happens.
-func Repair(ctx context.Context, c *llm.Client, t RepairTask) (string, schemas.LLMCall, error) {
-	req := llm.Request{Purpose: "repair", Messages: repairPrompt(t.Source, t.Target, t.Error, t.Compiler),
+// merges every definition of the reply into the file that defines it. The
+// row records the call whatever happens.
+func Repair(ctx context.Context, c *llm.Client, t RepairTask) (map[string]string, schemas.LLMCall, error) {
+	shown := t.shownFiles()
+	req := llm.Request{Purpose: "repair", Messages: repairPrompt(skeleton.ShowFiles(t.Files, shown), len(shown), t.Target, t.Error, t.Compiler),
 		Temperature: t.Temperature, MaxTokens: t.MaxTokens, Seed: t.Seed}
 	resp, err := c.Complete(ctx, req)
 	row := llm.CallRow(t.ContractID, t.Model, int64(t.Sample), "", req, resp, err)
 	if err != nil {
-		return "", row, err
+		return nil, row, err
 	}
 	code := SampleCode(resp.Content)
 	if strings.TrimSpace(code) == "" {
 		row.Error = "unusable reply: " + ErrNoCode.Error()
-		return "", row, ErrNoCode
+		return nil, row, ErrNoCode
 	}
-	fixed, err := MergeDefinitions(t.Source, code)
+	fixed, err := MergeFiles(t.Files, t.File, code)
 	if err != nil {
 		row.Error = "unusable reply: " + err.Error()
-		return "", row, err
+		return nil, row, err
 	}
 	return fixed, row, nil
 }

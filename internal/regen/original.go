@@ -6,13 +6,15 @@ import (
 	"strconv"
 
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/warehouse"
 )
 
 // OriginalOf is the original of a record, read from its compiler output:
-// the target contract's file, its AST and the compiler that built it.
+// its files with every file's AST, the target contract's file and the
+// compiler that built it.
 func OriginalOf(rec *deploy.Record, out *solc.Output) (*Original, string, error) {
 	if rec.Files == nil {
 		return nil, "", fmt.Errorf("%s has no source files", rec.Entry.ID)
@@ -21,19 +23,25 @@ func OriginalOf(rec *deploy.Record, out *solc.Output) (*Original, string, error)
 	if err != nil {
 		return nil, "", err
 	}
-	text, ok := rec.Files.Files[c.File]
-	if !ok {
+	if _, ok := rec.Files.Files[c.File]; !ok {
 		return nil, "", fmt.Errorf("the compiler output names file %s, which the record does not hold", c.File)
 	}
-	src := out.Sources[c.File]
-	if src == nil {
-		return nil, "", fmt.Errorf("the compiler output has no AST for %s", c.File)
+	asts := make(map[string]*solast.Node, len(rec.Files.Files))
+	for name, text := range rec.Files.Files {
+		src := out.Sources[name]
+		if src == nil {
+			return nil, "", fmt.Errorf("the compiler output has no AST for %s", name)
+		}
+		if asts[name], err = solast.ParseWithSource(src.AST, text); err != nil {
+			return nil, "", fmt.Errorf("%s: %w", name, err)
+		}
 	}
-	root, err := solast.ParseWithSource(src.AST, text)
-	if err != nil {
-		return nil, "", err
-	}
-	return &Original{Files: rec.Files.Files, File: c.File, Root: root, Compiler: out.CompilerUsed}, c.Name, nil
+	return &Original{Files: rec.Files.Files, File: c.File, ASTs: asts, Compiler: out.CompilerUsed}, c.Name, nil
+}
+
+// SkeletonInput is what the skeleton of o's target is built from.
+func (o *Original) SkeletonInput(target, scope string) skeleton.Input {
+	return skeleton.Input{Files: o.Files, File: o.File, Target: target, ASTs: o.ASTs, Scope: scope}
 }
 
 // SampleDir is where a contract's samples of one model live, relative to

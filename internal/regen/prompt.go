@@ -31,8 +31,8 @@ func versionText(compiler string) string {
 	return v
 }
 
-// generatePrompt shows the skeleton with the bodies written so far and asks
-// for function i.
+// generatePrompt shows the skeleton of the chain (every file holding a
+// regenerated body) with the bodies written so far and asks for function i.
 func generatePrompt(sk *skeleton.Skeleton, bodies map[int]string, i int, compiler string) []llm.Message {
 	shown := make(map[int]string, len(bodies)+1)
 	for k, v := range bodies {
@@ -45,17 +45,23 @@ func generatePrompt(sk *skeleton.Skeleton, bodies map[int]string, i int, compile
 		head.WriteString("/// " + l + "\n")
 	}
 	head.WriteString(sk.Header(i))
-	user := "The Solidity file below is being rewritten one function at a time; function bodies shown as `" +
-		skeleton.Placeholder + "` are not written yet.\n\n```solidity\n" + sk.Fill(shown, nil, "") + "\n```\n\n" +
-		"Write the body of this function of contract " + declaringContract(sk, f) + ", marked `" + implementMarker + "` above:\n\n" +
+	subject, where := "The Solidity file below is", ""
+	if len(sk.ChainFiles()) > 1 {
+		subject = "The Solidity files below (the deployed contract " + sk.Target + " and the contracts it inherits from, " +
+			"each file after a `// File: <name>` line) are"
+		where = " in " + f.File
+	}
+	user := subject + " being rewritten one function at a time; function bodies shown as `" +
+		skeleton.Placeholder + "` are not written yet.\n\n```solidity\n" + sk.Show(sk.Fill(shown, nil, "")) + "\n```\n\n" +
+		"Write the body of this function of contract " + declaringContract(sk, f) + where + ", marked `" + implementMarker + "` above:\n\n" +
 		"```solidity\n" + head.String() + "\n```\n\n" +
 		"Reply with the complete function (its signature exactly as given, then its body) in a single " +
 		"```solidity code block, and nothing else."
 	return []llm.Message{{Role: "system", Content: systemPrompt(compiler)}, {Role: "user", Content: user}}
 }
 
-// declaringContract names the contract that declares f (skeletons written
-// before issue 17 only held the target's functions).
+// declaringContract names the contract that declares f (a skeleton of the
+// target scope names it too; an empty name means the target).
 func declaringContract(sk *skeleton.Skeleton, f skeleton.Function) string {
 	if f.Contract != "" {
 		return f.Contract
@@ -63,9 +69,14 @@ func declaringContract(sk *skeleton.Skeleton, f skeleton.Function) string {
 	return sk.Target
 }
 
-// repairPrompt asks to fix one compiler error of a sample.
-func repairPrompt(source, target, compilerError, compiler string) []llm.Message {
-	user := "This Solidity source file does not compile with solc " + versionText(compiler) + ":\n\n```solidity\n" +
+// repairPrompt asks to fix one compiler error of a sample, shown as source
+// (the chain's files of a multi-file sample, each after its `// File:` line).
+func repairPrompt(source string, files int, target, compilerError, compiler string) []llm.Message {
+	subject := "This Solidity source file does not"
+	if files > 1 {
+		subject = "These Solidity source files (each after a `// File: <name>` line) do not"
+	}
+	user := subject + " compile with solc " + versionText(compiler) + ":\n\n```solidity\n" +
 		source + "\n```\n\nCompiler error:\n```\n" + strings.TrimSpace(compilerError) + "\n```\n\n" +
 		"Fix only this error and change nothing else. Reply with the complete corrected definition of the contract " +
 		"the error is in (the deployed contract is " + target + ") in a single ```solidity code block, and nothing else."

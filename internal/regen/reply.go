@@ -276,20 +276,24 @@ func dropLeadingProse(text string) string {
 
 // MergeDefinitions merges every contract, library and interface the code
 // defines into base, by name: each replaces base's definition of that name
-// in place, the rest of base left as it was. The code's pragma, SPDX line,
-// imports and prose never override base's (only definitions are taken), so
-// the original's compiler (and its substitution) compiles the result. A
-// definition base does not have is appended after base's last one (a
-// helper the code relies on). It fails, naming what the code defines, when
-// the code defines none of base's contracts.
+// in place, the rest of base left as it was (MergeFiles over one file).
 func MergeDefinitions(base, code string) (string, error) {
-	want := map[string]skeleton.Definition{}
-	for _, d := range skeleton.Definitions(base) {
-		if _, dup := want[d.Name]; !dup {
-			want[d.Name] = d
-		}
-	}
-	var edits []skeleton.Edit
+	out, err := MergeFiles(map[string]string{"": base}, "", code)
+	return out[""], err
+}
+
+// MergeFiles merges every contract, library and interface the code defines
+// into the file that defines that name (the target's file first, then the
+// others in path order): each replaces that definition in place, the rest
+// of every file left as it was. The code's pragma, SPDX line, imports and
+// prose never override the files' (only definitions are taken), so the
+// original's compiler (and its substitution) and import graph compile the
+// result. A definition no file has is appended after the target file's
+// last one (a helper the code relies on). It fails, naming what the code
+// defines, when the code defines none of the files' contracts.
+func MergeFiles(files map[string]string, target, code string) (map[string]string, error) {
+	where := definitionFiles(files, target)
+	edits := map[string][]skeleton.Edit{}
 	var extra, defined []string
 	seen := map[string]bool{}
 	for _, d := range skeleton.Definitions(code) {
@@ -298,25 +302,57 @@ func MergeDefinitions(base, code string) (string, error) {
 		}
 		seen[d.Name] = true
 		defined = append(defined, d.Kind+" "+d.Name)
-		if old, ok := want[d.Name]; ok {
-			edits = append(edits, skeleton.Edit{Start: old.Start, End: old.End, Text: code[d.Start:d.End]})
+		if old, ok := where[d.Name]; ok {
+			edits[old.File] = append(edits[old.File], skeleton.Edit{Start: old.Start, End: old.End, Text: code[d.Start:d.End]})
 		} else {
 			extra = append(extra, code[d.Start:d.End])
 		}
 	}
 	if len(edits) == 0 {
 		if len(defined) == 0 {
-			return "", fmt.Errorf("the sample defines no contract, library or interface")
+			return nil, fmt.Errorf("the sample defines no contract, library or interface")
 		}
-		return "", fmt.Errorf("the sample defines no contract of the file (it defines %s)", strings.Join(defined, ", "))
+		return nil, fmt.Errorf("the sample defines no contract of the file (it defines %s)", strings.Join(defined, ", "))
 	}
-	sort.Slice(edits, func(i, j int) bool { return edits[i].Start > edits[j].Start })
-	out := base
-	for _, e := range edits {
-		out = out[:e.Start] + e.Text + out[e.End:]
+	out := make(map[string]string, len(files))
+	for name, text := range files {
+		out[name] = applyEdits(text, edits[name])
 	}
 	if len(extra) > 0 {
-		out = strings.TrimRight(out, "\n") + "\n\n" + strings.Join(extra, "\n\n") + "\n"
+		out[target] = strings.TrimRight(out[target], "\n") + "\n\n" + strings.Join(extra, "\n\n") + "\n"
 	}
 	return out, nil
+}
+
+// definitionFiles maps each name defined in files to its definition: the
+// target file's first, then the other files' in path order.
+func definitionFiles(files map[string]string, target string) map[string]skeleton.Located {
+	names := make([]string, 0, len(files))
+	for n := range files {
+		if n != target {
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	if _, ok := files[target]; ok {
+		names = append([]string{target}, names...)
+	}
+	out := map[string]skeleton.Located{}
+	for _, n := range names {
+		for _, d := range skeleton.Definitions(files[n]) {
+			if _, dup := out[d.Name]; !dup {
+				out[d.Name] = skeleton.Located{File: n, Definition: d}
+			}
+		}
+	}
+	return out
+}
+
+// applyEdits applies non-overlapping edits, last first so offsets hold.
+func applyEdits(text string, edits []skeleton.Edit) string {
+	sort.Slice(edits, func(i, j int) bool { return edits[i].Start > edits[j].Start })
+	for _, e := range edits {
+		text = text[:e.Start] + e.Text + text[e.End:]
+	}
+	return text
 }

@@ -27,4 +27,8 @@
 //
 // Several Compare results of one unit (one per model's sequences, say) are
 // added as several parts of the same dataset.
+//
+// The engine records facts, not verdicts: whether a sample diverges, and
+// which secondary axes flag a call, is defined once, by the SQL views
+// replay_sample_summary and sample_verdicts.
 package replay

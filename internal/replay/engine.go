@@ -2,7 +2,8 @@ package replay
 
 import (
 	"context"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 
@@ -102,22 +103,12 @@ func parallel(n, workers int, f func(i int)) {
 		}
 		return
 	}
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for w := 0; w < min(workers, n); w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				f(i)
-			}
-		}()
-	}
+	var g errgroup.Group
+	g.SetLimit(workers)
 	for i := 0; i < n; i++ {
-		next <- i
+		g.Go(func() error { f(i); return nil })
 	}
-	close(next)
-	wg.Wait()
+	g.Wait()
 }
 
 // replayAll replays every sequence on d; ref is the original's traces when d
@@ -182,7 +173,7 @@ func send(h *chain.Harness, d *deploy.Deployment, c Call) Outcome {
 // state but for the sender's nonce (a failed transaction's effects are
 // reverted, and gas is free here), so the re-run goes on a fork of h with
 // that nonce restored. Status stays the divergence criterion; this only
-// marks the divergences gas alone decides (§IV-F, issue #17 part 6).
+// marks the divergences gas alone decides (§IV-F).
 func gasLimited(h *chain.Harness, d *deploy.Deployment, c Call, ref, got Outcome) bool {
 	if c.Probe || c.Gas == 0 || c.Gas >= chain.DefaultGas {
 		return false

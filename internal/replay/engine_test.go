@@ -208,9 +208,9 @@ func TestEachAxisFlagsOnlyItsOwnDifference(t *testing.T) {
 }
 
 func TestSummariesAndSnapshots(t *testing.T) {
-	res, _ := compareOne(t, variant{storePlus: 1}, Options{SnapshotEvery: 2}, calls(1, 2, 3, 4, 5))
-	sum := res.Summaries()[0]
-	if sum.Divergent() || sum.Calls != 5 || sum.SecondaryOnly != 5 {
+	res, rows := compareOne(t, variant{storePlus: 1}, Options{SnapshotEvery: 2}, calls(1, 2, 3, 4, 5))
+	sum := summarize(t, rows)[0]
+	if sum.Divergent || sum.Calls != 5 || sum.SecondaryOnly != 5 || sum.StorageDiffers != 5 {
 		t.Errorf("summary %+v", sum)
 	}
 	views := res.ViewRows(Labels{ContractID: "c", Oracle: schemas.OracleO2})
@@ -267,7 +267,7 @@ func TestUndeployedSampleDisagreesOnEveryCall(t *testing.T) {
 			t.Errorf("row %+v", r)
 		}
 	}
-	if s := res.Summaries()[0]; !s.Divergent() || s.FirstStep != 0 || len(rows) != 3 {
+	if s := summarize(t, rows)[0]; !s.Divergent || s.FirstStep == nil || *s.FirstStep != 0 || len(rows) != 3 {
 		t.Errorf("summary %+v", s)
 	}
 	for _, v := range res.ViewRows(Labels{}) {

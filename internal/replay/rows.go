@@ -58,14 +58,13 @@ func (r *Result) CallRows(l Labels) []schemas.ReplayCall {
 	for _, s := range r.Samples {
 		r.eachCall(s, func(q, i int, ref, got Outcome) {
 			seq, ci := r.Sequences[q], infos[q][i]
-			d := Diff(ref, got, r.opts.gasTolerance())
 			rows = append(rows, schemas.ReplayCall{
 				ContractID: l.ContractID, Model: s.Sample.Model, Sample: s.Sample.Sample,
 				Oracle: l.Oracle, GraphSetting: l.GraphSetting, Seq: seq.ID, Step: int64(i),
 				TxHash: seq.Calls[i].TxHash, Selector: ci.selector, Function: ci.function,
 				Sender: ci.sender, ValueWei: ci.value, BlockNumber: ci.block, Probe: seq.Calls[i].Probe,
-				StatusRef: ref.Status, StatusSample: got.Status, StatusMatch: d.StatusMatch,
-				GasRef: int64(ref.GasUsed), GasSample: int64(got.GasUsed), GasFlag: d.GasFlag,
+				StatusRef: ref.Status, StatusSample: got.Status, StatusMatch: statusMatch(ref, got),
+				GasRef: int64(ref.GasUsed), GasSample: int64(got.GasUsed), GasFlag: GasFlag(ref.GasUsed, got.GasUsed, r.opts.gasTolerance()),
 				NEventsRef: int64(ref.NEvents), NEventsSample: int64(got.NEvents),
 				TopicsRefSHA256: ref.Topics, TopicsSampleSHA256: got.Topics,
 				ReturnRefSHA256: ref.Return, ReturnSampleSHA256: got.Return,

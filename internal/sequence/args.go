@@ -5,8 +5,10 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
 	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -25,7 +27,7 @@ func methodFor(a abi.ABI, ev dcr.Event) (*abi.Method, error) {
 		return nil, nil
 	}
 	var byArity, byName *abi.Method
-	for _, name := range sortedMethodNames(a) {
+	for _, name := range slices.Sorted(maps.Keys(a.Methods)) {
 		m := a.Methods[name]
 		if m.RawName != ev.Function {
 			continue

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strings"
 
@@ -454,18 +456,9 @@ func FromRecord(rec *deploy.Record, out *solc.Output, g *dcr.Graph) (Contract, e
 	}
 	c := Contract{Deployment: d, Graph: g, Layout: layout, History: rec.Txs, Ownership: owners}
 	if rec.Files != nil {
-		for _, name := range sortedKeys(rec.Files.Files) {
+		for _, name := range slices.Sorted(maps.Keys(rec.Files.Files)) {
 			c.Sources = append(c.Sources, rec.Files.Files[name])
 		}
 	}
 	return c, nil
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -148,13 +148,4 @@ func historyPace(created chain.Block, txs []deploy.Tx) pace {
 	return p
 }
 
-func sortedMethodNames(a abi.ABI) []string {
-	names := make([]string, 0, len(a.Methods))
-	for n := range a.Methods {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
-
 func lowerHex(a common.Address) string { return strings.ToLower(a.Hex()) }

@@ -4,7 +4,7 @@
 // (internal/solast): positions come from the AST's `src` ranges, and the
 // only text scanning is a small lexer that knows strings and comments.
 //
-// A skeleton is the original file with
+// A skeleton is the original source with
 //   - every comment stripped (the `// SPDX-License-Identifier:` line is kept:
 //     it is a licence tag, not documentation, and 0.6.8+ warns without it);
 //   - fresh NatSpec (`@notice`, `@param`, `@return`) above each public and
@@ -13,15 +13,26 @@
 //   - the body of every function of the regenerated contracts replaced by a
 //     hole (shown as `{ /* TODO */ }`): the target and, with ScopeChain (the
 //     default, the paper's "the function bodies are then deleted"), every
-//     contract it inherits from in the file, in source order across the
-//     file; signatures, modifiers, state variables, events, structs,
-//     modifier definitions (bodies included: the paper does not say),
-//     libraries, interfaces and the other contracts stay as they were.
+//     contract in its linearised inheritance chain, in whichever file of a
+//     multi-file (standard-JSON) source it is defined; signatures,
+//     modifiers, state variables, events, structs, modifier definitions
+//     (bodies included: the paper does not say), libraries, interfaces and
+//     the contracts outside the chain stay as they were.
+//
+// The holes come in generation order: file by file, a base's file before
+// the files built on it (each file where its first regenerated contract
+// comes in the linearisation read most base first), source order inside a
+// file; a flattened single-file source is in source order across the file.
+// Function keys are unique across files. Each file declaring a regenerated
+// function is written back in place; Show renders those files as the one
+// text a model sees (`// File: <name>` before each when there are several).
+// Chain reads the same linearisation from source text alone (the lexer),
+// for text that is not compiled.
 //
 // Fill puts bodies (and, for mutants, altered headers) into the holes;
 // Stubbed fills every hole with a stub (`{}`, or `{ revert(); }` where an
 // empty body cannot return a storage pointer) so the skeleton can be
-// compiled on its own. OriginalBody and OriginalHeader cut the original
-// parts out of the original text, comment-stripped the same way, so a
-// skeleton filled with them is the reference sample.
+// compiled on its own. Original's Body and Header cut the original parts
+// out of the original files, comment-stripped the same way, so a skeleton
+// filled with them is the reference sample.
 package skeleton

@@ -198,7 +198,14 @@ func MatchBrace(src string, open int) (int, bool) {
 	if open < 0 || open >= len(src) || src[open] != '{' {
 		return 0, false
 	}
-	cls := classify(src)
+	return matchBrace(src, classify(src), open)
+}
+
+// matchBrace is MatchBrace over a text already classified.
+func matchBrace(src string, cls []byte, open int) (int, bool) {
+	if open < 0 || open >= len(src) || src[open] != '{' {
+		return 0, false
+	}
 	depth := 0
 	for i := open; i < len(src); i++ {
 		if cls[i] != code {
@@ -220,7 +227,8 @@ func MatchBrace(src string, open int) (int, bool) {
 // Definition is a top-level contract, library or interface found by the lexer.
 type Definition struct {
 	Kind, Name string
-	Start, End int // from the keyword (or `abstract`) to just past the closing brace
+	Bases      []string // the names after `is`, in declaration order (a qualified `M.Base` gives Base)
+	Start, End int      // from the keyword (or `abstract`) to just past the closing brace
 }
 
 // Definitions lists the top-level contract, library and interface
@@ -279,11 +287,52 @@ func definitionAt(src string, cls []byte, i int) (Definition, bool) {
 		}
 		open++
 	}
-	end, ok := MatchBrace(src, open)
+	end, ok := matchBrace(src, cls, open)
 	if !ok {
 		return Definition{}, false
 	}
-	return Definition{Kind: word, Name: name, Start: start, End: end + 1}, true
+	return Definition{Kind: word, Name: name, Bases: baseNames(src, cls, k, open), Start: start, End: end + 1}, true
+}
+
+// baseNames reads the inheritance list `is A, B(args), M.C` of a header
+// (src[from:to], between the name and the body's `{`).
+func baseNames(src string, cls []byte, from, to int) []string {
+	var header strings.Builder
+	for i := from; i < to; i++ {
+		if cls[i] == code {
+			header.WriteByte(src[i])
+		}
+	}
+	list, ok := strings.CutPrefix(strings.TrimSpace(header.String()), "is")
+	if !ok || list == "" || isIdent(list[0]) {
+		return nil
+	}
+	var out []string
+	depth, item := 0, strings.Builder{}
+	flush := func() {
+		name := strings.TrimSpace(item.String())
+		if i := strings.LastIndexByte(name, '.'); i >= 0 {
+			name = strings.TrimSpace(name[i+1:])
+		}
+		if name != "" {
+			out = append(out, name)
+		}
+		item.Reset()
+	}
+	for i := 0; i < len(list); i++ {
+		switch c := list[i]; {
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == ',' && depth == 0:
+			flush()
+		case depth == 0:
+			item.WriteByte(c)
+		}
+	}
+	flush()
+	return out
 }
 
 func identAt(src string, i int) (string, int) {

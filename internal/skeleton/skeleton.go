@@ -2,7 +2,6 @@ package skeleton
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -17,7 +16,7 @@ const Placeholder = "{ /* TODO */ }"
 const (
 	// ScopeChain stubs every function with a body in the target's
 	// inheritance chain: the target and every base it inherits from,
-	// directly or not, defined in the same (flattened) file. The paper
+	// directly or not, in whichever file it is defined. The paper
 	// regenerates the contract (§IV-B), and the deployed contract is all of it.
 	ScopeChain = "chain"
 	// ScopeTarget stubs only the functions declared in the target itself
@@ -26,7 +25,7 @@ const (
 )
 
 // RegenerateFlagUsage is the help of the shared --regenerate flag.
-const RegenerateFlagUsage = "bodies to regenerate: chain (the target and every base it inherits from in its file, as the paper) " +
+const RegenerateFlagUsage = "bodies to regenerate: chain (the target and every base it inherits from, in any file, as the paper) " +
 	"or target (only the target's own functions)"
 
 // CheckScope rejects a scope that is neither chain nor target.
@@ -37,13 +36,17 @@ func CheckScope(scope string) error {
 	return nil
 }
 
+// Format is the layout of a skeleton's JSON: Decode refuses another one,
+// so a skeleton an older version wrote is made again, never misread.
+const Format = 2
+
 // Input is the original a skeleton is made from.
 type Input struct {
-	Files  map[string]string // the original source files, name -> text
-	File   string            // the file that defines the target contract
-	Target string            // the target contract's name
-	AST    *solast.Node      // File's AST (a SourceUnit), from solc
-	Scope  string            // ScopeChain ("" too) or ScopeTarget
+	Files  map[string]string       // the original source files, name -> text
+	File   string                  // the file that defines the target contract
+	Target string                  // the target contract's name
+	ASTs   map[string]*solast.Node // every file's AST (a SourceUnit) from one compile: File's at least
+	Scope  string                  // ScopeChain ("" too) or ScopeTarget
 }
 
 // Range is a function's place in the original file (byte offsets).
@@ -58,6 +61,7 @@ type Function struct {
 	Index           int            `json:"index"`
 	Key             string         `json:"key"`      // name, name(types) when overloaded, or the kind; Base.<that> outside the target
 	Contract        string         `json:"contract"` // the contract that declares it (the target or one of its bases)
+	File            string         `json:"file"`     // the file that declares it
 	Nontrivial      bool           `json:"nontrivial"`
 	Signature       string         `json:"signature"` // canonical name(types)
 	Name            string         `json:"name"`
@@ -72,33 +76,39 @@ type Function struct {
 	NatSpec         []string       `json:"natspec,omitempty"` // the lines above the header, without `/// `
 	NatSpecSource   string         `json:"natspec_source"`    // llm, template or none
 	// HeaderStart/HeaderEnd and BodyStart/BodyEnd are offsets into
-	// Skeleton.Text: the header (keyword to the last token before the body)
-	// and the hole (Placeholder).
+	// Skeleton.Files[File]: the header (keyword to the last token before
+	// the body) and the hole (Placeholder).
 	HeaderStart int   `json:"header_start"`
 	HeaderEnd   int   `json:"header_end"`
 	BodyStart   int   `json:"body_start"`
 	BodyEnd     int   `json:"body_end"`
-	Orig        Range `json:"orig"`
+	Orig        Range `json:"orig"` // in the original File
 }
 
-// Skeleton is a contract with its target's bodies removed.
+// Skeleton is a contract with the bodies of its regenerated contracts removed.
 type Skeleton struct {
-	Target    string            `json:"target"`
-	Scope     string            `json:"scope"` // ScopeChain or ScopeTarget
-	File      string            `json:"file"`
-	Text      string            `json:"text"`  // File, with a Placeholder per hole
-	Files     map[string]string `json:"files"` // every file, comments stripped (File as the original minus comments)
-	Functions []Function        `json:"functions"`
+	Format int    `json:"format"`
+	Target string `json:"target"`
+	Scope  string `json:"scope"` // ScopeChain or ScopeTarget
+	File   string `json:"file"`  // the target's file
+	// Files holds every file as the skeleton shows it: a file declaring
+	// regenerated functions with a Placeholder per hole, every other file
+	// comments stripped.
+	Files     map[string]string `json:"files"`
+	Functions []Function        `json:"functions"` // in generation order (see Build)
 }
 
 // DocFunc supplies the NatSpec of a public or external function; nil (or a
 // nil result) means the template.
 type DocFunc func(f Function) *Doc
 
-// Build makes the skeleton of in.
+// Build makes the skeleton of in. The functions come in generation order:
+// file by file, each file where the first of its regenerated contracts
+// comes in the target's linearisation read most base first (a base's file
+// before the files that build on it), and in source order inside a file. A
+// single-file source is thus in source order across the file.
 func Build(in Input, docs DocFunc) (*Skeleton, error) {
-	src, ok := in.Files[in.File]
-	if !ok {
+	if _, ok := in.Files[in.File]; !ok {
 		return nil, fmt.Errorf("skeleton: no file %q in the sources", in.File)
 	}
 	scope := in.Scope
@@ -112,86 +122,173 @@ func Build(in Input, docs DocFunc) (*Skeleton, error) {
 	if err != nil {
 		return nil, err
 	}
-	fns, err := describeAll(contracts, in.Target, src)
+	fns, err := describeAll(contracts, in.Target, in.Files)
 	if err != nil {
 		return nil, err
 	}
 	for i := range fns {
 		writeNatSpec(&fns[i], docs)
 	}
-	sk := &Skeleton{Target: in.Target, Scope: scope, File: in.File, Files: map[string]string{}}
+	sk := &Skeleton{Format: Format, Target: in.Target, Scope: scope, File: in.File, Files: map[string]string{}}
 	for name, text := range in.Files {
 		sk.Files[name] = StripComments(text)
 	}
-	sk.Text = render(src, fns)
+	for _, file := range filesOf(fns) {
+		sk.Files[file] = render(in.Files[file], fns, file)
+	}
 	sk.Functions = fns
 	return sk, nil
 }
 
-// regenerated lists the contracts whose bodies the scope stubs, in source
-// order: the target alone, or the target and every contract it inherits
-// from that the file defines. Libraries and interfaces are not part of the
-// contract (a library is called, not inherited), so they keep their bodies;
-// a base defined in another file of a multi-file source cannot be rewritten
-// in this file's skeleton and keeps its bodies too.
-func regenerated(in Input, scope string) ([]solast.Contract, error) {
-	if in.AST == nil {
-		return nil, errors.New("skeleton: no AST")
+// chainContract is a regenerated contract and the file that defines it.
+type chainContract struct {
+	file string
+	solast.Contract
+}
+
+// regenerated lists the contracts whose bodies the scope stubs, in
+// generation order: the target alone, or the target and every contract it
+// inherits from, in whatever file it is defined. Libraries and interfaces
+// are not part of the contract (a library is called, not inherited), so
+// they keep their bodies.
+func regenerated(in Input, scope string) ([]chainContract, error) {
+	if in.ASTs[in.File] == nil {
+		return nil, fmt.Errorf("skeleton: no AST for %s", in.File)
 	}
-	all := solast.Contracts(in.AST)
-	byName := map[string]solast.Contract{}
-	for _, c := range all {
-		byName[c.Name] = c
-	}
-	target, ok := byName[in.Target]
-	if !ok {
-		return nil, fmt.Errorf("skeleton: contract %s is not defined in %s", in.Target, in.File)
-	}
-	chain := map[string]bool{target.Name: true}
-	if scope == ScopeChain {
-		queue := append([]string(nil), target.Bases...)
-		for len(queue) > 0 {
-			name := queue[0]
-			queue = queue[1:]
-			c, ok := byName[name]
-			if !ok || chain[name] || c.Kind != "contract" {
-				continue
+	var target *chainContract
+	byID := map[int]chainContract{}
+	byName := map[string]chainContract{}
+	for _, file := range sortedFiles(in.ASTs) {
+		for _, c := range solast.Contracts(in.ASTs[file]) {
+			cc := chainContract{file, c}
+			byID[c.Node.ID] = cc
+			if _, dup := byName[c.Name]; !dup || file == in.File {
+				byName[c.Name] = cc
 			}
-			chain[name] = true
-			queue = append(queue, c.Bases...)
+			if file == in.File && c.Name == in.Target && target == nil {
+				target = &cc
+			}
 		}
 	}
-	var out []solast.Contract
-	for _, c := range all {
-		if chain[c.Name] {
-			out = append(out, c)
+	if target == nil {
+		return nil, fmt.Errorf("skeleton: contract %s is not defined in %s", in.Target, in.File)
+	}
+	if scope == ScopeTarget {
+		return []chainContract{*target}, nil
+	}
+	lin := linearization(*target, byID, byName)
+	var chain []chainContract
+	for _, c := range lin {
+		if c.Kind == "contract" {
+			if _, ok := in.Files[c.file]; !ok {
+				return nil, fmt.Errorf("skeleton: %s is defined in %s, which the sources do not hold", c.Name, c.file)
+			}
+			chain = append(chain, c)
+		}
+	}
+	return inGenerationOrder(chain), nil
+}
+
+// linearization is the target and its bases, most derived first, as solc's
+// linearizedBaseContracts lists them; without it (never seen), the bases
+// reached by name, breadth first.
+func linearization(target chainContract, byID map[int]chainContract, byName map[string]chainContract) []chainContract {
+	var out []chainContract
+	if ids, ok := target.Node.Attrs["linearizedBaseContracts"].([]any); ok {
+		for _, id := range ids {
+			if f, ok := id.(float64); ok {
+				if c, ok := byID[int(f)]; ok {
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
+	seen := map[string]bool{target.Name: true}
+	out = []chainContract{target}
+	for i := 0; i < len(out); i++ {
+		for _, name := range out[i].Bases {
+			if c, ok := byName[name]; ok && !seen[name] {
+				seen[name] = true
+				out = append(out, c)
+			}
+		}
+	}
+	return out
+}
+
+// inGenerationOrder orders a chain listed most derived first: files as
+// their first contract comes most base first, source order inside a file.
+func inGenerationOrder(chain []chainContract) []chainContract {
+	files := make([]string, len(chain))
+	for i, c := range chain {
+		files[i] = c.file
+	}
+	rank := map[string]int{}
+	for i, f := range baseFirst(files) {
+		rank[f] = i
+	}
+	out := append([]chainContract(nil), chain...)
+	sort.SliceStable(out, func(i, j int) bool {
+		if rank[out[i].file] != rank[out[j].file] {
+			return rank[out[i].file] < rank[out[j].file]
+		}
+		return out[i].Src.Start < out[j].Src.Start
+	})
+	return out
+}
+
+func sortedFiles[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// describeAll lists the functions of every regenerated contract in
+// generation order, with keys unique across contracts: a base's functions
+// are prefixed with its name (and its file, should two bases share a name).
+func describeAll(contracts []chainContract, target string, files map[string]string) ([]Function, error) {
+	names := map[string]int{}
+	for _, c := range contracts {
+		names[c.Name]++
+	}
+	var out []Function
+	for _, c := range contracts {
+		fns, err := describe(c.Node, files[c.file])
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fns {
+			f.File = c.file
+			switch {
+			case names[c.Name] > 1:
+				f.Key = c.file + ":" + c.Name + "." + f.Key
+			case c.Name != target:
+				f.Key = c.Name + "." + f.Key
+			}
+			f.Index = len(out)
+			out = append(out, f)
 		}
 	}
 	return out, nil
 }
 
-// describeAll lists the functions of every regenerated contract in source
-// order across the file (the order generators complete them in), with keys
-// unique across contracts: a base's functions are prefixed with its name.
-func describeAll(contracts []solast.Contract, target, src string) ([]Function, error) {
-	var out []Function
-	for _, c := range contracts {
-		fns, err := describe(c.Node, src)
-		if err != nil {
-			return nil, err
-		}
-		for _, f := range fns {
-			if c.Name != target {
-				f.Key = c.Name + "." + f.Key
-			}
-			out = append(out, f)
+// filesOf lists the files that declare fns, in their order.
+func filesOf(fns []Function) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range fns {
+		if !seen[f.File] {
+			seen[f.File] = true
+			out = append(out, f.File)
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Orig.Start < out[j].Orig.Start })
-	for i := range out {
-		out[i].Index = i
-	}
-	return out, nil
+	return out
 }
 
 // IsNontrivial is the paper's non-trivial function (§IV-A c): neither a
@@ -280,8 +377,9 @@ func varTypeString(v *solast.Node) string {
 	return v.Str("type")
 }
 
-// render writes the skeleton text and fills in each function's offsets.
-func render(src string, fns []Function) string {
+// render writes the skeleton text of file and fills in the offsets of the
+// functions it declares.
+func render(src string, fns []Function, file string) string {
 	type mark struct {
 		edit
 		fn      int
@@ -291,6 +389,9 @@ func render(src string, fns []Function) string {
 	var bodies []span
 	cls := classify(src)
 	for i, f := range fns {
+		if f.File != file {
+			continue
+		}
 		// an insertion at every function start (its NatSpec, maybe none)
 		// marks where its header begins in the output
 		marks = append(marks, mark{edit{f.Orig.Start, f.Orig.Start, natSpecBlock(src, cls, f.Orig.Start, f.NatSpec)}, i, true})
@@ -330,7 +431,7 @@ func render(src string, fns []Function) string {
 	b.WriteString(src[pos:])
 	text := b.String()
 	for i := range fns {
-		if fns[i].HasBody {
+		if fns[i].HasBody && fns[i].File == file {
 			fns[i].HeaderEnd = fns[i].HeaderStart + len(strings.TrimRight(text[fns[i].HeaderStart:fns[i].BodyStart], " \t\r\n"))
 		}
 	}
@@ -349,29 +450,41 @@ func inside(e edit, spans []span) bool {
 // Header is function i's header as the skeleton has it.
 func (s *Skeleton) Header(i int) string {
 	f := s.Functions[i]
-	return s.Text[f.HeaderStart:f.HeaderEnd]
+	return s.Files[f.File][f.HeaderStart:f.HeaderEnd]
 }
 
-// Fill returns the target file with bodies[i] in function i's hole and
-// headers[i] (when given) in place of its header; holes without a body get
-// pending ("" = Placeholder).
-func (s *Skeleton) Fill(bodies, headers map[int]string, pending string) string {
+// Fill returns every file of the contract with bodies[i] in function i's
+// hole and headers[i] (when given) in place of its header; holes without a
+// body get pending ("" = Placeholder).
+func (s *Skeleton) Fill(bodies, headers map[int]string, pending string) map[string]string {
 	if pending == "" {
 		pending = Placeholder
 	}
+	out := make(map[string]string, len(s.Files))
+	for name, text := range s.Files {
+		out[name] = text
+	}
+	for _, file := range s.ChainFiles() {
+		out[file] = s.fillFile(file, bodies, headers, pending)
+	}
+	return out
+}
+
+func (s *Skeleton) fillFile(file string, bodies, headers map[int]string, pending string) string {
+	text := s.Files[file]
 	var b strings.Builder
 	pos := 0
 	for _, f := range s.Functions {
-		if !f.HasBody {
+		if !f.HasBody || f.File != file {
 			continue
 		}
-		b.WriteString(s.Text[pos:f.HeaderStart])
+		b.WriteString(text[pos:f.HeaderStart])
 		if h, ok := headers[f.Index]; ok {
 			b.WriteString(h)
 		} else {
-			b.WriteString(s.Text[f.HeaderStart:f.HeaderEnd])
+			b.WriteString(text[f.HeaderStart:f.HeaderEnd])
 		}
-		b.WriteString(s.Text[f.HeaderEnd:f.BodyStart])
+		b.WriteString(text[f.HeaderEnd:f.BodyStart])
 		if body, ok := bodies[f.Index]; ok {
 			b.WriteString(body)
 		} else {
@@ -379,8 +492,41 @@ func (s *Skeleton) Fill(bodies, headers map[int]string, pending string) string {
 		}
 		pos = f.BodyEnd
 	}
-	b.WriteString(s.Text[pos:])
+	b.WriteString(text[pos:])
 	return b.String()
+}
+
+// ChainFiles lists the files a generator sees: every file declaring a
+// regenerated function, in generation order, and the target's file (last
+// when it declares none).
+func (s *Skeleton) ChainFiles() []string {
+	out := filesOf(s.Functions)
+	for _, f := range out {
+		if f == s.File {
+			return out
+		}
+	}
+	return append(out, s.File)
+}
+
+// Show renders the chain's files of files (a filled or stubbed skeleton)
+// as one text, in ChainFiles order: the file itself for a single-file
+// chain, else each file under a `// File: <name>` line.
+func (s *Skeleton) Show(files map[string]string) string {
+	return ShowFiles(files, s.ChainFiles())
+}
+
+// ShowFiles renders the named files as one text: the file itself when
+// there is one, else each under a `// File: <name>` line.
+func ShowFiles(files map[string]string, names []string) string {
+	if len(names) == 1 {
+		return files[names[0]]
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = "// File: " + n + "\n" + strings.TrimRight(files[n], "\n") + "\n"
+	}
+	return strings.Join(parts, "\n")
 }
 
 // Stubs maps every hole to its stub.
@@ -394,18 +540,8 @@ func (s *Skeleton) Stubs() map[int]string {
 	return out
 }
 
-// Stubbed is the target file with every body stubbed.
-func (s *Skeleton) Stubbed() string { return s.Fill(s.Stubs(), nil, "") }
-
-// Sources is every file of the contract with target as the target file.
-func (s *Skeleton) Sources(target string) map[string]string {
-	out := make(map[string]string, len(s.Files))
-	for k, v := range s.Files {
-		out[k] = v
-	}
-	out[s.File] = target
-	return out
-}
+// Stubbed is every file of the contract with every body stubbed.
+func (s *Skeleton) Stubbed() map[string]string { return s.Fill(s.Stubs(), nil, "") }
 
 // Nontrivial counts the holes of non-trivial functions.
 func (s *Skeleton) Nontrivial() int {
@@ -429,44 +565,56 @@ func (s *Skeleton) Holes() []int {
 	return out
 }
 
-// Edit replaces Text at [Start, End) of the original file.
+// Edit replaces Text at [Start, End) of an original file.
 type Edit struct {
 	Start, End int
 	Text       string
 }
 
-// Original is the original target file, ready to give back its parts
-// comment-stripped exactly as the skeleton strips them.
+// Original is the original source, ready to give back the parts of its
+// files comment-stripped exactly as the skeleton strips them.
 type Original struct {
-	Src      string
+	files map[string]*originalFile
+}
+
+type originalFile struct {
+	src      string
 	comments []edit
 }
 
-// NewOriginal prepares an original file.
-func NewOriginal(src string) *Original { return &Original{Src: src, comments: commentEdits(src)} }
+// NewOriginal prepares the original files.
+func NewOriginal(files map[string]string) *Original {
+	o := &Original{files: make(map[string]*originalFile, len(files))}
+	for name, src := range files {
+		o.files[name] = &originalFile{src: src, comments: commentEdits(src)}
+	}
+	return o
+}
 
 // Body is function f's original body, comments stripped, with edits (in
-// original offsets, inside the body) applied first: the reference body when
-// there are none, a mutated body otherwise.
+// original offsets of f's file, inside the body) applied first: the
+// reference body when there are none, a mutated body otherwise.
 func (o *Original) Body(f Function, edits ...Edit) string {
-	if !f.HasBody {
+	of := o.files[f.File]
+	if !f.HasBody || of == nil {
 		return ""
 	}
-	return o.cut(f.Orig.BodyStart, f.Orig.BodyEnd, edits)
+	return of.cut(f.Orig.BodyStart, f.Orig.BodyEnd, edits)
 }
 
 // Header is function f's original header as the skeleton shows it, with
 // edits applied (a mutant drops a modifier invocation this way).
 func (o *Original) Header(f Function, edits ...Edit) string {
-	if !f.HasBody {
+	of := o.files[f.File]
+	if !f.HasBody || of == nil {
 		return ""
 	}
-	return strings.TrimRight(o.cut(f.Orig.Start, f.Orig.BodyStart, edits), " \t\r\n")
+	return strings.TrimRight(of.cut(f.Orig.Start, f.Orig.BodyStart, edits), " \t\r\n")
 }
 
 // cut renders src[from:to] with the given edits and the comment deletions
 // that fall inside the range and do not overlap them.
-func (o *Original) cut(from, to int, given []Edit) string {
+func (o *originalFile) cut(from, to int, given []Edit) string {
 	var es []edit
 	for _, g := range given {
 		if g.Start < from || g.End > to || g.Start > g.End {
@@ -484,7 +632,7 @@ func (o *Original) cut(from, to int, given []Edit) string {
 		}
 	}
 	sort.SliceStable(es, func(i, j int) bool { return es[i].start < es[j].start })
-	return apply(o.Src[from:to], dropOverlaps(es))
+	return apply(o.src[from:to], dropOverlaps(es))
 }
 
 func overlaps(e edit, es []edit) bool {
@@ -516,6 +664,9 @@ func Decode(b []byte) (*Skeleton, error) {
 	if err := json.Unmarshal(b, &s); err != nil {
 		return nil, fmt.Errorf("skeleton: %w", err)
 	}
+	if s.Format != Format {
+		return nil, fmt.Errorf("skeleton: format %d, not %d (an older version wrote it): run the skeleton stage again", s.Format, Format)
+	}
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -524,21 +675,25 @@ func Decode(b []byte) (*Skeleton, error) {
 
 // Validate checks the skeleton's offsets.
 func (s *Skeleton) Validate() error {
-	pos := 0
+	if _, ok := s.Files[s.File]; !ok {
+		return fmt.Errorf("skeleton: no file %q among its files", s.File)
+	}
+	pos := map[string]int{}
 	for i, f := range s.Functions {
 		if f.Index != i {
 			return fmt.Errorf("skeleton: function %d has index %d", i, f.Index)
 		}
+		text, ok := s.Files[f.File]
+		if !ok {
+			return fmt.Errorf("skeleton: function %d (%s) is in %q, not among its files", i, f.Key, f.File)
+		}
 		if !f.HasBody {
 			continue
 		}
-		if f.HeaderStart < pos || f.HeaderEnd < f.HeaderStart || f.BodyStart < f.HeaderEnd || f.BodyEnd < f.BodyStart || f.BodyEnd > len(s.Text) {
+		if f.HeaderStart < pos[f.File] || f.HeaderEnd < f.HeaderStart || f.BodyStart < f.HeaderEnd || f.BodyEnd < f.BodyStart || f.BodyEnd > len(text) {
 			return fmt.Errorf("skeleton: offsets of function %d (%s) do not fit the text", i, f.Key)
 		}
-		pos = f.BodyEnd
-	}
-	if _, ok := s.Files[s.File]; !ok {
-		return fmt.Errorf("skeleton: no file %q among its files", s.File)
+		pos[f.File] = f.BodyEnd
 	}
 	return nil
 }

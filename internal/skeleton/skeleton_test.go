@@ -2,6 +2,7 @@ package skeleton_test
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 var (
@@ -45,7 +47,7 @@ func build(t *testing.T, version, file, target, src string) *skeleton.Skeleton {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sk, err := skeleton.Build(skeleton.Input{Files: map[string]string{file: src}, File: file, Target: target, AST: root}, nil)
+	sk, err := skeleton.Build(skeleton.Input{Files: map[string]string{file: src}, File: file, Target: target, ASTs: map[string]*solast.Node{file: root}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -122,17 +124,17 @@ func TestBuildVault(t *testing.T) {
 		t.Fatalf("functions %+v", sk.Functions)
 	}
 	for _, bad := range []string{"reset", "inline", "Figure 1", "trailing", "balance = 0", "Initialise"} {
-		if strings.Contains(sk.Text, bad) {
+		if strings.Contains(sk.Files[sk.File], bad) {
 			t.Errorf("skeleton still holds %q", bad)
 		}
 	}
 	for _, keep := range []string{"function sub(uint a, uint b) internal pure returns (uint) { require(b <= a); return a - b; }",
 		`"https://example.org/*not-a-comment*/"`, "uint256 public balance;"} {
-		if !strings.Contains(sk.Text, keep) {
+		if !strings.Contains(sk.Files[sk.File], keep) {
 			t.Errorf("skeleton lost %q", keep)
 		}
 	}
-	if n := strings.Count(sk.Text, skeleton.Placeholder); n != 4 {
+	if n := strings.Count(sk.Files[sk.File], skeleton.Placeholder); n != 4 {
 		t.Errorf("%d holes in the text, want 4", n)
 	}
 	w := sk.Functions[2]
@@ -146,11 +148,11 @@ func TestBuildVault(t *testing.T) {
 	if strings.Join(w.NatSpec, "|") != strings.Join(wantDoc, "|") || w.NatSpecSource != "template" {
 		t.Errorf("withdraw NatSpec %q (%s)", w.NatSpec, w.NatSpecSource)
 	}
-	if sk.Functions[3].NatSpecSource != "none" || !strings.Contains(sk.Text, "\n    /// @notice Deposit.\n    /// @param amount The amount (uint256).\n    function deposit(uint256 amount) public  {") {
-		t.Errorf("NatSpec placement:\n%s", sk.Text)
+	if sk.Functions[3].NatSpecSource != "none" || !strings.Contains(sk.Files[sk.File], "\n    /// @notice Deposit.\n    /// @param amount The amount (uint256).\n    function deposit(uint256 amount) public  {") {
+		t.Errorf("NatSpec placement:\n%s", sk.Files[sk.File])
 	}
 	checkReference(t, sk, "0.4.24", vault04)
-	if _, err := compile(t, "0.4.24", sk.Sources(sk.Stubbed())); err != nil {
+	if _, err := compile(t, "0.4.24", sk.Stubbed()); err != nil {
 		t.Errorf("stubbed skeleton does not compile: %v\n%s", err, sk.Stubbed())
 	}
 }
@@ -159,7 +161,7 @@ func TestBuildVault(t *testing.T) {
 // it must compile and keep every statement of the original.
 func checkReference(t *testing.T, sk *skeleton.Skeleton, version, src string) {
 	t.Helper()
-	orig := skeleton.NewOriginal(src)
+	orig := skeleton.NewOriginal(map[string]string{sk.File: src})
 	bodies, headers := map[int]string{}, map[int]string{}
 	for _, i := range sk.Holes() {
 		bodies[i] = orig.Body(sk.Functions[i])
@@ -169,10 +171,10 @@ func checkReference(t *testing.T, sk *skeleton.Skeleton, version, src string) {
 		}
 	}
 	ref := sk.Fill(bodies, headers, "")
-	if strings.Contains(ref, "TODO") {
+	if strings.Contains(ref[sk.File], "TODO") {
 		t.Errorf("reference still has holes")
 	}
-	if _, err := compile(t, version, sk.Sources(ref)); err != nil {
+	if _, err := compile(t, version, ref); err != nil {
 		t.Errorf("reference does not compile: %v\n%s", err, ref)
 	}
 }
@@ -224,13 +226,13 @@ func TestBuildStore08(t *testing.T) {
 	if strings.Join(get.NatSpec, "|") != "@notice Get (read-only).|@param b The b (uint256).|@return The uint256 result.|@return big The big (bool)." {
 		t.Errorf("get NatSpec %q", get.NatSpec)
 	}
-	if strings.Contains(sk.Text, "old doc") {
+	if strings.Contains(sk.Files[sk.File], "old doc") {
 		t.Error("old NatSpec survived")
 	}
 	checkReference(t, sk, "0.8.19", store08)
 	// The stub constructor leaves the immutable owner unassigned: 0.8.19
 	// refuses that, and the skeleton stage records this error as the reason.
-	_, err := compile(t, "0.8.19", sk.Sources(sk.Stubbed()))
+	_, err := compile(t, "0.8.19", sk.Stubbed())
 	if err == nil || !strings.Contains(err.Error(), "immutable") {
 		t.Errorf("stubbed skeleton with an immutable: err = %v", err)
 	}
@@ -242,13 +244,13 @@ func TestBuildErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	root, _ := solast.Parse(out.Sources["Store.sol"].AST)
-	if _, err := skeleton.Build(skeleton.Input{Files: map[string]string{"Store.sol": store08}, File: "Store.sol", Target: "Nope", AST: root}, nil); err == nil {
+	if _, err := skeleton.Build(skeleton.Input{Files: map[string]string{"Store.sol": store08}, File: "Store.sol", Target: "Nope", ASTs: map[string]*solast.Node{"Store.sol": root}}, nil); err == nil {
 		t.Error("a missing target was accepted")
 	}
-	if _, err := skeleton.Build(skeleton.Input{Files: map[string]string{}, File: "Store.sol", Target: "Store", AST: root}, nil); err == nil {
+	if _, err := skeleton.Build(skeleton.Input{Files: map[string]string{}, File: "Store.sol", Target: "Store", ASTs: map[string]*solast.Node{"Store.sol": root}}, nil); err == nil {
 		t.Error("a missing file was accepted")
 	}
-	if _, err := skeleton.Build(skeleton.Input{Files: map[string]string{"Store.sol": "short"}, File: "Store.sol", Target: "Store", AST: root}, nil); err == nil {
+	if _, err := skeleton.Build(skeleton.Input{Files: map[string]string{"Store.sol": "short"}, File: "Store.sol", Target: "Store", ASTs: map[string]*solast.Node{"Store.sol": root}}, nil); err == nil {
 		t.Error("an AST that does not fit the text was accepted")
 	}
 }
@@ -265,7 +267,7 @@ func TestModelDocs(t *testing.T) {
 		}
 		return &skeleton.Doc{Notice: "Take @param money\n out */ of it.", Params: map[string]string{"amount": "how much"}, Returns: []string{"ok whether it worked"}}
 	}
-	sk, err := skeleton.Build(skeleton.Input{Files: map[string]string{"Vault.sol": vault04}, File: "Vault.sol", Target: "Vault", AST: root}, docs)
+	sk, err := skeleton.Build(skeleton.Input{Files: map[string]string{"Vault.sol": vault04}, File: "Vault.sol", Target: "Vault", ASTs: map[string]*solast.Node{"Vault.sol": root}}, docs)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,17 +311,17 @@ func TestBuildChain(t *testing.T) {
 	if f := sk.Functions[7]; f.Contract != "ERC20" || f.Signature != "_transfer(address,address,uint256)" {
 		t.Errorf("ERC20._transfer: %+v", f)
 	}
-	if n := strings.Count(sk.Text, skeleton.Placeholder); n != 12 {
+	if n := strings.Count(sk.Files[sk.File], skeleton.Placeholder); n != 12 {
 		t.Errorf("%d holes in the text, want 12", n)
 	}
 	for _, keep := range []string{"uint256 c = a + b; require(c >= a); return c;", `require(_owner == _msgSender(), "not the owner"); _;`,
 		"function hit() public { hits += 1; }"} {
-		if !strings.Contains(sk.Text, keep) {
+		if !strings.Contains(sk.Files[sk.File], keep) {
 			t.Errorf("skeleton lost %q", keep)
 		}
 	}
 	checkReference(t, sk, "0.8.19", string(src))
-	if _, err := compile(t, "0.8.19", sk.Sources(sk.Stubbed())); err != nil {
+	if _, err := compile(t, "0.8.19", sk.Stubbed()); err != nil {
 		t.Errorf("stubbed chain skeleton does not compile: %v", err)
 	}
 
@@ -328,7 +330,7 @@ func TestBuildChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	root, _ := solast.Parse(out.Sources["WOLFCOIN.sol"].AST)
-	in := skeleton.Input{Files: map[string]string{"WOLFCOIN.sol": string(src)}, File: "WOLFCOIN.sol", Target: "WOLFCOIN", AST: root, Scope: skeleton.ScopeTarget}
+	in := skeleton.Input{Files: map[string]string{"WOLFCOIN.sol": string(src)}, File: "WOLFCOIN.sol", Target: "WOLFCOIN", ASTs: map[string]*solast.Node{"WOLFCOIN.sol": root}, Scope: skeleton.ScopeTarget}
 	target, err := skeleton.Build(in, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -339,5 +341,169 @@ func TestBuildChain(t *testing.T) {
 	in.Scope = "everything"
 	if _, err := skeleton.Build(in, nil); err == nil {
 		t.Error("an unknown scope was accepted")
+	}
+}
+
+// multiFile compiles the multi-file fixture and returns its files and ASTs.
+func multiFile(t *testing.T) (map[string]string, map[string]*solast.Node) {
+	t.Helper()
+	compiler(t)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	files := stagetest.MultiFileSources()
+	out, err := mgr.Compile(ctx, stagetest.MultiFileInput(files))
+	if err != nil {
+		t.Fatalf("fixture does not compile: %v", err)
+	}
+	asts := map[string]*solast.Node{}
+	for name := range files {
+		if asts[name], err = solast.Parse(out.Sources[name].AST); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return files, asts
+}
+
+// TestBuildMultiFile: on a standard-JSON source the chain crosses files:
+// every body of the target's bases in other files is a hole, in generation
+// order (the bases' files most base first, source order inside a file),
+// each function naming its file; the library, the interface, the modifier
+// and the contract outside the chain keep their bodies; the reference and
+// the stubbed skeleton compile with the recorded settings.
+func TestBuildMultiFile(t *testing.T) {
+	files, asts := multiFile(t)
+	in := skeleton.Input{Files: files, File: stagetest.MultiFileFile, Target: stagetest.MultiFileTarget, ASTs: asts}
+	sk, err := skeleton.Build(in, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var keys []string
+	for _, f := range sk.Functions {
+		keys = append(keys, f.File+"#"+f.Key)
+	}
+	owned, base, target := stagetest.MultiFileOwned, stagetest.MultiFileBase, stagetest.MultiFileFile
+	want := []string{owned + "#Owned.constructor", owned + "#Owned.transferOwnership", owned + "#Owned._setOwner",
+		base + "#BaseToken.transfer", base + "#BaseToken.approve", base + "#BaseToken.transferFrom", base + "#BaseToken._transfer", base + "#BaseToken._mint",
+		target + "#constructor", target + "#mint", target + "#setPaused", target + "#burn", target + "#mintable", target + "#_transfer"}
+	if strings.Join(keys, ",") != strings.Join(want, ",") {
+		t.Fatalf("functions\n%s\nwant\n%s", strings.Join(keys, ",\n"), strings.Join(want, ",\n"))
+	}
+	if got := strings.Join(sk.ChainFiles(), ","); got != owned+","+base+","+target {
+		t.Errorf("chain files %s", got)
+	}
+	holes := 0
+	for _, text := range sk.Files {
+		holes += strings.Count(text, skeleton.Placeholder)
+	}
+	if holes != 14 || sk.Nontrivial() != 11 {
+		t.Errorf("%d holes (want 14), %d non-trivial (want 11)", holes, sk.Nontrivial())
+	}
+	for file, keep := range map[string]string{base: "held[msg.sender] += amount;", owned: `require(msg.sender == owner, "Owned: caller is not the owner");`,
+		"lib/fx/utils/FxMath.sol": "return a < b ? a : b;", "src/IMintable.sol": "function mint(address to, uint256 amount) external;"} {
+		if !strings.Contains(sk.Files[file], keep) {
+			t.Errorf("%s lost %q:\n%s", file, keep, sk.Files[file])
+		}
+	}
+	if strings.Contains(sk.Files["lib/fx/utils/FxMath.sol"], "the smaller") {
+		t.Error("a file outside the chain kept its comments")
+	}
+	if h := sk.Header(6); h != "function _transfer(address from, address to, uint256 amount) internal virtual" {
+		t.Errorf("BaseToken._transfer header %q", h)
+	}
+	show := sk.Show(sk.Stubbed())
+	if !strings.HasPrefix(show, "// File: "+owned+"\n") || !strings.Contains(show, "\n// File: "+target+"\n") || strings.Contains(show, "FxMath {") {
+		t.Errorf("shown chain:\n%s", show)
+	}
+	orig := skeleton.NewOriginal(files)
+	bodies, headers := map[int]string{}, map[int]string{}
+	for _, i := range sk.Holes() {
+		bodies[i], headers[i] = orig.Body(sk.Functions[i]), orig.Header(sk.Functions[i])
+		if headers[i] != sk.Header(i) {
+			t.Errorf("function %d: original header %q, skeleton header %q", i, headers[i], sk.Header(i))
+		}
+	}
+	ctx := context.Background()
+	if _, err := mgr.Compile(ctx, stagetest.MultiFileInput(sk.Fill(bodies, headers, ""))); err != nil {
+		t.Errorf("reference does not compile: %v", err)
+	}
+	if _, err := mgr.Compile(ctx, stagetest.MultiFileInput(sk.Stubbed())); err != nil {
+		t.Errorf("stubbed skeleton does not compile: %v", err)
+	}
+	b, _ := json.Marshal(sk)
+	back, err := skeleton.Decode(b)
+	if err != nil || back.Header(6) != sk.Header(6) {
+		t.Fatalf("decode: %v", err)
+	}
+	if _, err := skeleton.Decode([]byte(`{"target":"CapToken","file":"src/CapToken.sol","files":{"src/CapToken.sol":""}}`)); err == nil ||
+		!strings.Contains(err.Error(), "run the skeleton stage again") {
+		t.Errorf("a skeleton of an older format: %v", err)
+	}
+}
+
+// TestChainMatchesSolc: the lexer's chain across files is solc's
+// linearisation, on the multi-file fixture and on a flattened file.
+func TestChainMatchesSolc(t *testing.T) {
+	files, asts := multiFile(t)
+	wolf, err := os.ReadFile("testdata/wolfcoin.sol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := compile(t, "0.8.19", map[string]string{"WOLFCOIN.sol": string(wolf)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	wroot, _ := solast.Parse(out.Sources["WOLFCOIN.sol"].AST)
+	for _, c := range []struct {
+		files        map[string]string
+		asts         map[string]*solast.Node
+		file, target string
+	}{
+		{files, asts, stagetest.MultiFileFile, stagetest.MultiFileTarget},
+		{map[string]string{"WOLFCOIN.sol": string(wolf)}, map[string]*solast.Node{"WOLFCOIN.sol": wroot}, "WOLFCOIN.sol", "WOLFCOIN"},
+	} {
+		chain, err := skeleton.Chain(c.files, c.file, c.target)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, l := range chain {
+			got = append(got, l.File+":"+l.Name)
+		}
+		if want := solcLinearization(c.asts, c.target); strings.Join(got, ",") != strings.Join(want, ",") {
+			t.Errorf("%s: lexer chain\n%v\nsolc\n%v", c.target, got, want)
+		}
+	}
+	if _, err := skeleton.Chain(files, "src/IMintable.sol", stagetest.MultiFileTarget); err == nil {
+		t.Error("a target looked up in a file that does not define it was found")
+	}
+}
+
+// solcLinearization is linearizedBaseContracts as file:name.
+func solcLinearization(asts map[string]*solast.Node, target string) []string {
+	byID := map[int]string{}
+	var ids []any
+	for file, root := range asts {
+		for _, c := range solast.Contracts(root) {
+			byID[c.Node.ID] = file + ":" + c.Name
+			if c.Name == target {
+				ids, _ = c.Node.Attrs["linearizedBaseContracts"].([]any)
+			}
+		}
+	}
+	var out []string
+	for _, id := range ids {
+		out = append(out, byID[int(id.(float64))])
+	}
+	return out
+}
+
+func TestDefinitionBases(t *testing.T) {
+	src := "contract A {}\ncontract B is A /* is X */ {}\nabstract contract C is\n  B,\n  Lib.D(1, f(2, 3)), E {}\ncontract Island {}\n"
+	var got []string
+	for _, d := range skeleton.Definitions(src) {
+		got = append(got, d.Name+"<"+strings.Join(d.Bases, "+"))
+	}
+	if strings.Join(got, " ") != "A< B<A C<B+D+E Island<" {
+		t.Fatalf("bases %v", got)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/vm/runtime"
 
 	"github.com/solbehave/solbehave/internal/solast"
+	"github.com/solbehave/solbehave/internal/walltime"
 )
 
 func compile(t *testing.T, m *Manager, in Input) *Output {
@@ -477,5 +478,20 @@ func TestClosedManager(t *testing.T) {
 	m.Close()
 	if _, err := m.Compile(context.Background(), Input{Compiler: "0.8.19", Sources: map[string]string{"k.sol": srcSimple08}}); !errors.Is(err, ErrClosed) {
 		t.Fatalf("after Close: %v", err)
+	}
+}
+
+// TestSlowStartIsATimeout: a compiler that does not load within the start-up
+// limit fails as the machine's failure (walltime.Error, which the pipeline
+// records as a retriable timeout), not as a crashed compiler.
+func TestSlowStartIsATimeout(t *testing.T) {
+	needNode(t)
+	defer func(d time.Duration) { startupTimeout = d }(startupTimeout)
+	startupTimeout = time.Millisecond
+	m := NewManager(Options{MaxWorkers: 1})
+	defer m.Close()
+	_, err := m.Compile(context.Background(), Input{Compiler: "0.8.19", Sources: map[string]string{"k.sol": srcSimple08}})
+	if !walltime.Is(err) || errors.Is(err, ErrWorkerCrashed) {
+		t.Fatalf("slow start: %v, want a walltime.Error", err)
 	}
 }

@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 )
 
 // job is an Input with its sources and settings resolved.
@@ -72,7 +73,7 @@ func (j *job) readStandardJSON(raw []byte) error {
 // pragmaOfSources picks the newest release every source's pragmas admit.
 func pragmaOfSources(sources map[string]string) (string, error) {
 	var all []versionRange
-	for _, name := range sortedKeys(sources) {
+	for _, name := range slices.Sorted(maps.Keys(sources)) {
 		ranges, err := pragmaRanges(sources[name])
 		if errors.Is(err, ErrNoPragma) {
 			continue
@@ -173,13 +174,4 @@ func outputSelection(v semver) map[string]any {
 
 func note(msg string) Diagnostic {
 	return Diagnostic{Severity: "info", Type: "Info", Message: msg, Formatted: msg, Start: -1, End: -1}
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

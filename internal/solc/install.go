@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/failure"
 )
 
 // ErrInstall wraps failures to fetch or unpack a compiler from npm.
@@ -112,11 +113,11 @@ func (in *installer) ensure(ctx context.Context, spec, final, want string, build
 		return nil
 	}
 	if err := os.MkdirAll(in.root, 0o755); err != nil {
-		return fmt.Errorf("%w: %v", ErrInstall, err)
+		return cacheFailed(err)
 	}
 	tmp, err := os.MkdirTemp(in.root, ".install-"+strings.TrimPrefix(spec, "solc@")+"-")
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrInstall, err)
+		return cacheFailed(err)
 	}
 	defer os.RemoveAll(tmp)
 	start := time.Now()
@@ -125,7 +126,7 @@ func (in *installer) ensure(ctx context.Context, spec, final, want string, build
 		return err
 	}
 	if err := in.moveIntoPlace(dir, final, want); err != nil {
-		return err
+		return cacheFailed(err)
 	}
 	if in.logf != nil {
 		in.logf("solc: installed %s in %s", spec, time.Since(start).Round(time.Millisecond))
@@ -166,8 +167,8 @@ func (in *installer) packSoljson(ctx context.Context, spec, version, dir string)
 	if err != nil || len(tgz) != 1 {
 		return fmt.Errorf("%w: npm pack %s left %d tarballs", ErrInstall, spec, len(tgz))
 	}
-	if err := extractSoljson(tgz[0], dir); err != nil {
-		return fmt.Errorf("%w: %s: %v", ErrInstall, spec, err)
+	if err := extractSoljson(tgz[0], dir); err != nil { // a download cut short
+		return failure.New(failure.Network, true, fmt.Errorf("%w: %s: %v", ErrInstall, spec, err))
 	}
 	return checkPackageVersion(filepath.Join(dir, "package.json"), version)
 }
@@ -249,7 +250,18 @@ func (in *installer) npmRun(ctx context.Context, dir, spec string, args ...strin
 	if strings.Contains(msg, "notarget") || strings.Contains(msg, "ETARGET") || strings.Contains(msg, "E404") || strings.Contains(msg, "No matching version") {
 		return fmt.Errorf("%w: npm has no %s: %s", ErrUnknownVersion, spec, msg)
 	}
-	return fmt.Errorf("%w: npm %s: %v: %s", ErrInstall, strings.Join(args, " "), err, msg)
+	// The registry did not answer as it should (unreachable, reset, 5xx):
+	// the same install may work on the next run.
+	return failure.New(failure.Network, true, fmt.Errorf("%w: npm %s: %v: %s", ErrInstall, strings.Join(args, " "), err, msg))
+}
+
+// cacheFailed is an install that the compiler cache's disk refused (full,
+// read-only): retried on the next run, as a storage failure.
+func cacheFailed(err error) error {
+	if !errors.Is(err, ErrInstall) {
+		err = fmt.Errorf("%w: %w", ErrInstall, err)
+	}
+	return failure.New(failure.Storage, true, err)
 }
 
 func fileExists(path string) bool {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/solbehave/solbehave/internal/walltime"
 )
 
 // ErrWorkerCrashed wraps failures of a compiler worker process (it died, or
@@ -21,8 +23,10 @@ var ErrWorkerCrashed = errors.New("solc: compiler worker crashed")
 // other than the release asked for (e.g. npm's solc@0.8.7 reports 0.7.5).
 var ErrVersionMismatch = errors.New("solc: compiler reports a different version")
 
-// startupTimeout bounds loading a soljson (about 0.4 s when warm).
-const startupTimeout = 2 * time.Minute
+// startupTimeout bounds loading a soljson (about 0.4 s when warm). A slow
+// start is the machine's, not the source's: it fails as a walltime.Error
+// (a retriable timeout), never as a compile error.
+var startupTimeout = 2 * time.Minute // a variable for tests
 
 // worker is one Node process holding one loaded soljson.
 type worker struct {
@@ -108,7 +112,7 @@ func (w *worker) awaitReady(ctx context.Context) error {
 		}
 		return fmt.Errorf("%w: loading %s: %s", ErrWorkerCrashed, w.key, w.exitReason())
 	case <-timer.C:
-		return fmt.Errorf("%w: loading %s took over %s", ErrWorkerCrashed, w.key, startupTimeout)
+		return walltime.Errorf(startupTimeout, "solc: loading %s", w.key)
 	case <-ctx.Done():
 		return ctx.Err()
 	}

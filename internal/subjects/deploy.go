@@ -7,8 +7,8 @@ import (
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/replay"
-	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -17,19 +17,19 @@ import (
 // same original (same deployer, block, constructor arguments, libraries).
 func DeployOriginal(store *artifact.Store, rec *deploy.Record, artifactID string) (*deploy.Deployment, error) {
 	if artifactID == "" {
-		return nil, pipeline.Fail("input", false, errors.New("the original has no artifact (run verify)"))
+		return nil, failure.New(failure.Input, false, errors.New("the original has no artifact (run verify)"))
 	}
 	out, err := store.Get(artifactID)
 	if err != nil {
-		return nil, pipeline.Fail("input", false, err)
+		return nil, failure.New(failure.Input, false, err)
 	}
 	target, err := rec.Target(out)
 	if err != nil {
-		return nil, pipeline.Fail("compile", false, err)
+		return nil, failure.New(failure.Compile, false, err)
 	}
 	d, err := deploy.Deploy(rec, out, target, nil, chain.Options{})
 	if err != nil {
-		return nil, pipeline.Fail("deploy", false, fmt.Errorf("original: %w", err))
+		return nil, failure.New(failure.Deploy, false, fmt.Errorf("original: %w", err))
 	}
 	return d, nil
 }
@@ -43,7 +43,7 @@ func DeploySamples(store *artifact.Store, rec *deploy.Record, orig *deploy.Deplo
 		out[i] = replay.Sample{Model: smp.Model, Sample: smp.Sample}
 		compiled, err := store.Get(smp.Artifact)
 		if err != nil {
-			return nil, pipeline.Fail("input", false, fmt.Errorf("sample %s/%d: %w", smp.Model, smp.Sample, err))
+			return nil, failure.New(failure.Input, false, fmt.Errorf("sample %s/%d: %w", smp.Model, smp.Sample, err))
 		}
 		d, err := deploy.DeploySample(rec, orig, compiled, chain.Options{})
 		if err != nil {

@@ -5,8 +5,8 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/warehouse"
-	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -47,7 +47,7 @@ func TestDeployOriginalNeedsItsArtifact(t *testing.T) {
 	rec := &deploy.Record{}
 	for _, id := range []string{"", "0000000000000000000000000000000000000000000000000000000000000000"} {
 		_, err := DeployOriginal(store, rec, id)
-		if class, _ := pipeline.Classify(err); class != "input" {
+		if class, _ := failure.Of(err); class != failure.Input {
 			t.Errorf("artifact %q: error %v of class %q, want input", id, err, class)
 		}
 	}

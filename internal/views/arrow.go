@@ -18,6 +18,16 @@ import (
 	"github.com/duckdb/duckdb-go/v2"
 )
 
+// Why a type mapping of our own rather than duckdb-go's Arrow interface
+// (duckdb.NewArrowFromConn, which hands back an array.RecordReader): that
+// interface compiles only under the `duckdb_arrow` build tag, so every go
+// build, go vet, go test and go install of the module would need the tag, and
+// a plain `go build ./cmd/solbehave` would fail. DuckDB itself writes no Arrow
+// IPC file without its community `arrow` extension, which a query may not
+// install (extensions are never installed from a query). The mapping below
+// reads database/sql column types, which every build has; arrow_test.go holds
+// it to DuckDB's own types column by column.
+
 // FormatArrow writes an Arrow IPC file (Feather v2) with zstd-compressed
 // buffers, as arrow-go writes it: Arrow readers with a zstd codec open it
 // (arrow-go; apache-arrow for JavaScript once a codec is registered).

@@ -115,7 +115,7 @@ func Open(dbPath string) (*sql.DB, error) {
 // OpenInMemory returns an in-memory database with the same views as [Build]
 // would write, over the warehouse at warehouseRoot.
 func OpenInMemory(warehouseRoot string) (*sql.DB, error) {
-	db, err := sql.Open("duckdb", "")
+	db, err := sql.Open("duckdb", "?"+noExtensions().Encode())
 	if err != nil {
 		return nil, fmt.Errorf("views: open in memory: %w", err)
 	}

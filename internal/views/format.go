@@ -44,6 +44,10 @@ func (t *tableSink) row(vals []any) error {
 			cells[i] = "NULL"
 			continue
 		}
+		if f, ok := v.(float64); ok {
+			cells[i] = Readable(t.names[i], f)
+			continue
+		}
 		cells[i] = escapeControl(text(v, t.types[i]))
 	}
 	t.cells = append(t.cells, cells)

@@ -108,8 +108,17 @@ func openDSN(dbPath string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	q := url.Values{"access_mode": {"read_only"}, "file_search_path": {dir}}
+	q := noExtensions()
+	q.Set("access_mode", "read_only")
+	q.Set("file_search_path", dir)
 	return dbPath + "?" + q.Encode(), nil
+}
+
+// noExtensions are the DSN settings of every database a query reaches: no
+// extension is installed or loaded on a query's behalf (the ones the views
+// need are built in).
+func noExtensions() url.Values {
+	return url.Values{"autoinstall_known_extensions": {"false"}, "autoload_known_extensions": {"false"}}
 }
 
 // sqlString quotes s as a SQL string literal.

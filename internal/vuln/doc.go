@@ -45,11 +45,9 @@
 // mutations: arguments replaced or bits flipped; sender, value or time gap
 // changed; a transaction repeated or replaced by a fresh one; each mutation
 // lands, half of the time, on a transaction that reverted when the seed
-// ran, so evolution repairs invalid test cases; drawing a repaired
-// transaction's sender by each actor's past success with the function was
-// tried and dropped: 79.5% -> 80.5% valid test cases on SmartBugs Curated,
-// but reentrancy found in 12 files instead of 15, as it steers deposits
-// and withdrawals away from the attacker). The best
+// ran, so evolution repairs invalid test cases; the repaired transaction's
+// sender is not steered toward the actors that succeeded before, since that
+// steers deposits and withdrawals away from the attacker). The best
 // seed survives unchanged (elitism of one). A fixed number of generations;
 // unchanged seeds are not executed again, since execution is deterministic.
 //
@@ -61,7 +59,7 @@
 // array getters with indexes out of range, guessing games and amount
 // guards account for most of the rest on SmartBugs Curated.
 //
-// Three seed strategies of issue #21 (each a Config share, negative: off):
+// Three seed strategies beyond SAEFUZZ's (each a Config share, negative: off):
 // Campaigns of the initial seeds are an attacker's campaign (every
 // state-changing function, payable ones first with Ether, the others twice
 // in a random order, all through the attacker, its own address and earlier

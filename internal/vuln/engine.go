@@ -5,7 +5,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -63,12 +65,13 @@ type Config struct {
 	GapHints     float64
 	// Campaigns is the share of initial seeds that are an attacker's
 	// campaign (see campaignSeed). Negative: none.
-	Campaigns   float64
-	Fund        *big.Int      // the target's balance is raised to this before the seeds run (Ether of earlier users)
-	Budget      time.Duration // wall clock for the evolution; 0: none (the generations bound it)
-	CallTimeout time.Duration // per transaction
-	Ablation    Ablation
-	Seed        int64
+	Campaigns float64
+	Fund      *big.Int // the target's balance is raised to this before the seeds run (Ether of earlier users)
+	// Budget guards the machine: a run past it fails (walltime.Error); 0:
+	// none. The generations bound the evolution, and gas every transaction.
+	Budget   time.Duration
+	Ablation Ablation
+	Seed     int64
 }
 
 // DefaultConfig is the configuration the stage starts from.
@@ -76,7 +79,7 @@ func DefaultConfig() Config {
 	return Config{
 		Population: 32, Generations: 30, MaxTxs: 5, Alpha: 0.5, MutationRate: 0.5, BranchWeight: 0.5,
 		GasThreshold: 2300, TxGas: 3_000_000, Reentries: 1, CrossReentry: 0.3, GapHints: 0.5, Campaigns: 0.25, Fund: ether(100),
-		CallTimeout: 10 * time.Second, Ablation: AblationNone,
+		Ablation: AblationNone,
 	}
 }
 
@@ -120,9 +123,6 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Fund == nil {
 		c.Fund = d.Fund
-	}
-	if c.CallTimeout <= 0 {
-		c.CallTimeout = d.CallTimeout
 	}
 	if c.Ablation == "" {
 		c.Ablation = AblationNone
@@ -219,8 +219,8 @@ type engine struct {
 }
 
 // Run analyses one target: sequence extraction, seed evolution and the five
-// oracles. A context deadline or Config.Budget stops the evolution early;
-// the report then covers the seeds that ran.
+// oracles. A cancelled context or a run past Config.Budget is an error
+// (walltime.Error for the budget), never a report of the seeds that ran.
 func Run(ctx context.Context, t Target, cfg Config) (*Report, error) {
 	start := time.Now()
 	e, err := newEngine(t, cfg.withDefaults())
@@ -309,7 +309,7 @@ func (e *engine) prepare(t Target) *chain.Harness {
 	if base.Balance(t.Address).Cmp(e.cfg.Fund) < 0 {
 		base.SetBalance(t.Address, e.cfg.Fund)
 	}
-	return base.WithOptions(chain.Options{Hooks: e.tr.hooks(), Timeout: e.cfg.CallTimeout})
+	return base.WithOptions(chain.Options{Hooks: e.tr.hooks()})
 }
 
 // dictionary seeds the value generator with the code's constants and the
@@ -346,7 +346,7 @@ func (e *engine) buildCandidates(g *bytecode.CFG, parsed abi.ABI, abiJSON []byte
 		}
 	}
 	var cands []*candidate
-	for _, name := range sortedMethodNames(parsed.Methods) {
+	for _, name := range slices.Sorted(maps.Keys(parsed.Methods)) {
 		m := parsed.Methods[name]
 		if !supported(m) {
 			continue

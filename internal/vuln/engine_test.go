@@ -3,8 +3,11 @@ package vuln
 import (
 	"context"
 	"testing"
+	"time"
 
 	"github.com/ethereum/go-ethereum/common"
+
+	"github.com/solbehave/solbehave/internal/walltime"
 )
 
 func TestRunIsDeterministic(t *testing.T) {
@@ -88,5 +91,18 @@ func TestRunRejectsAnEmptyTarget(t *testing.T) {
 	target.Address = common.HexToAddress("0x1234")
 	if _, err := Run(context.Background(), target, testConfig(1)); err != ErrNoCode {
 		t.Fatalf("got %v, want ErrNoCode", err)
+	}
+}
+
+// TestBudgetIsNoReport: a run past its wall-clock budget is an error (a
+// walltime.Error, a retriable timeout for the pipeline), never a report of
+// the seeds that ran before the clock stopped them.
+func TestBudgetIsNoReport(t *testing.T) {
+	target := deployTestdata(t, "reentrancy.sol", "ReentrantBank")
+	cfg := testConfig(3)
+	cfg.Budget = time.Nanosecond
+	rep, err := Run(context.Background(), target, cfg)
+	if !walltime.Is(err) || rep != nil {
+		t.Fatalf("report %+v, err %v; want a walltime.Error", rep, err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/fuzz"
+	"github.com/solbehave/solbehave/internal/walltime"
 )
 
 // advances are the gaps between transactions mutation picks from: a block,
@@ -35,8 +36,8 @@ func (e *engine) evolve(ctx context.Context, start time.Time) error {
 			if s.executed {
 				continue
 			}
-			if e.outOfTime(ctx, start) {
-				return ctx.Err()
+			if err := e.interrupted(ctx, start); err != nil {
+				return err
 			}
 			e.observe(e.execute(s), gen)
 		}
@@ -48,11 +49,17 @@ func (e *engine) evolve(ctx context.Context, start time.Time) error {
 	return nil
 }
 
-func (e *engine) outOfTime(ctx context.Context, start time.Time) bool {
-	if ctx.Err() != nil {
-		return true
+// interrupted is the context's error, or a walltime.Error once the run is
+// past Config.Budget: the generations bound the evolution, the clock only
+// guards the machine, so running out of time is a failure, never a report.
+func (e *engine) interrupted(ctx context.Context, start time.Time) error {
+	if err := ctx.Err(); err != nil {
+		return err
 	}
-	return e.cfg.Budget > 0 && time.Since(start) > e.cfg.Budget
+	if d := time.Since(start); e.cfg.Budget > 0 && d > e.cfg.Budget {
+		return walltime.Errorf(e.cfg.Budget, "vuln: %d of %d generations in %s", e.report.Generations, e.cfg.Generations, d.Round(time.Millisecond))
+	}
+	return nil
 }
 
 // nextGeneration ranks by fitness and pairs the top fraction α for

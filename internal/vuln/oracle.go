@@ -3,7 +3,6 @@ package vuln
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/holiman/uint256"
@@ -445,13 +444,4 @@ func envNames(l label) string {
 		return "NUMBER"
 	}
 	return "TIMESTAMP"
-}
-
-func sortedMethodNames[M any](methods map[string]M) []string {
-	names := make([]string, 0, len(methods))
-	for n := range methods {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
 }

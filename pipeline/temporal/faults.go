@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -67,7 +68,7 @@ func (s faulty) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 		if !strings.Contains(u.ID, f.Unit) || (f.Retriable && s.attempt > 1) {
 			continue
 		}
-		return nil, pipeline.Fail("injected", f.Retriable, fmt.Errorf("injected fault (%s) on attempt %d", kind(f), s.attempt))
+		return nil, failure.New(failure.Injected, f.Retriable, fmt.Errorf("injected fault (%s) on attempt %d", kind(f), s.attempt))
 	}
 	return s.Stage.Run(ctx, env, u)
 }

@@ -15,6 +15,7 @@ import (
 	"go.temporal.io/sdk/worker"
 	"go.temporal.io/sdk/workflow"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 )
@@ -128,8 +129,8 @@ func (w *Worker) unit(ctx context.Context, stage string, in UnitInput) (UnitResu
 	last := info.Attempt >= in.Config.Attempts
 	failed, err := rt.runner.RunUnit(ctx, w.inject(s, info.Attempt), u, !last)
 	if err != nil {
-		class, retriable := pipeline.Classify(err)
-		return res, temporal.NewApplicationErrorWithOptions(err.Error(), class, temporal.ApplicationErrorOptions{NonRetryable: !retriable})
+		class, retriable := failure.Of(err)
+		return res, temporal.NewApplicationErrorWithOptions(err.Error(), class.String(), temporal.ApplicationErrorOptions{NonRetryable: !retriable})
 	}
 	res.Failed = failed
 	return res, nil

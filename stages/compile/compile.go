@@ -34,6 +34,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/warehouse"
@@ -118,7 +119,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		sort.Slice(rows, func(i, j int) bool { return rows[i].Sample < rows[j].Sample })
 		fp := pipeline.Fingerprint(s.Version(), sampleDigests(rows), settings(rec), s.repairConfig(rows[0].Generator))
 		units = append(units, pipeline.Unit{ID: k[0] + "/" + k[1], Contract: k[0], Fingerprint: fp,
-			Payload: unit{entry: e, rec: rec, rows: rows}})
+			Payload: unit{entry: e, rec: rec, rows: rows}, Files: []string{regen.SampleDir(k[0], k[1])}})
 	}
 	return units, nil
 }
@@ -204,7 +205,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		pipeline.Add(out, "llm_calls", calls)
 	}
 	if transient > 0 {
-		return out, pipeline.Fail("llm", true, fmt.Errorf("%d repair request(s) failed transiently; the unit is retried on the next run", transient))
+		return out, failure.New(failure.LLM, true, fmt.Errorf("%d repair request(s) failed transiently; the unit is retried on the next run", transient))
 	}
 	return out, nil
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/regen/regentest"
 	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -27,7 +29,7 @@ type asLLM struct{ regen.Generator }
 func (asLLM) Name() string { return "openai:m" }
 func (asLLM) Kind() string { return regen.KindOpenAI }
 
-func breakDeposit(k int, src string) string {
+func breakDeposit(k int, _, src string) string {
 	if k == 1 {
 		return strings.Replace(src, "balance += amount;", "balance += amont;", 1)
 	}
@@ -152,5 +154,63 @@ func TestFailedGenerationsInCompileAtK(t *testing.T) {
 	}
 	if srv.Count() != 0 {
 		t.Errorf("%d repair requests for a failed generation", srv.Count())
+	}
+}
+
+// TestCompileAndRepairAcrossFiles: a multi-file sample compiles from its
+// recorded standard-JSON input (the remapped imports compile only with the
+// recorded remappings); an error in a regenerated base body in another
+// file goes to repair showing the chain's files, the fix lands in the
+// base's own file, and the row points at every repaired file.
+func TestCompileAndRepairAcrossFiles(t *testing.T) {
+	env := regentest.MultiFileEnv(t)
+	o := regentest.Keep(t, env, stagetest.MultiFileTarget)[0]
+	sk := regentest.Skeleton(t, env, o)
+	ref, _ := regen.New("reference", regen.Config{})
+	regentest.Generate(t, env, o, sk, ref, 1, nil)
+	regentest.Generate(t, env, o, sk, asLLM{ref}, 2, func(k int, file, src string) string {
+		if k == 1 && file == stagetest.MultiFileBase {
+			return strings.Replace(src, "balanceOf[to] += amount;", "balanceOf[to] += amont;", 1)
+		}
+		return src
+	})
+	srv := llmtest.New(t, func(n int, r llmtest.Request) llmtest.Reply {
+		shown := r.Last()
+		if !strings.Contains(shown, "Undeclared identifier") || !strings.Contains(shown, "// File: "+stagetest.MultiFileBase+"\n") {
+			return llmtest.Reply{Status: 400, Body: "unexpected repair request"}
+		}
+		broken := shown[strings.Index(shown, "// File: "+stagetest.MultiFileBase):]
+		def, _ := skeleton.FindContract(broken, "BaseToken")
+		return llmtest.Reply{Content: llmtest.Fenced(strings.Replace(broken[def.Start:def.End], "amont", "amount", 1))}
+	})
+	s := New()
+	s.LLM.BaseURL = srv.BaseURL()
+	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {
+		t.Fatalf("run %+v %v", c, err)
+	}
+	rows, _ := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	got := map[string]schemas.Sample{}
+	for _, r := range rows {
+		got[r.Model+"/"+string(rune('0'+r.Sample))] = r
+	}
+	for _, k := range []string{"reference/0", "openai:m/0"} {
+		if r := got[k]; !r.CompiledRaw || r.Artifact == "" || r.FilesPath == "" {
+			t.Errorf("%s: %+v", k, r)
+		}
+	}
+	l := got["openai:m/1"]
+	if l.CompiledRaw || !l.RepairAttempted || !l.CompiledRepaired || !strings.HasSuffix(l.FilesPath, "1.repaired.files.json") {
+		t.Fatalf("repaired sample: %+v", l)
+	}
+	b, err := os.ReadFile(filepath.Join(env.Data, l.FilesPath))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var files map[string]string
+	if err := json.Unmarshal(b, &files); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(files[stagetest.MultiFileBase], "amont") || strings.Contains(files[stagetest.MultiFileFile], "contract BaseToken") {
+		t.Error("the fix is not in the base's own file")
 	}
 }

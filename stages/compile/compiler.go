@@ -13,6 +13,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solc"
@@ -71,7 +72,7 @@ func (c *compiler) soleFile() (string, error) {
 func (c *compiler) compile(ctx context.Context, files map[string]string) (outcome, error) {
 	in, err := regen.CompileInput(c.rec, files)
 	if err != nil {
-		return outcome{}, pipeline.Fail("source", false, err)
+		return outcome{}, failure.New(failure.Source, false, err)
 	}
 	key, err := cacheKey(in, c.target)
 	if err != nil {
@@ -95,9 +96,9 @@ func (c *compiler) run(ctx context.Context, in solc.Input) (outcome, error) {
 	case errors.As(err, &ce):
 		return outcome{Error: err.Error(), Formatted: firstError(ce), CompilerUsed: ce.Compiler}, nil
 	case errors.Is(err, solc.ErrWorkerCrashed):
-		return outcome{}, pipeline.Fail("compile", true, err)
+		return outcome{}, failure.New(failure.Compile, true, err)
 	case err != nil:
-		return outcome{}, pipeline.Fail("compile", ctx.Err() != nil, err)
+		return outcome{}, failure.New(failure.Compile, ctx.Err() != nil, err)
 	}
 	o := outcome{CompilerUsed: out.CompilerUsed}
 	target, err := out.Contract(c.target)

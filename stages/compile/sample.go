@@ -13,10 +13,10 @@ import (
 	"time"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/regen"
-	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -30,14 +30,14 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 	row := schemas.Sample{ContractID: g.ContractID, Model: g.Model, Sample: g.Sample, Generator: g.Generator,
 		SourcePath: g.SourcePath, SourceSHA256: g.SourceSHA256, Mutations: g.Mutations, NMutated: g.NMutated,
 		FunctionsGenerated: g.FunctionsGenerated, FunctionsFailed: g.FunctionsFailed, GenerationMS: g.GenerationMS,
-		Ablation: g.Ablation}
+		Ablation: g.Ablation, FilesPath: g.FilesPath}
 	if g.Error != "" || g.SourcePath == "" {
 		row.Error, row.RawError = orText(g.Error, "nothing was generated"), orText(g.Error, "nothing was generated")
 		return row, nil, nil
 	}
 	files, err := c.readSample(g)
 	if err != nil {
-		return row, nil, pipeline.Fail("sample", true, err)
+		return row, nil, failure.New(failure.Sample, true, err)
 	}
 	res, err := c.compile(ctx, files)
 	if err != nil {
@@ -56,23 +56,21 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 func (s *Stage) repair(ctx context.Context, c *compiler, g schemas.Generation, files map[string]string, raw outcome, row schemas.Sample) (schemas.Sample, *repairCall, error) {
 	client, err := s.client(c.env, g.Model)
 	if err != nil {
-		return row, nil, pipeline.Fail("llm", false, err)
+		return row, nil, failure.New(failure.LLM, false, err)
 	}
 	row.RepairAttempted = true
 	start := time.Now()
+	file := c.file(files)
 	task := regen.RepairTask{ContractID: g.ContractID, Model: g.Model, Sample: int(g.Sample), Seed: g.Seed,
-		Source: files[c.file(files)], Target: c.target, Compiler: c.rec.Source.CompilerVersion, Error: raw.Formatted,
+		Files: files, File: file, Target: c.target, Compiler: c.rec.Source.CompilerVersion, Error: raw.Formatted,
 		Temperature: s.RepairTemperature, MaxTokens: s.RepairMaxTokens}
-	fixed, call, err := regen.Repair(ctx, client, task)
+	repaired, call, err := regen.Repair(ctx, client, task)
 	row.RepairMS = time.Since(start).Milliseconds()
 	rc := &repairCall{row: call, transient: llm.IsTransient(err)}
 	if err != nil {
 		return row, rc, nil // still the raw outcome: compiled_repaired = compiled_raw = false
 	}
-	repaired := copyFiles(files)
-	repaired[c.file(files)] = fixed
-	rel := path.Join(regen.SampleDir(g.ContractID, g.Model), strconv.Itoa(int(g.Sample))+".repaired.sol")
-	if err := writeFile(c.env.Data, rel, []byte(fixed)); err != nil {
+	if err := writeRepaired(c.env.Data, g, file, repaired, &row); err != nil {
 		return row, rc, err
 	}
 	res, err := c.compile(ctx, repaired)
@@ -80,9 +78,29 @@ func (s *Stage) repair(ctx context.Context, c *compiler, g schemas.Generation, f
 		return row, rc, err
 	}
 	res.fill(&row)
-	sum := sha256.Sum256([]byte(fixed))
-	row.SourcePath, row.SourceSHA256 = rel, hex.EncodeToString(sum[:])
 	return row, rc, nil
+}
+
+// writeRepaired stores a repaired sample beside the generated one: its
+// target file (<k>.repaired.sol) and, for a multi-file source, every file
+// (<k>.repaired.files.json: a repair may fix a base in another file).
+func writeRepaired(data string, g schemas.Generation, file string, files map[string]string, row *schemas.Sample) error {
+	base := path.Join(regen.SampleDir(g.ContractID, g.Model), strconv.Itoa(int(g.Sample))+".repaired")
+	target := []byte(files[file])
+	if err := writeFile(data, base+".sol", target); err != nil {
+		return err
+	}
+	sum := sha256.Sum256(target)
+	row.SourcePath, row.SourceSHA256 = base+".sol", hex.EncodeToString(sum[:])
+	if g.FilesPath == "" {
+		return nil
+	}
+	b, err := json.Marshal(files)
+	if err != nil {
+		return err
+	}
+	row.FilesPath = base + ".files.json"
+	return writeFile(data, row.FilesPath, b)
 }
 
 // readSample reads every file of a sample.
@@ -108,14 +126,6 @@ func (c *compiler) readSample(g schemas.Generation) (map[string]string, error) {
 		return nil, err
 	}
 	return map[string]string{name: string(b)}, nil
-}
-
-func copyFiles(files map[string]string) map[string]string {
-	out := make(map[string]string, len(files))
-	for k, v := range files {
-		out[k] = v
-	}
-	return out
 }
 
 func orText(s, def string) string {

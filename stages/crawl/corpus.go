@@ -1,11 +1,11 @@
 package crawl
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -14,6 +14,10 @@ import (
 	esapi "github.com/nanmu42/etherscan-api"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
+	"github.com/solbehave/solbehave/internal/inputfile"
+	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -26,7 +30,7 @@ func (s *Stage) writeCorpus(env *pipeline.Env, folder string, src *esapi.Contrac
 		root = filepath.Join(env.Data, "corpus", "crawled")
 	}
 	if !filepath.IsLocal(folder) || filepath.Base(folder) != folder {
-		return pipeline.Fail(pipeline.ClassInput, false, fmt.Errorf("corpus folder %q would leave %s", folder, root))
+		return failure.New(failure.Input, false, fmt.Errorf("corpus folder %q would leave %s", folder, root))
 	}
 	dir := filepath.Join(root, folder)
 	if err := writeEnvelope(filepath.Join(dir, "getsourcecode.json"), []esapi.ContractSource{*src}); err != nil {
@@ -40,11 +44,13 @@ func writeEnvelope(path string, result any) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(path, b, 0o644)
+	return atomicfile.WriteFile(path, redact.Bytes(b), 0o644) // a key the server echoed into the source
 }
 
-// dirDigest digests a corpus folder's files, so a changed record reruns its unit.
-func dirDigest(dir string) (string, error) {
+// dirDigest digests a corpus folder's records, so a changed record reruns
+// its unit. Records are read as regular files within the bound a recorded
+// answer has, and a cancelled ctx stops the digest between files.
+func dirDigest(ctx context.Context, dir string) (string, error) {
 	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
 		return "", err
@@ -52,12 +58,13 @@ func dirDigest(dir string) (string, error) {
 	sort.Strings(names)
 	h := sha256.New()
 	for _, n := range names {
-		b, err := os.ReadFile(n)
-		if err != nil {
+		if err := ctx.Err(); err != nil {
 			return "", err
 		}
 		h.Write([]byte(filepath.Base(n)))
-		h.Write(b)
+		if err := inputfile.Copy(h, n, etherscan.MaxRecorded); err != nil {
+			return "", err
+		}
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
 }
@@ -82,15 +89,6 @@ func callsTo(txs []esapi.NormalTx, address string) int {
 		}
 	}
 	return n
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // abiNontrivial counts a recorded ABI's state-changing functions, the size

@@ -14,9 +14,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -27,6 +29,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/egress"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/proxy"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/pipeline"
@@ -92,12 +95,12 @@ type candidate struct {
 // Plan lists the candidates: the recorded corpus, or the live addresses.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
 	if !s.Live {
-		return s.planRecorded(env)
+		return s.planRecorded(ctx, env)
 	}
 	return s.planLive(ctx, env)
 }
 
-func (s *Stage) planRecorded(env *pipeline.Env) ([]pipeline.Unit, error) {
+func (s *Stage) planRecorded(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
 	client, err := etherscan.NewRecorded(env.Corpus)
 	if err != nil {
 		return nil, err
@@ -109,9 +112,13 @@ func (s *Stage) planRecorded(env *pipeline.Env) ([]pipeline.Unit, error) {
 	var units []pipeline.Unit
 	for i := range entries {
 		e := entries[i]
-		digest, err := dirDigest(e.Dir)
-		if err != nil {
-			return nil, err
+		digest, err := dirDigest(ctx, e.Dir)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		if err != nil { // a record replaced since the scan
+			units = append(units, rejectedUnit(s, e.ID, e.Address, "recorded", "corpus folder "+e.ID+": "+err.Error()))
+			continue
 		}
 		c := candidate{address: e.Address, entry: &e, origin: "recorded", client: client}
 		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Payload: c,
@@ -164,7 +171,7 @@ func (s *Stage) planLive(ctx context.Context, env *pipeline.Env) ([]pipeline.Uni
 			found[a], origin[a] = int64(r.Txs), "live+rpc"
 		}
 	}
-	for _, a := range sortedKeys(found) {
+	for _, a := range slices.Sorted(maps.Keys(found)) {
 		c := candidate{address: a, discovered: found[a], origin: origin[a], client: client}
 		// Units are keyed by address: the name is known only once the source is fetched.
 		units = append(units, pipeline.Unit{ID: a, Contract: a, Payload: c,
@@ -185,9 +192,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 	if c.rejected != "" {
 		row.Reason = "input: " + c.rejected
 		pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
-		return out, pipeline.Fail(pipeline.ClassInput, false, errors.New(c.rejected))
+		return out, failure.New(failure.Input, false, errors.New(c.rejected))
 	}
-	src, txs, err := s.fetch(c)
+	src, txs, err := s.fetch(ctx, c)
 	if err != nil {
 		row.Reason = "fetch: " + err.Error()
 		pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
@@ -199,7 +206,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 		if err != nil { // a name from outside that would not stay one folder
 			row.Passed, row.Reason = false, "input: "+err.Error()
 			pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
-			return out, pipeline.Fail(pipeline.ClassInput, false, err)
+			return out, failure.New(failure.Input, false, err)
 		}
 		row.ContractID = folder
 	}
@@ -214,12 +221,12 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 	return out, nil
 }
 
-func (s *Stage) fetch(c candidate) (*esapi.ContractSource, []esapi.NormalTx, error) {
-	src, err := c.client.Source(c.address)
+func (s *Stage) fetch(ctx context.Context, c candidate) (*esapi.ContractSource, []esapi.NormalTx, error) {
+	src, err := c.client.Source(ctx, c.address)
 	if err != nil {
 		return nil, nil, err
 	}
-	txs, err := c.client.Transactions(c.address, s.TxLimit+1)
+	txs, err := c.client.Transactions(ctx, c.address, s.TxLimit+1)
 	return src, txs, err
 }
 
@@ -250,7 +257,7 @@ func (s *Stage) filter(row *schemas.CrawlCandidate, src *esapi.ContractSource, t
 func classify(err error) error {
 	var e *etherscan.Error
 	if errors.As(err, &e) {
-		return pipeline.Fail(e.Class, e.Retriable, err)
+		return failure.New(e.Class, e.Retriable, err)
 	}
 	return err
 }

@@ -116,7 +116,7 @@ func TestLiveCrawlOverHTTP(t *testing.T) {
 		}
 	}
 	rc, _ := etherscan.NewRecorded(filepath.Join(data, "corpus", "crawled"))
-	txs, err := rc.Transactions(written[0].Address, 1000)
+	txs, err := rc.Transactions(context.Background(), written[0].Address, 1000)
 	if err != nil || len(txs) == 0 {
 		t.Fatalf("written corpus does not read back: %v", err)
 	}

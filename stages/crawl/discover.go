@@ -8,6 +8,8 @@ import (
 	"sort"
 	"sync"
 
+	"golang.org/x/sync/errgroup"
+
 	"github.com/ethereum/go-ethereum"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/types"
@@ -73,37 +75,31 @@ func countTargets(ctx context.Context, rpc ChainReader, o DiscoverOptions) (map[
 	stride := uint64(max(1, o.Stride))
 	counts := map[common.Address]int{}
 	var mu sync.Mutex
-	for start := 0; start < o.Blocks; start += max(1, o.Batch) {
-		var wg sync.WaitGroup
-		errs := make([]error, max(1, o.Batch))
-		for i := 0; i < max(1, o.Batch) && start+i < o.Blocks; i++ {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				n := o.FromBlock + uint64(start+i)*stride
-				b, err := rpc.BlockByNumber(ctx, new(big.Int).SetUint64(n))
-				if errors.Is(err, ethereum.NotFound) {
-					return // past the head: nothing to count
-				}
-				if err != nil {
-					errs[i] = fmt.Errorf("block %d: %w", n, err)
-					return
-				}
-				mu.Lock()
-				for _, tx := range b.Transactions() {
-					if tx.To() != nil {
-						counts[*tx.To()]++
-					}
-				}
-				mu.Unlock()
-			}(i)
-		}
-		wg.Wait()
-		for _, err := range errs {
-			if err != nil {
-				return nil, err
+	// Batch blocks are fetched at once; the first error stops the count.
+	var g errgroup.Group
+	g.SetLimit(max(1, o.Batch))
+	for i := 0; i < o.Blocks; i++ {
+		g.Go(func() error {
+			n := o.FromBlock + uint64(i)*stride
+			b, err := rpc.BlockByNumber(ctx, new(big.Int).SetUint64(n))
+			if errors.Is(err, ethereum.NotFound) {
+				return nil // past the head: nothing to count
 			}
-		}
+			if err != nil {
+				return fmt.Errorf("block %d: %w", n, err)
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			for _, tx := range b.Transactions() {
+				if tx.To() != nil {
+					counts[*tx.To()]++
+				}
+			}
+			return nil
+		})
+	}
+	if err := g.Wait(); err != nil {
+		return nil, err
 	}
 	return counts, nil
 }

@@ -3,13 +3,19 @@ package crawl
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"io"
+	"log/slog"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -76,4 +82,97 @@ func renameContract(t *testing.T, path, name string) {
 	env["result"].([]any)[0].(map[string]any)["ContractName"] = name
 	b, _ = json.Marshal(env)
 	os.WriteFile(path, b, 0o644)
+}
+
+// hostileFolders writes a corpus of one sound contract and folders that
+// used to stop planning, hang it or vanish in silence: a source that links
+// to /dev/zero, a history that is a FIFO, a source that is a folder, a
+// 243-byte folder name, a folder that is a link to a sound one, and a
+// folder named ".._0x…". It returns the corpus and the hostile folder names.
+func hostileFolders(t *testing.T) (string, []string) {
+	t.Helper()
+	corpus := t.TempDir()
+	addr := func(i int) common.Address { return common.BigToAddress(big.NewInt(int64(0xf0 + i))) }
+	hex := func(i int) string { return strings.ToLower(addr(i).Hex()) }
+	writeRecord(t, corpus, "Good", addr(0), "contract Good {}", 250)
+	names := []string{"Zero_" + hex(1), "Fifo_" + hex(2), "SourceDir_" + hex(3),
+		strings.Repeat("L", 243-43) + "_" + hex(4), "Link_" + hex(5), ".._" + hex(6)}
+	for i, n := range names[:4] {
+		writeRecord(t, corpus, strings.TrimSuffix(n, "_"+hex(i+1)), addr(i+1), "contract X {}", 250)
+	}
+	zero := filepath.Join(corpus, names[0], "getsourcecode.json")
+	os.Remove(zero)
+	must(t, os.Symlink("/dev/zero", zero))
+	fifo := filepath.Join(corpus, names[1], "txlist.json")
+	os.Remove(fifo)
+	must(t, syscall.Mkfifo(fifo, 0o644))
+	dir := filepath.Join(corpus, names[2], "getsourcecode.json")
+	os.Remove(dir)
+	must(t, os.Mkdir(dir, 0o755))
+	must(t, os.Symlink(filepath.Join(corpus, "Good_"+hex(0)), filepath.Join(corpus, names[4])))
+	must(t, os.Mkdir(filepath.Join(corpus, names[5]), 0o755))
+	return corpus, names
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestHostileFoldersAreInputRows: each hostile folder is one input error
+// row naming it, the sound contract passes, and the crawl ends (a FIFO or
+// /dev/zero is never opened for reading).
+func TestHostileFoldersAreInputRows(t *testing.T) {
+	corpus, hostile := hostileFolders(t)
+	data := t.TempDir()
+	s := New()
+	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Units != len(hostile)+1 || c.Failed != len(hostile) {
+		t.Errorf("want %d units, %d failed; got %+v", len(hostile)+1, len(hostile), c)
+	}
+	errs, err := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range hostile {
+		n := 0
+		for _, e := range errs {
+			if strings.Contains(e.Message, f) && e.Class == failure.Input.String() && !e.Retriable {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("folder %.40q… is named by %d input error rows, want 1", f, n)
+		}
+	}
+	rows, _ := warehouse.ReadDataset[schemas.CrawlCandidate](env.Warehouse, "crawl_candidates")
+	passed := 0
+	for _, r := range rows {
+		if r.Passed {
+			passed++
+		}
+	}
+	if len(rows) != len(hostile)+1 || passed != 1 {
+		t.Errorf("want a candidate row per folder and the sound one passed, got %d rows, %d passed", len(rows), passed)
+	}
+}
+
+// TestCancelledPlanningEnds: a cancelled context ends the crawl's planning
+// with its error, having read no record.
+func TestCancelledPlanningEnds(t *testing.T) {
+	corpus := t.TempDir()
+	writeRecord(t, corpus, "Good", common.HexToAddress("0x00000000000000000000000000000000000000f0"), "contract Good {}", 250)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	env := &pipeline.Env{Corpus: corpus, Data: t.TempDir(), Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if units, err := New().Plan(ctx, env); !errors.Is(err, context.Canceled) {
+		t.Fatalf("want planning to end with context.Canceled, got %d units, %v", len(units), err)
+	}
 }

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -48,10 +49,13 @@ type AnnotatedRelation struct {
 
 var eventKeyRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*\.[A-Za-z0-9_]+$`)
 
+// maxAnnotations bounds an annotation file (the largest is a few KiB).
+const maxAnnotations = 8 << 20
+
 // ReadAnnotations reads and checks one annotation file; every problem is
 // listed in the error.
 func ReadAnnotations(path string) (*AnnotationFile, error) {
-	raw, err := os.ReadFile(path)
+	raw, err := inputfile.Read(path, maxAnnotations)
 	if err != nil {
 		return nil, err
 	}

@@ -41,6 +41,8 @@ import (
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
+	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/sharedflag"
@@ -170,7 +172,8 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		for _, ex := range exs {
 			u := unit{ex: ex, rec: rec, loadErr: loadErr, artifact: artifacts[e.ID]}
 			fp := pipeline.Fingerprint(s.Version(), dcrextract.Version, ex, s.History, digest, u.artifact, pipeline.ErrText(loadErr), s.llmKey(ex))
-			units = append(units, pipeline.Unit{ID: e.ID + "/" + ex.Name, Contract: e.ID, Fingerprint: fp, Payload: u})
+			units = append(units, pipeline.Unit{ID: e.ID + "/" + ex.Name, Contract: e.ID, Fingerprint: fp, Payload: u,
+				Files: []string{graphPath(e.ID, ex.Name)}})
 		}
 	}
 	if len(kept) == 0 {
@@ -200,11 +203,10 @@ func (s *Stage) annotationUnit(e etherscan.Entry) ([]pipeline.Unit, error) {
 	if err != nil || path == "" {
 		return nil, err
 	}
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	fp := pipeline.Fingerprint(s.Version(), raw)
+	// An unreadable file (a FIFO, a link to a device, over the bound) is the
+	// unit's error row when it runs; its error is its fingerprint meanwhile.
+	raw, err := inputfile.Read(path, maxAnnotations)
+	fp := pipeline.Fingerprint(s.Version(), raw, pipeline.ErrText(err))
 	return []pipeline.Unit{{ID: e.ID + "/annotations", Contract: e.ID, Fingerprint: fp, Payload: unit{annotations: path}}}, nil
 }
 
@@ -257,23 +259,23 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	out := &pipeline.Output{}
 	row := schemas.DCRGraph{ContractID: pu.Contract, Extractor: u.ex.Name, Status: "failed"}
-	fail := func(class string, retriable bool, err error) (*pipeline.Output, error) {
+	fail := func(class failure.Class, retriable bool, err error) (*pipeline.Output, error) {
 		row.Problems = err.Error()
 		removeGraph(env.Data, pu.Contract, u.ex.Name)
 		pipeline.Add(out, "dcr_graphs", []schemas.DCRGraph{row})
-		return out, pipeline.Fail(class, retriable, err)
+		return out, failure.New(class, retriable, err)
 	}
 	if u.loadErr != nil {
-		return fail("source", false, u.loadErr)
+		return fail(failure.Source, false, u.loadErr)
 	}
 	orig, err := s.original(ctx, env, u)
 	if err != nil {
-		return fail("compile", false, err)
+		return fail(failure.Compile, false, err)
 	}
 	if u.ex.Model == "" {
 		res, err := dcrextract.Static(dcrextract.FromRecord(u.rec, orig))
 		if err != nil {
-			return fail("dcr", false, err)
+			return fail(failure.DCR, false, err)
 		}
 		return out, s.store(env, out, &row, res.Graph, res)
 	}
@@ -281,10 +283,10 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 }
 
 func (s *Stage) runLLM(ctx context.Context, env *pipeline.Env, u unit, orig *solc.Output, out *pipeline.Output,
-	row *schemas.DCRGraph, fail func(string, bool, error) (*pipeline.Output, error)) (*pipeline.Output, error) {
+	row *schemas.DCRGraph, fail func(failure.Class, bool, error) (*pipeline.Output, error)) (*pipeline.Output, error) {
 	in, err := dcrextract.LLMInputFromRecord(u.rec, orig)
 	if err != nil {
-		return fail("compile", false, err)
+		return fail(failure.Compile, false, err)
 	}
 	x := &dcrextract.LLM{Client: s.clients[u.ex.Model], Name: u.ex.Name, Temperature: s.Temperature,
 		MaxTokens: s.MaxTokens, Seed: env.Seed}
@@ -295,7 +297,7 @@ func (s *Stage) runLLM(ctx context.Context, env *pipeline.Env, u unit, orig *sol
 	}
 	switch {
 	case err != nil:
-		return fail("llm", llm.IsTransient(err), err)
+		return fail(failure.LLM, llm.IsTransient(err), err)
 	case outcome.Rejected:
 		row.Status, row.Problems = "rejected", outcome.Problems()
 		removeGraph(env.Data, row.ContractID, u.ex.Name)
@@ -365,7 +367,7 @@ func (s *Stage) store(env *pipeline.Env, out *pipeline.Output, row *schemas.DCRG
 func (s *Stage) runAnnotations(u unit) (*pipeline.Output, error) {
 	f, err := ReadAnnotations(u.annotations)
 	if err != nil {
-		return nil, pipeline.Fail("annotations", false, err)
+		return nil, failure.New(failure.Annotations, false, err)
 	}
 	out := &pipeline.Output{}
 	pipeline.Add(out, "dcr_annotations", annotationRows(f, filepath.Base(u.annotations)))
@@ -374,7 +376,7 @@ func (s *Stage) runAnnotations(u unit) (*pipeline.Output, error) {
 
 // graphPath is a graph's file relative to the data root.
 func graphPath(contractID, extractor string) string {
-	return filepath.Join("dcr", warehouse.Sanitize(contractID), strings.NewReplacer(":", "_", "/", "_").Replace(extractor)+".json")
+	return filepath.Join("dcr", warehouse.Sanitize(contractID), warehouse.Sanitize(extractor)+".json")
 }
 
 func removeGraph(data, contractID, extractor string) {

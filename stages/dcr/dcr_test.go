@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -305,6 +306,31 @@ func TestExtractorFollowsTheGenerators(t *testing.T) {
 		}
 		if !strings.HasPrefix(srv.URL, "http://127.0.0.1:") {
 			t.Fatalf("scripted endpoint at %s", srv.URL)
+		}
+	}
+}
+
+// TestUnreadableAnnotationsAreErrorRows: an annotation file that links to
+// /dev/zero and one that is a FIFO neither hang nor grow the planning: each
+// is its contract's error row, and a readable annotation still loads.
+func TestUnreadableAnnotationsAreErrorRows(t *testing.T) {
+	env := newEnv(t)
+	dir := t.TempDir()
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, giftID+".json")); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, vaultID+".json"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s := New()
+	s.Annotations = dir
+	c := run(t, env, s)
+	if c.Units != 2 || c.Failed != 2 {
+		t.Fatalf("want the 2 annotation units failed, got %+v", c)
+	}
+	for _, e := range rows[schemas.ErrorRow](t, env, "errors") {
+		if !strings.Contains(e.Message, "not a regular file") {
+			t.Errorf("error row %+v does not say why", e)
 		}
 	}
 }

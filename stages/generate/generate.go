@@ -36,8 +36,9 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
+
+	"golang.org/x/sync/errgroup"
 
 	"github.com/spf13/pflag"
 
@@ -45,6 +46,7 @@ import (
 	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/mutate"
 	"github.com/solbehave/solbehave/internal/redact"
@@ -105,17 +107,23 @@ func (s *Stage) generators(env *pipeline.Env) ([]regen.Generator, error) {
 		o.CacheDir = filepath.Join(env.Data, "llm_cache")
 	}
 	cfg := regen.Config{LLM: o, Temperature: s.Temperature, MaxTokens: s.MaxTokens, MutationRate: s.MutationRate}
-	seen := map[string]bool{}
+	seen := map[string]string{} // sample folder -> generator
 	var out []regen.Generator
 	for _, spec := range specs {
 		g, err := regen.New(spec, cfg)
 		if err != nil {
 			return nil, err
 		}
-		if seen[g.Name()] {
-			return nil, fmt.Errorf("generator %s named twice", g.Name())
+		// Names that differ only in characters the folder names replace
+		// (`a+b`, `a_b`) would write one folder: refused as a repeat is.
+		dir := path.Base(regen.SampleDir("c", g.Name()))
+		if other, ok := seen[dir]; ok {
+			if other == g.Name() {
+				return nil, fmt.Errorf("generator %s named twice", g.Name())
+			}
+			return nil, fmt.Errorf("generators %s and %s would share the sample folder %s; rename one", other, g.Name(), dir)
 		}
-		seen[g.Name()] = true
+		seen[dir] = g.Name()
 		out = append(out, g)
 	}
 	return out, nil
@@ -158,7 +166,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		for _, g := range gens {
 			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed, "regenerate="+s.Regenerate, sk.Ablation)
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Name(), Contract: e.ID, Fingerprint: fp,
-				Payload: unit{entry: e, gen: g, skel: sk, artifact: artifacts[e.ID]}})
+				Payload: unit{entry: e, gen: g, skel: sk, artifact: artifacts[e.ID]}, Files: []string{regen.SampleDir(e.ID, g.Name())}})
 		}
 	}
 	return units, nil
@@ -196,7 +204,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		return nil, err
 	}
 	if scope := orText(sk.Scope, skeleton.ScopeTarget); scope != s.Regenerate {
-		return nil, pipeline.Fail("skeleton", false, fmt.Errorf("the skeleton regenerates %q but --regenerate is %q: run the skeleton stage with --regenerate %s", scope, s.Regenerate, s.Regenerate))
+		return nil, failure.New(failure.Skeleton, false, fmt.Errorf("the skeleton regenerates %q but --regenerate is %q: run the skeleton stage with --regenerate %s", scope, s.Regenerate, s.Regenerate))
 	}
 	orig, err := loadOriginal(env, u)
 	if err != nil {
@@ -233,7 +241,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		// not the model's failure: the samples stay out of Compile@k, the
 		// unit fails (exit status 2); a transient one is retried next run,
 		// the rest of the unit's calls coming from the cache
-		return out, pipeline.Fail(pipeline.ClassEndpoint, transient > 0,
+		return out, failure.New(failure.Endpoint, transient > 0,
 			fmt.Errorf("%d of %d samples failed at the LLM endpoint (first: %s)", endpoint, len(results), firstEndpoint))
 	}
 	return out, nil
@@ -252,34 +260,32 @@ func (s *Stage) generateAll(ctx context.Context, env *pipeline.Env, u unit, sk *
 	if u.gen.Kind() == regen.KindOpenAI {
 		parallel = max(1, s.LLM.Concurrency)
 	}
-	slots := make(chan struct{}, parallel)
-	var wg sync.WaitGroup
+	var g errgroup.Group
+	g.SetLimit(parallel)
 	for k := 0; k < s.Samples; k++ {
-		wg.Add(1)
-		slots <- struct{}{}
-		go func(k int) {
-			defer func() { <-slots; wg.Done() }()
+		g.Go(func() error {
 			seed := regen.SampleSeed(env.Seed, u.entry.ID, u.gen.Name(), k)
 			start := time.Now()
 			res := u.gen.Generate(ctx, regen.Task{ContractID: u.entry.ID, Sample: k, Seed: seed, Skeleton: sk, Original: orig})
 			results[k] = result{res: res, seed: seed, ms: time.Since(start).Milliseconds()}
-		}(k)
+			return nil
+		})
 	}
-	wg.Wait()
+	g.Wait()
 	return results
 }
 
 func loadSkeleton(data string, row schemas.Skeleton) (*skeleton.Skeleton, error) {
 	b, err := os.ReadFile(filepath.Join(data, filepath.FromSlash(row.SkeletonPath)))
 	if err != nil {
-		return nil, pipeline.Fail("skeleton", true, err)
+		return nil, failure.New(failure.Skeleton, true, err)
 	}
 	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != row.SkeletonSHA256 {
-		return nil, pipeline.Fail("skeleton", true, fmt.Errorf("%s changed since the skeleton stage wrote it; rerun skeleton", row.SkeletonPath))
+		return nil, failure.New(failure.Skeleton, true, fmt.Errorf("%s changed since the skeleton stage wrote it; rerun skeleton", row.SkeletonPath))
 	}
 	sk, err := skeleton.Decode(b)
 	if err != nil {
-		return nil, pipeline.Fail("skeleton", false, err)
+		return nil, failure.New(failure.Skeleton, false, err)
 	}
 	return sk, nil
 }
@@ -291,15 +297,15 @@ func loadOriginal(env *pipeline.Env, u unit) (*regen.Original, error) {
 	}
 	rec, err := deploy.Load(client, u.entry, 0)
 	if err != nil {
-		return nil, pipeline.Fail("source", false, err)
+		return nil, failure.New(failure.Source, false, err)
 	}
 	built, err := artifact.New(env.Data).Get(u.artifact)
 	if err != nil {
-		return nil, pipeline.Fail("artifact", false, err)
+		return nil, failure.New(failure.Artifact, false, err)
 	}
 	orig, _, err := regen.OriginalOf(rec, built)
 	if err != nil {
-		return nil, pipeline.Fail("source", false, err)
+		return nil, failure.New(failure.Source, false, err)
 	}
 	return orig, nil
 }

@@ -10,10 +10,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/mutate"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/regen/regentest"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -86,7 +88,7 @@ func TestGenerateAllKinds(t *testing.T) {
 		}
 	}
 	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
-	if len(errs) != 1 || !errs[0].Retriable || errs[0].Class != pipeline.ClassEndpoint {
+	if len(errs) != 1 || !errs[0].Retriable || errs[0].Class != failure.Endpoint.String() {
 		t.Fatalf("errors %+v", errs)
 	}
 
@@ -156,6 +158,17 @@ func TestDefaultGenerators(t *testing.T) {
 	if _, err := s.generators(env); err == nil {
 		t.Fatal("a generator named twice was accepted")
 	}
+	// Names that the sample folders map alike are refused too.
+	imports := t.TempDir()
+	os.Mkdir(filepath.Join(imports, "a+b"), 0o755)
+	os.Mkdir(filepath.Join(imports, "a_b"), 0o755)
+	for _, pair := range [][]string{{"import:" + filepath.Join(imports, "a+b"), "import:" + filepath.Join(imports, "a_b")},
+		{"openai:m+x", "openai:m_x"}, {"openai:org/m", "openai:org_m"}} {
+		s.Generators = pair
+		if _, err := s.generators(env); err == nil || !strings.Contains(err.Error(), "share the sample folder") {
+			t.Errorf("%q: want the pair refused, got %v", pair, err)
+		}
+	}
 }
 
 // TestFailedGenerations: an endpoint that answers 404 to every request is
@@ -178,7 +191,7 @@ func TestFailedGenerations(t *testing.T) {
 		t.Fatalf("404 endpoint: %+v, want the unit failed", c)
 	}
 	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
-	if len(errs) != 1 || errs[0].Class != pipeline.ClassEndpoint || errs[0].Retriable || !strings.Contains(errs[0].Message, "404") {
+	if len(errs) != 1 || errs[0].Class != failure.Endpoint.String() || errs[0].Retriable || !strings.Contains(errs[0].Message, "404") {
 		t.Fatalf("errors %+v", errs)
 	}
 	for _, r := range rowsByModel(t, env)["openai:m"] {
@@ -200,5 +213,55 @@ func TestFailedGenerations(t *testing.T) {
 		if r.Failure != regen.FailureModel || r.SourcePath != "" || r.FunctionsFailed != 1 || !strings.Contains(r.Error, "model failure") {
 			t.Errorf("garbage sample %+v", r)
 		}
+	}
+}
+
+// TestGenerateAcrossFiles: on a multi-file source every sample completes
+// the 14 bodies of the chain across its files and is stored with every
+// file (files_path), each body in the file that declares it: the
+// reference's base file holds the base's original bodies, and mutants
+// mutate functions whose bodies live in the bases' files.
+func TestGenerateAcrossFiles(t *testing.T) {
+	env := regentest.MultiFileEnv(t)
+	o := regentest.Keep(t, env, stagetest.MultiFileTarget)[0]
+	sk := regentest.Skeleton(t, env, o)
+	s := New()
+	s.Generators, s.Samples, s.MutationRate = []string{"mutant", "reference"}, 3, 0.5
+	if c := runStage(t, env, s); c.Failed != 0 || c.Ran != 2 {
+		t.Fatalf("counters %+v", c)
+	}
+	declaredIn := map[string]string{}
+	for _, f := range sk.Functions {
+		declaredIn[f.Key] = f.File
+	}
+	inBase := 0
+	for model, rows := range rowsByModel(t, env) {
+		for _, r := range rows {
+			if r.FunctionsGenerated != 14 || r.FilesPath == "" {
+				t.Fatalf("%s sample %d: %d bodies, files %q", model, r.Sample, r.FunctionsGenerated, r.FilesPath)
+			}
+			b, err := os.ReadFile(filepath.Join(env.Data, r.FilesPath))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var files map[string]string
+			if err := json.Unmarshal(b, &files); err != nil || len(files) != 5 || strings.Contains(stagetest.JSON(files), "TODO") {
+				t.Fatalf("%s sample %d files: %v", model, r.Sample, err)
+			}
+			base := files[stagetest.MultiFileBase]
+			if model == "reference" && (!strings.Contains(base, `require(balance >= amount, "BaseToken: balance");`) || strings.Contains(base, "/// @title")) {
+				t.Errorf("reference sample %d: the base's file\n%s", r.Sample, base)
+			}
+			var ms []mutate.Mutation
+			json.Unmarshal([]byte(r.Mutations), &ms)
+			for _, m := range ms {
+				if declaredIn[m.Function] != stagetest.MultiFileFile {
+					inBase++
+				}
+			}
+		}
+	}
+	if inBase == 0 {
+		t.Error("no mutant mutated a function of a base's file")
 	}
 }

@@ -9,10 +9,17 @@
 // shrunk and stored) or the budget runs out (equivalent).
 //
 // Budget (flags): --o1-calls 10,000 calls per function, state reset to the
-// fresh deployment every --o1-seq-len 20 calls, --o1-timeout 120 s per
-// function. The campaign of f runs with the run's seed mixed with f's
-// signature, so every sample of every model meets the same input stream for
-// f until their coverage differs. The dictionary is mined from both
+// fresh deployment every --o1-seq-len 20 calls, and --o1-gas-budget (10G
+// gas over both deployments, the deterministic stand-in for the paper's
+// 120 s: fuzz.DefaultGasBudget) whichever ends first, so a verdict depends
+// on the inputs and the seed only. --o1-timeout (10 min per function)
+// guards the machine: a campaign past it fails the unit as a retriable
+// timeout, never ends as a verdict. A
+// disagreement counts only when its shrunk sequence, replayed from the fresh
+// deployments, disagrees again; otherwise fuzzing goes on. The campaign of
+// f runs with the run's seed mixed with f's signature, so every sample of
+// every model meets the same input stream for f until their coverage
+// differs. The dictionary is mined from both
 // deployments: PUSH operands of both creation and runtime codes, literals
 // of both sources, the constructor arguments and the values the
 // constructors stored, and the known actors (deployer, contract, libraries,
@@ -32,9 +39,10 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -43,6 +51,7 @@ import (
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/subjects"
@@ -60,19 +69,27 @@ const historyLimit = 200
 
 // Stage is the o1 stage.
 type Stage struct {
-	Calls   int           // call pairs per function
-	SeqLen  int           // calls between resets to the fresh deployments
-	Timeout time.Duration // wall clock per function
-	Gas     uint64        // gas limit of every fuzzed call
+	Calls     int           // call pairs per function
+	SeqLen    int           // calls between resets to the fresh deployments
+	Timeout   time.Duration // wall clock per function: past it the unit fails (not fingerprinted)
+	Gas       uint64        // gas limit of every fuzzed call
+	GasBudget uint64        // gas of every call of a campaign, both deployments
+}
+
+// budget is what of the stage's settings a verdict depends on.
+type budget struct {
+	Calls, SeqLen  int
+	Gas, GasBudget uint64
 }
 
 // New returns the stage with the paper's budget.
 func New() *Stage {
-	return &Stage{Calls: fuzz.DefaultCalls, SeqLen: fuzz.DefaultSeqLen, Timeout: fuzz.DefaultTimeout, Gas: fuzz.DefaultGas}
+	return &Stage{Calls: fuzz.DefaultCalls, SeqLen: fuzz.DefaultSeqLen, Timeout: fuzz.DefaultTimeout, Gas: fuzz.DefaultGas,
+		GasBudget: fuzz.DefaultGasBudget}
 }
 
 func (s *Stage) Name() string    { return "o1" }
-func (s *Stage) Version() string { return "2" } // 2: calls have an 8M gas limit
+func (s *Stage) Version() string { return "3" } // 2: calls have an 8M gas limit; 3: no verdict from a clock, counterexamples replayed
 func (s *Stage) Summary() string {
 	return "O1: fuzz every fuzzable function of the original and each compiling sample side by side, coverage guided"
 }
@@ -80,8 +97,9 @@ func (s *Stage) Summary() string {
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&s.Calls, "o1-calls", s.Calls, "O1: fuzzed calls per function and sample")
 	fs.IntVar(&s.SeqLen, "o1-seq-len", s.SeqLen, "O1: calls between resets to the fresh deployments")
-	fs.DurationVar(&s.Timeout, "o1-timeout", s.Timeout, "O1: wall-clock limit per function and sample")
+	fs.DurationVar(&s.Timeout, "o1-timeout", s.Timeout, "O1: wall-clock limit per function and sample; past it the unit fails as a timeout (retried), never a verdict")
 	fs.Uint64Var(&s.Gas, "o1-gas", s.Gas, "O1: gas limit of every fuzzed call (Echidna's testMaxGas)")
+	fs.Uint64Var(&s.GasBudget, "o1-gas-budget", s.GasBudget, "O1: gas the calls of one function's campaign may burn on both deployments (the paper's 120 s, made deterministic)")
 }
 
 // unit is what Plan hands to Run: one contract, one model's samples.
@@ -102,8 +120,9 @@ type sampleKey struct {
 
 // Plan makes one unit per kept contract and model with a compiling sample.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	if s.Calls <= 0 || s.SeqLen <= 0 || s.Timeout <= 0 {
-		return nil, fmt.Errorf("o1: --o1-calls, --o1-seq-len and --o1-timeout must be positive (got %d, %d, %s)", s.Calls, s.SeqLen, s.Timeout)
+	if s.Calls <= 0 || s.SeqLen <= 0 || s.Timeout <= 0 || s.GasBudget == 0 {
+		return nil, fmt.Errorf("o1: --o1-calls, --o1-seq-len, --o1-timeout and --o1-gas-budget must be positive (got %d, %d, %s, %d)",
+			s.Calls, s.SeqLen, s.Timeout, s.GasBudget)
 	}
 	in, err := readInputs(env.Warehouse)
 	if err != nil || len(in.samples) == 0 {
@@ -128,9 +147,10 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		if rec != nil {
 			digest = rec.Digest
 		}
-		for _, model := range sortedKeys(byModel) {
+		for _, model := range slices.Sorted(maps.Keys(byModel)) {
 			u := unit{rec: rec, loadErr: loadErr, origArtifact: in.artifacts[e.ID], model: model, samples: byModel[model]}
-			fp := pipeline.Fingerprint(s.Version(), s, env.Seed, digest, u.origArtifact, model, sampleKeys(u.samples), pipeline.ErrText(loadErr))
+			fp := pipeline.Fingerprint(s.Version(), budget{s.Calls, s.SeqLen, s.Gas, s.GasBudget}, env.Seed, digest, u.origArtifact, model,
+				sampleKeys(u.samples), pipeline.ErrText(loadErr))
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + model, Contract: e.ID, Fingerprint: fp, Payload: u})
 		}
 	}
@@ -168,20 +188,11 @@ func sampleKeys(samples []schemas.Sample) []sampleKey {
 	return keys
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
-}
-
 // Run fuzzes one model's samples of one contract against the original.
 func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
 	u := pu.Payload.(unit)
 	if u.loadErr != nil {
-		return nil, pipeline.Fail("source", false, u.loadErr)
+		return nil, failure.New(failure.Source, false, u.loadErr)
 	}
 	store := artifact.New(env.Data)
 	orig, err := subjects.DeployOriginal(store, u.rec, u.origArtifact)
@@ -224,11 +235,15 @@ func (s *Stage) fuzzSample(ctx context.Context, env *pipeline.Env, u unit, orig 
 	var results []schemas.FuzzResult
 	var cxs []schemas.FuzzCounterexample
 	for _, m := range methods {
-		cfg := fuzz.Config{Calls: s.Calls, SeqLen: s.SeqLen, Timeout: s.Timeout, Gas: s.Gas, Seed: seedFor(env.Seed, m.Sig),
-			Sender: orig.Deployer, Block: orig.Block, Dictionary: dict}
+		cfg := fuzz.Config{Calls: s.Calls, SeqLen: s.SeqLen, Timeout: s.Timeout, Gas: s.Gas, GasBudget: s.GasBudget,
+			Seed: seedFor(env.Seed, m.Sig), Sender: orig.Deployer, Block: orig.Block, Dictionary: dict}
 		rep, err := fuzz.Differential(ctx, target(orig), target(sd), m, cfg)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, fmt.Errorf("o1: %s sample %d: %w", smp.Model, smp.Sample, err)
+		}
+		if rep.Unconfirmed > 0 {
+			env.Log.Warn("o1: disagreements that a replay did not reproduce (fuzzing went on)", "contract", u.rec.Entry.ID,
+				"model", smp.Model, "sample", smp.Sample, "function", m.Sig, "count", rep.Unconfirmed)
 		}
 		results = append(results, resultRow(row, m, cfg.Seed, rep))
 		cxs = append(cxs, counterexampleRows(row, m, rep)...)

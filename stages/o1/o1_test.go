@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
@@ -225,5 +226,28 @@ func TestPlanUnits(t *testing.T) {
 	bad.Timeout = 0 * time.Second
 	if _, err := bad.Plan(t.Context(), env); err == nil {
 		t.Error("a zero timeout was accepted")
+	}
+}
+
+// TestTimeoutFailsTheUnit: running out of --o1-timeout is no verdict: the
+// unit fails as a retriable timeout, with no fuzz_results row.
+func TestTimeoutFailsTheUnit(t *testing.T) {
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	vaultInputs(t, env)
+	s := New()
+	s.Timeout = time.Nanosecond
+	c, err := (&pipeline.Runner{Env: env}).Run(t.Context(), s)
+	if err != nil || c.Failed != c.Units || c.Units == 0 {
+		t.Fatalf("%+v %v, want every unit failed", c, err)
+	}
+	results, cxs := readResults(t, env)
+	if len(results)+len(cxs) != 0 {
+		t.Errorf("%d fuzz_results and %d counterexample rows from campaigns cut by the clock, want none", len(results), len(cxs))
+	}
+	errs := stagetest.QueryMaps(t, stagetest.OpenViews(t, env), "SELECT class, retriable FROM errors")
+	for _, e := range errs {
+		if e["class"] != failure.Timeout.String() || e["retriable"] != true {
+			t.Errorf("error row %v, want a retriable timeout", e)
+		}
 	}
 }

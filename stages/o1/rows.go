@@ -1,6 +1,8 @@
 package o1
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -64,16 +66,16 @@ func counterexampleRows(l labels, m abi.Method, rep *fuzz.Report) []schemas.Fuzz
 			BlockNumber: int64(s.Block.Number), BlockTime: int64(s.Block.Time),
 			StatusRef: s.Ref.Status(), StatusSample: s.Sample.Status(),
 			ReturnRef: hexutil.Encode(s.Ref.ReturnData), ReturnSample: hexutil.Encode(s.Sample.ReturnData),
-			RevertReasonRef: failure(s.Ref), RevertReasonSample: failure(s.Sample),
+			RevertReasonRef: failureText(s.Ref), RevertReasonSample: failureText(s.Sample),
 			Diverges: s.Diverges(),
 		}
 	}
 	return rows
 }
 
-// failure is why a call failed, in the words of replay_calls: the decoded
+// failureText is why a call failed, in the words of replay_calls: the decoded
 // revert reason, else the EVM error or harness fault; "" on success.
-func failure(o fuzz.Outcome) string {
+func failureText(o fuzz.Outcome) string {
 	switch {
 	case o.Success:
 		return ""
@@ -112,7 +114,7 @@ func seeds(rec *deploy.Record, orig, sample *deploy.Deployment, sampleSrc string
 // itself, its libraries, the coinbase and the first senders of its history.
 func actors(rec *deploy.Record, orig *deploy.Deployment) []common.Address {
 	out := []common.Address{orig.Deployer, orig.Address, chain.Coinbase}
-	for _, name := range sortedKeys(orig.Libraries) {
+	for _, name := range slices.Sorted(maps.Keys(orig.Libraries)) {
 		out = append(out, orig.Libraries[name])
 	}
 	seen := map[common.Address]bool{}

@@ -36,6 +36,7 @@ import (
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/subjects"
@@ -152,10 +153,10 @@ func sampleKeys(samples []schemas.Sample) []sampleKey {
 func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
 	u := pu.Payload.(unit)
 	if u.loadErr != nil {
-		return nil, pipeline.Fail("source", false, u.loadErr)
+		return nil, failure.New(failure.Source, false, u.loadErr)
 	}
 	if len(u.rec.Txs) == 0 {
-		return nil, pipeline.Fail("no_history", false, errors.New("no transactions after the creation"))
+		return nil, failure.New(failure.NoHistory, false, errors.New("no transactions after the creation"))
 	}
 	store := artifact.New(env.Data)
 	orig, err := subjects.DeployOriginal(store, u.rec, u.origArtifact)

@@ -52,6 +52,7 @@ import (
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/sequence"
@@ -244,7 +245,7 @@ func Matches(model, extractor string) bool {
 func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
 	u := pu.Payload.(unit)
 	if u.loadErr != nil {
-		return nil, pipeline.Fail("source", false, u.loadErr)
+		return nil, failure.New(failure.Source, false, u.loadErr)
 	}
 	store := artifact.New(env.Data)
 	orig, err := subjects.DeployOriginal(store, u.rec, u.origArtifact)
@@ -269,7 +270,7 @@ func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, contract
 	orig *deploy.Deployment, samples []replay.Sample, out *pipeline.Output) error {
 	seqs, err := sequence.Replayable(rows)
 	if err != nil {
-		return pipeline.Fail("input", false, fmt.Errorf("%s sequences: %w", ex, err))
+		return failure.New(failure.Input, false, fmt.Errorf("%s sequences: %w", ex, err))
 	}
 	fixed := ex == s.reference()
 	var judged []replay.Sample

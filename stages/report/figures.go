@@ -72,19 +72,11 @@ var figures = []figure{
 	{ID: "o1", Title: "Differential fuzzing: equivalent functions (Table V)", Kind: "bars", Percent: true, YLabel: "equivalent (function, sample) pairs",
 		Caption: "Per model, the share of fuzzed (function, sample) pairs with no disagreement within the budget (fuzz_results).",
 		Query:   `SELECT model, 'O1 equivalent', avg(CASE WHEN equivalent THEN 1.0 ELSE 0.0 END) FROM fuzz_results GROUP BY model ORDER BY model`},
-	{ID: "vuln", Title: "Vulnerability rates", Kind: "bars", Percent: true, YLabel: "runs with a finding",
-		Caption: "Per vulnerability class, the share of detector runs (full detector, status ok) with a finding: originals vs each model's compiling samples (vuln_runs, vuln_findings).",
-		Query: `WITH runs AS (
-				SELECT contract_id, subject, model, sample FROM vuln_runs
-				WHERE status = 'ok' AND ablation = 'none' AND subject IN ('original', 'sample')),
-			found AS (SELECT DISTINCT contract_id, subject, model, sample, class FROM vuln_findings WHERE ablation = 'none'),
-			classes AS (SELECT unnest(['reentrancy', 'arithmetic', 'block_state', 'delegatecall', 'frozen_ether']) AS class)
-			SELECT c.class, CASE WHEN r.subject = 'original' THEN '(originals)' ELSE r.model END AS who,
-				avg(CASE WHEN f.class IS NULL THEN 0.0 ELSE 1.0 END)
-			FROM runs r CROSS JOIN classes c
-			LEFT JOIN found f ON f.contract_id = r.contract_id AND f.subject = r.subject AND f.model = r.model
-				AND f.sample = r.sample AND f.class = c.class
-			GROUP BY ALL ORDER BY c.class, who`},
+	{ID: "vuln", Title: "Detection rate: runs with a finding per class", Kind: "bars", Percent: true, YLabel: "runs with a finding",
+		Caption: "Detection rate: per vulnerability class, the share of detector runs (full detector, status ok) that report a finding, on the originals and on each model's compiling samples, whether or not the original has it (vuln_detected). The introduced-vulnerability rate, findings a sample has and its original lacks, is the vuln_introduced table below.",
+		Query: `SELECT class, CASE WHEN subject = 'original' THEN '(originals)' ELSE model END, detected_rate
+			FROM vuln_detected ORDER BY CASE class WHEN 'reentrancy' THEN 0 WHEN 'arithmetic' THEN 1 WHEN 'block_state' THEN 2
+				WHEN 'delegatecall' THEN 3 ELSE 4 END, subject, model`},
 	{ID: "mutants", Title: "Mutants exposed per oracle", Kind: "bars", Percent: true, YLabel: "mutated samples exposed",
 		Caption: "Share of mutated samples each oracle exposes, per mutation operator; (none): unmutated samples of the mutant generator, where exposure is a false alarm (mutant_kills).",
 		Query:   `SELECT operator, ` + oracleLabel + ` AS o, exposed_rate FROM mutant_kills ORDER BY operator, o`},

@@ -18,10 +18,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/views/synth"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
 )
 
 var ctx = context.Background()
@@ -213,6 +215,13 @@ const probe = `<script>
     var texts = [].map.call(f.querySelectorAll('svg text'), function (x) {
       var b = x.getBoundingClientRect(); return {t: x.textContent, l: b.left, r: b.right, t0: b.top, b: b.bottom};
     });
+    // Every text inside its chart, and the chart inside its figure (the
+    // page's column): nothing cut at an edge or scrolled out of sight.
+    var fb = f.getBoundingClientRect(), outside = [];
+    texts.forEach(function (x) {
+      if (x.l < box.left - 1 || x.r > box.right + 1 || x.t0 < box.top - 1 || x.b > box.bottom + 1) outside.push(x.t);
+    });
+    if (svg && box.right > fb.right + 1) outside.push('the chart (' + Math.round(box.width) + ' px) is wider than its figure (' + Math.round(fb.width) + ' px)');
     var overlaps = [];
     for (var i = 0; i < texts.length; i++) for (var j = i + 1; j < texts.length; j++) {
       var a = texts[i], c = texts[j];
@@ -220,7 +229,7 @@ const probe = `<script>
       if (w > 1 && h > 1) overlaps.push(a.t + ' / ' + c.t);
     }
     return {id: f.dataset.figure, x: box.left + scrollX, y: box.top + scrollY, w: box.width, h: box.height,
-      drawn: marks.length, marks: all.length, texts: texts.length, overlaps: overlaps, nodata: !!f.querySelector('.nodata')};
+      drawn: marks.length, marks: all.length, texts: texts.length, overlaps: overlaps, outside: outside, nodata: !!f.querySelector('.nodata')};
   });
   var pre = document.createElement('pre');
   pre.id = 'probe';
@@ -235,7 +244,7 @@ type probeResult struct {
 		ID                  string
 		X, Y, W, H          float64
 		Drawn, Marks, Texts int
-		Overlaps            []string
+		Overlaps, Outside   []string
 		NoData              bool
 	} `json:"figures"`
 }
@@ -253,7 +262,9 @@ func chromiumPath(t *testing.T) string {
 // TestPageRendersInChromium renders the report of a full synthetic
 // warehouse in headless Chromium and checks that every figure has drawn
 // content: marks with area in the layout, and coloured pixels in the
-// screenshot where its SVG is. The screenshot is kept as an artifact.
+// screenshot where its SVG is; that its labels do not overlap, every text
+// lies inside its chart and the chart inside the page's column. The
+// screenshot is kept as an artifact.
 func TestPageRendersInChromium(t *testing.T) {
 	bin := chromiumPath(t)
 	db, _ := synthDB(t)
@@ -286,6 +297,9 @@ func TestPageRendersInChromium(t *testing.T) {
 		}
 		if len(f.Overlaps) > 0 {
 			t.Errorf("figure %s: overlapping labels %q", f.ID, f.Overlaps)
+		}
+		if len(f.Outside) > 0 {
+			t.Errorf("figure %s: outside its box: %q", f.ID, f.Outside)
 		}
 		if f.Texts < 4 {
 			t.Errorf("figure %s: %d labels (title, ticks, categories expected)", f.ID, f.Texts)
@@ -370,4 +384,70 @@ func colouredPixels(img image.Image, x, y, w, h float64) int {
 		}
 	}
 	return n
+}
+
+// A correlation the view leaves NULL (fewer than three models) reads "not
+// defined" on the page, not a number or a dash.
+func TestUndefinedCorrelationSaysSo(t *testing.T) {
+	db := emptyDB(t)
+	if _, err := db.ExecContext(ctx, `CREATE OR REPLACE VIEW oracle_agreement AS
+		SELECT 'fixed' AS graph_setting, 'paper' AS profile, 2 AS models, NULL::DOUBLE AS spearman_rho, NULL::DOUBLE AS pearson_r`); err != nil {
+		t.Fatal(err)
+	}
+	html, err := Render(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)<table data-table="oracle_agreement">(.*?)</table>`).FindSubmatch(html)
+	if m == nil {
+		t.Fatal("no oracle_agreement table on the page")
+	}
+	if n := strings.Count(string(m[1]), ">not defined<"); n != 2 {
+		t.Errorf("oracle_agreement: %d cells say not defined, want 2:\n%s", n, m[1])
+	}
+}
+
+// Two measures were both called "the vulnerability rate": runs with any
+// finding (the detection rate) and findings new to a sample (the
+// introduced-vulnerability rate). The page names each, and neither bare.
+func TestVulnerabilityMeasuresNamedApart(t *testing.T) {
+	db, _ := synthDB(t)
+	html, err := Render(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := string(html)
+	for _, want := range []string{"Detection rate", `data-table="vuln_detected"`, `data-table="vuln_introduced"`,
+		"introduced-vulnerability rate", "detected_rate"} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %q", want)
+		}
+	}
+	if m := regexp.MustCompile(`(?i)(^|[^-])vulnerability rates?\b`).FindString(page); m != "" {
+		t.Errorf("the page still says %q, which names neither measure", m)
+	}
+}
+
+// TestUnwritablePageIsAStorageFailure: when the page cannot be written (here
+// its name is taken by a folder, as a full or read-only disk would refuse
+// it), the unit's error row says storage, retriable, and the next run
+// tries again.
+func TestUnwritablePageIsAStorageFailure(t *testing.T) {
+	data := t.TempDir()
+	w := warehouse.New(filepath.Join(data, "warehouse"))
+	if err := os.MkdirAll(filepath.Join(Path(data), "taken"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	env := &pipeline.Env{Data: data, Jobs: 1, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Out: io.Discard, Warehouse: w, Engines: &pipeline.Engines{}}
+	for run := 1; run <= 2; run++ {
+		c, err := (&pipeline.Runner{Env: env}).Run(ctx, New())
+		if err != nil || c.Ran != 1 || c.Failed != 1 {
+			t.Fatalf("run %d: want the unit run and failed, got %+v, %v", run, c, err)
+		}
+	}
+	errs, err := warehouse.ReadDataset[schemas.ErrorRow](w, "errors")
+	if err != nil || len(errs) != 1 || errs[0].Class != failure.Storage.String() || !errs[0].Retriable {
+		t.Fatalf("want one retriable storage error row, got %+v, %v", errs, err)
+	}
 }

@@ -4,12 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"math"
 	"math/big"
-	"strconv"
 	"strings"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/views"
 	sqlviews "github.com/solbehave/solbehave/sql"
 )
 
@@ -34,7 +33,7 @@ var sections = []section{
 		Views: []string{"table5_o1", "table6_oracles"}},
 	{ID: "dcr", Title: "DCR extraction (Table III)", Views: []string{"table3_dcr_validation"}},
 	{ID: "vuln", Title: "Vulnerabilities", Figures: []string{"vuln"},
-		Views: []string{"vuln_rate", "vuln_eval", "vuln_ablation"}},
+		Views: []string{"vuln_detected", "vuln_introduced", "vuln_eval", "vuln_ablation"}},
 	{ID: "mutants", Title: "Oracle check by mutation analysis", Figures: []string{"mutants"},
 		Views: []string{"mutant_kills"}},
 }
@@ -128,7 +127,7 @@ func readTable(ctx context.Context, db *sql.DB, view, aboutText string) (table, 
 	return t, fillTable(&t, rows)
 }
 
-// fillTable reads every row into t, rates (columns ending in _rate) as %.
+// fillTable reads every row into t, shares (columns ending in _rate) as %.
 func fillTable(t *table, rows *sql.Rows) error {
 	types, _ := rows.ColumnTypes()
 	numeric := make([]bool, len(types))
@@ -147,10 +146,7 @@ func fillTable(t *table, rows *sql.Rows) error {
 		}
 		cells := make([]cell, len(vals))
 		for i, v := range vals {
-			cells[i] = cell{Text: cellText(v), Numeric: numeric[i]}
-			if f, ok := v.(float64); ok && strings.HasSuffix(t.Columns[i], "_rate") && !math.IsNaN(f) {
-				cells[i].Text = strconv.FormatFloat(f*100, 'f', 1, 64) + "%" // a 0-1 share
-			}
+			cells[i] = cell{Text: cellText(t.Columns[i], v), Numeric: numeric[i]}
 		}
 		t.Rows = append(t.Rows, cells)
 	}
@@ -166,18 +162,19 @@ func numericType(t string) bool {
 	return false
 }
 
-// cellText renders a value for a person: floats to 4 significant digits.
-func cellText(v any) string {
+// cellText renders a value of a column for a person: floats as the table
+// format shows them (shares as %).
+func cellText(column string, v any) string {
 	switch x := v.(type) {
 	case nil:
+		if correlation(column) {
+			return "not defined" // too few models, or one oracle rates every model alike
+		}
 		return "–"
 	case float64:
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return strconv.FormatFloat(x, 'g', -1, 64)
-		}
-		return strconv.FormatFloat(x, 'g', 4, 64)
+		return views.Readable(column, x)
 	case float32:
-		return strconv.FormatFloat(float64(x), 'g', 4, 32)
+		return views.Readable(column, float64(x))
 	case string:
 		return x
 	case []byte:
@@ -188,6 +185,12 @@ func cellText(v any) string {
 		return x.String()
 	}
 	return fmt.Sprint(v)
+}
+
+// correlation tells the correlation columns (oracle_agreement), whose NULL
+// means "not defined", not "no data".
+func correlation(column string) bool {
+	return column == "spearman_rho" || column == "pearson_r"
 }
 
 // missingObject tells a query over a view or dataset that does not exist

@@ -38,6 +38,7 @@ import (
 	"github.com/solbehave/solbehave/internal/dcr"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/sequence"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/subjects"
@@ -215,28 +216,28 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
 	u := pu.Payload.(unit)
 	if u.loadErr != nil {
-		return nil, pipeline.Fail("source", false, u.loadErr)
+		return nil, failure.New(failure.Source, false, u.loadErr)
 	}
 	if u.artifact == "" {
-		return nil, pipeline.Fail("input", false, errors.New("the original has no artifact (run verify)"))
+		return nil, failure.New(failure.Input, false, errors.New("the original has no artifact (run verify)"))
 	}
 	out, err := artifact.New(env.Data).Get(u.artifact)
 	if err != nil {
-		return nil, pipeline.Fail("input", false, err)
+		return nil, failure.New(failure.Input, false, err)
 	}
 	g, err := readGraph(env.Data, u.graphPath)
 	if err != nil {
-		return nil, pipeline.Fail("input", false, err)
+		return nil, failure.New(failure.Input, false, err)
 	}
 	c, err := sequence.FromRecord(u.rec, out, g)
 	if err != nil {
-		return nil, pipeline.Fail("deploy", false, err)
+		return nil, failure.New(failure.Deploy, false, err)
 	}
 	cfg := u.cfg
 	cfg.Seed = UnitSeed(env.Seed, pu.Contract, u.extractor)
 	res, err := sequence.Generate(ctx, c, cfg)
 	if err != nil {
-		return nil, pipeline.Fail("sequences", false, err)
+		return nil, failure.New(failure.Sequences, false, err)
 	}
 	o := &pipeline.Output{}
 	pipeline.Add(o, "sequence_calls", res.Rows(pu.Contract, u.extractor, s.Profile))

@@ -52,7 +52,11 @@ func natspecPrompt(sk *skeleton.Skeleton) []llm.Message {
 			list.WriteString("- " + f.Key + ": " + headerOf(sk, f) + "\n")
 		}
 	}
-	user := "Here is a Solidity file (" + natspecPromptVersion + "):\n\n```solidity\n" + sk.Text + "\n```\n\n" +
+	subject := "Here is a Solidity file"
+	if len(sk.ChainFiles()) > 1 {
+		subject = "Here are the Solidity files of a contract and its bases, each after a `// File: <name>` line"
+	}
+	user := subject + " (" + natspecPromptVersion + "):\n\n```solidity\n" + sk.Show(sk.Files) + "\n```\n\n" +
 		"Write NatSpec documentation for these functions of contract " + sk.Target + ":\n" + list.String() + "\n" +
 		"Reply with one JSON object mapping each function key above to " +
 		`{"notice": "<one sentence>", "params": {"<parameter name>": "<description>"}, "returns": ["<description of each return value>"]}` +

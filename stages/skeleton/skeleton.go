@@ -2,9 +2,9 @@
 // kept contract it strips the original's comments, writes fresh NatSpec for
 // the public and external functions it regenerates, deletes the body of
 // every function of the target contract and, with --regenerate chain (the
-// default), of every base it inherits from in its file, and checks that the
-// result compiles once each body is stubbed. The NatSpec comes from a model when
-// one is configured (--natspec-model, by default the first openai:<model>
+// default), of every base it inherits from, in whichever file of the source
+// it is defined, and checks that the result compiles once each body is
+// stubbed. The NatSpec comes from a model when one is configured (--natspec-model, by default the first openai:<model>
 // generator when --llm-url is set), otherwise from a deterministic template.
 //
 // Inputs: the kept rows of `contracts`, the original's compiler output
@@ -33,6 +33,7 @@ import (
 	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/sharedflag"
@@ -61,7 +62,7 @@ func New() *Stage { return &Stage{NatSpecModel: "auto", Regenerate: skeleton.Sco
 func (s *Stage) Name() string    { return "skeleton" }
 func (s *Stage) Version() string { return "1" }
 func (s *Stage) Summary() string {
-	return "strip comments, write fresh NatSpec, delete the bodies of the target and its bases; check the stubbed skeleton compiles"
+	return "strip comments, write fresh NatSpec, delete the bodies of the target and its bases (in any file); check the stubbed skeleton compiles"
 }
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
@@ -131,7 +132,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 
 // skeletonFormat names the skeleton engine's output format: bump it when
 // internal/skeleton changes what it writes.
-const skeletonFormat = "skeleton-2"
+const skeletonFormat = "skeleton-3"
 
 type keptContract struct {
 	sourceSHA, artifact string
@@ -174,10 +175,10 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if err != nil {
 		return nil, err
 	}
-	in := skeleton.Input{Files: orig.Files, File: orig.File, Target: rec.Name(), AST: orig.Root, Scope: s.Regenerate}
+	in := orig.SkeletonInput(rec.Name(), s.Regenerate)
 	sk, err := skeleton.Build(in, nil)
 	if err != nil {
-		return nil, pipeline.Fail("source", false, err)
+		return nil, failure.New(failure.Source, false, err)
 	}
 	out := &pipeline.Output{}
 	model := s.natspecModel()
@@ -187,7 +188,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		calls = append(calls, call)
 		if docs != nil {
 			if sk, err = skeleton.Build(in, func(f skeleton.Function) *skeleton.Doc { return docs[f.Key] }); err != nil {
-				return nil, pipeline.Fail("source", false, err)
+				return nil, failure.New(failure.Source, false, err)
 			}
 		}
 	}
@@ -213,15 +214,15 @@ func loadOriginal(env *pipeline.Env, u unit) (*deploy.Record, *regen.Original, e
 	}
 	rec, err := deploy.Load(client, u.entry, 0)
 	if err != nil {
-		return nil, nil, pipeline.Fail("source", false, err)
+		return nil, nil, failure.New(failure.Source, false, err)
 	}
 	built, err := artifact.New(env.Data).Get(u.artifact)
 	if err != nil {
-		return nil, nil, pipeline.Fail("artifact", false, err)
+		return nil, nil, failure.New(failure.Artifact, false, err)
 	}
 	orig, _, err := regen.OriginalOf(rec, built)
 	if err != nil {
-		return nil, nil, pipeline.Fail("source", false, err)
+		return nil, nil, failure.New(failure.Source, false, err)
 	}
 	return rec, orig, nil
 }
@@ -229,9 +230,9 @@ func loadOriginal(env *pipeline.Env, u unit) (*deploy.Record, *regen.Original, e
 // compileStubbed compiles the stubbed skeleton; a compiler error is the
 // recorded reason (returned as text), any other failure fails the unit.
 func (s *Stage) compileStubbed(ctx context.Context, env *pipeline.Env, rec *deploy.Record, sk *skeleton.Skeleton) (string, error) {
-	in, err := regen.CompileInput(rec, sk.Sources(sk.Stubbed()))
+	in, err := regen.CompileInput(rec, sk.Stubbed())
 	if err != nil {
-		return "", pipeline.Fail("source", false, err)
+		return "", failure.New(failure.Source, false, err)
 	}
 	_, err = env.Engines.Solc().Compile(ctx, in)
 	var ce *solc.CompileError
@@ -241,9 +242,9 @@ func (s *Stage) compileStubbed(ctx context.Context, env *pipeline.Env, rec *depl
 	case errors.As(err, &ce):
 		return err.Error(), nil
 	case errors.Is(err, solc.ErrWorkerCrashed):
-		return "", pipeline.Fail("compile", true, err)
+		return "", failure.New(failure.Compile, true, err)
 	}
-	return "", pipeline.Fail("compile", false, err)
+	return "", failure.New(failure.Compile, false, err)
 }
 
 // writeFiles stores skeleton.json, skeleton.sol and stubbed.sol; it returns
@@ -258,7 +259,7 @@ func writeFiles(data, contractID string, sk *skeleton.Skeleton) (string, string,
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return "", "", err
 	}
-	for name, content := range map[string][]byte{"skeleton.json": b, "skeleton.sol": []byte(sk.Text), "stubbed.sol": []byte(sk.Stubbed())} {
+	for name, content := range map[string][]byte{"skeleton.json": b, "skeleton.sol": []byte(sk.Show(sk.Files)), "stubbed.sol": []byte(sk.Show(sk.Stubbed()))} {
 		if err := atomicfile.WriteFile(filepath.Join(dir, name), content, 0o644); err != nil {
 			return "", "", err
 		}
@@ -275,7 +276,7 @@ func rows(contractID string, sk *skeleton.Skeleton, model, relPath, sum, stubErr
 	out := make([]schemas.Skeleton, 0, len(sk.Functions))
 	for _, f := range sk.Functions {
 		out = append(out, schemas.Skeleton{ContractID: contractID, Target: sk.Target, File: sk.File,
-			FunctionIndex: int64(f.Index), Function: f.Key, DeclaredIn: f.Contract, Nontrivial: f.Nontrivial,
+			FunctionIndex: int64(f.Index), Function: f.Key, DeclaredIn: f.Contract, DeclaredFile: f.File, Nontrivial: f.Nontrivial,
 			Signature: f.Signature, Kind: f.Kind,
 			Visibility: f.Visibility, StateMutability: f.StateMutability, HasBody: f.HasBody,
 			NatSpecSource: f.NatSpecSource, Stub: f.Stub, NFunctions: int64(len(sk.Holes())),

@@ -11,6 +11,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/regen/regentest"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -171,5 +172,42 @@ func TestSizeAblationAndScope(t *testing.T) {
 	s.Regenerate = "all"
 	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err == nil {
 		t.Error("--regenerate all was accepted")
+	}
+}
+
+// TestSkeletonAcrossFiles: on a multi-file (standard-JSON) source the stage
+// stubs the bodies of the target's bases in their own files (14 rows: the
+// target's 6 and its bases' 8, each naming its file), the stubbed skeleton
+// compiles with the recorded settings (remappings included), and
+// skeleton.sol shows the chain's files, bases first.
+func TestSkeletonAcrossFiles(t *testing.T) {
+	env := regentest.MultiFileEnv(t)
+	regentest.Keep(t, env, stagetest.MultiFileTarget)
+	if c := run(t, env, New()); c.Ran != 1 || c.Failed != 0 {
+		t.Fatalf("counters %+v", c)
+	}
+	rows, err := warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	if err != nil {
+		t.Fatal(err)
+	}
+	perFile := map[string]int{}
+	for _, r := range rows {
+		perFile[r.DeclaredFile]++
+		if r.File != stagetest.MultiFileFile || !r.StubCompiled || r.NFunctions != 14 {
+			t.Errorf("%s: file %s, stub compiled %v (%s), %d bodies", r.Function, r.File, r.StubCompiled, r.StubError, r.NFunctions)
+		}
+	}
+	want := map[string]int{stagetest.MultiFileOwned: 3, stagetest.MultiFileBase: 5, stagetest.MultiFileFile: 6}
+	if len(rows) != 14 || stagetest.JSON(perFile) != stagetest.JSON(want) {
+		t.Fatalf("%d rows, per file %v; want 14, %v", len(rows), perFile, want)
+	}
+	sol, err := os.ReadFile(filepath.Join(env.Data, "skeletons", rows[0].ContractID, "skeleton.sol"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(sol)
+	if !strings.HasPrefix(text, "// File: "+stagetest.MultiFileOwned+"\n") || !strings.Contains(text, "// File: "+stagetest.MultiFileBase+"\n") ||
+		strings.Contains(text, "BaseToken: balance") || !strings.Contains(text, "held[msg.sender] += amount;") {
+		t.Errorf("skeleton.sol:\n%s", text)
 	}
 }

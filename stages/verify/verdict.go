@@ -22,7 +22,7 @@ type verdict struct {
 }
 
 func (v *verdict) fail(err error) {
-	v.repro.ReasonClass = reasonClass(err)
+	v.repro.ReasonClass = reasonClass(err).String()
 	v.repro.Reason = err.Error()
 }
 

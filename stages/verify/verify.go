@@ -23,6 +23,7 @@ import (
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/pipeline"
@@ -120,9 +121,17 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	pipeline.Add(out, "contracts", []schemas.Contract{v.contractRow()})
 	pipeline.Add(out, "functions", v.functionRows)
 	if err != nil {
-		return out, pipeline.Fail(v.repro.ReasonClass, false, err)
+		return out, failure.New(reasonClass(err), false, err)
 	}
 	return out, nil
+}
+
+// transient tells a failure that a rerun may not meet: a compiler that could
+// not be installed (the registry unreachable, its cache's disk full). It
+// keeps its class in the unit's error row (see failure.New) and its reason.
+func transient(err error) bool {
+	var fe *failure.Error
+	return errors.As(err, &fe) && fe.Retriable
 }
 
 // verify compiles, deploys and replays, filling v.
@@ -130,8 +139,11 @@ func (s *Stage) verify(ctx context.Context, env *pipeline.Env, v *verdict) error
 	rec := v.rec
 	v.repro.SourceFormat = rec.Files.Format
 	out, err := env.Engines.Solc().Compile(ctx, rec.CompileInput(nil))
+	if transient(err) {
+		return err // its own class (network, storage): the contract is not judged on it
+	}
 	if err != nil {
-		return &stepError{class: "compile", err: err}
+		return &stepError{class: failure.Compile, err: err}
 	}
 	v.repro.CompilerUsed = out.CompilerUsed
 	if v.repro.Artifact, err = artifact.New(env.Data).Put(out); err != nil {
@@ -139,18 +151,18 @@ func (s *Stage) verify(ctx context.Context, env *pipeline.Env, v *verdict) error
 	}
 	target, err := rec.Target(out)
 	if err != nil {
-		return &stepError{class: "compile", err: err}
+		return &stepError{class: failure.Compile, err: err}
 	}
 	v.functions = countFunctions(target)
 	v.functionRows = functionRows(v.repro.ContractID, out, target, rec.Files.Files)
 	d, err := deploy.Deploy(rec, out, target, nil, chain.Options{})
 	if err != nil {
-		return &stepError{class: "deploy", err: err}
+		return &stepError{class: failure.Deploy, err: err}
 	}
 	v.repro.ConstructorArgsSource = d.ArgsSource
 	v.repro.AtRecordedAddress = d.AtRecorded
 	if len(rec.Txs) == 0 {
-		return &stepError{class: "no_history", err: errors.New("no transactions after the creation")}
+		return &stepError{class: failure.NoHistory, err: errors.New("no transactions after the creation")}
 	}
 	return v.replay(ctx, d)
 }
@@ -163,7 +175,7 @@ func (v *verdict) replay(ctx context.Context, d *deploy.Deployment) error {
 		}
 		res, err := d.Replay(d.Chain, tx)
 		if err != nil {
-			return &stepError{class: "replay", err: fmt.Errorf("tx %d (%s): %w", tx.Index, tx.Hash, err)}
+			return &stepError{class: failure.Replay, err: fmt.Errorf("tx %d (%s): %w", tx.Index, tx.Hash, err)}
 		}
 		v.record(d, tx, res)
 	}
@@ -190,7 +202,7 @@ func (s *Stage) judge(v *verdict) {
 
 // stepError carries the reason class of a failed verification step.
 type stepError struct {
-	class string
+	class failure.Class
 	err   error
 }
 
@@ -198,20 +210,23 @@ func (e *stepError) Error() string { return e.err.Error() }
 func (e *stepError) Unwrap() error { return e.err }
 
 // reasonClass maps a failure to the reason classes of the reproducibility dataset.
-func reasonClass(err error) string {
+func reasonClass(err error) failure.Class {
 	var se *stepError
 	var ee *etherscan.Error
 	var ce *solc.CompileError
+	var fe *failure.Error
 	switch {
 	case errors.As(err, &se):
 		return se.class
+	case errors.As(err, &fe):
+		return fe.Class
 	case errors.Is(err, etherscan.ErrUnverified):
-		return "unverified"
+		return failure.Unverified
 	case errors.As(err, &ee):
-		return "source"
+		return failure.Source
 	case errors.As(err, &ce):
-		return "compile"
+		return failure.Compile
 	default:
-		return "source"
+		return failure.Source
 	}
 }

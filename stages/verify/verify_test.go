@@ -15,6 +15,8 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/crypto"
 
+	"github.com/solbehave/solbehave/internal/failure"
+	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -209,5 +211,37 @@ func TestCrawlFiltersHoldOnARecordedCorpus(t *testing.T) {
 		if r.Kept != (reason == "") || !strings.HasPrefix(r.Reason, reason) {
 			t.Errorf("%s: kept %v reason %q, want reason %q", r.Name, r.Kept, r.Reason, reason)
 		}
+	}
+}
+
+// TestUninstallableCompilerIsRetried: with the npm registry unreachable and
+// an empty compiler cache, the contract is not judged: its error row says
+// network and retriable, its reason class network, and a plain rerun tries
+// the unit again instead of keeping the failure.
+func TestUninstallableCompilerIsRetried(t *testing.T) {
+	t.Setenv("npm_config_registry", "http://127.0.0.1:9/")
+	t.Setenv("npm_config_fetch_retries", "0")
+	corpus, data := t.TempDir(), t.TempDir()
+	f := newFixture(t, corpus, "Good", 0)
+	f.writeSource(t, fmt.Sprintf(store, "Good", ""), "v0.8.19+commit.7dd6d404")
+	f.writeHistory(30)
+	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 1, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{SolcOptions: solc.Options{CacheDir: t.TempDir()}}}
+	defer env.Engines.Close()
+	s := New()
+	s.Budget, s.MinTxs = 20, 5
+	for run := 1; run <= 2; run++ {
+		c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+		if err != nil || c.Ran != 1 || c.Failed != 1 {
+			t.Fatalf("run %d: want the unit run and failed, got %+v %v", run, c, err)
+		}
+	}
+	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	if len(errs) != 1 || errs[0].Class != failure.Network.String() || !errs[0].Retriable || !strings.Contains(errs[0].Message, "install") {
+		t.Fatalf("want one retriable network error row about the install, got %+v", errs)
+	}
+	rows, _ := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	if len(rows) != 1 || rows[0].ReasonClass != failure.Network.String() {
+		t.Fatalf("want the reason class network, got %+v", rows)
 	}
 }

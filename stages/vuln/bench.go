@@ -8,6 +8,7 @@ import (
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/subjects"
 	engine "github.com/solbehave/solbehave/internal/vuln"
 	"github.com/solbehave/solbehave/pipeline"
@@ -72,7 +73,7 @@ func (s *Stage) runBenchmark(ctx context.Context, env *pipeline.Env, pu pipeline
 	d, err := deployBench(env, b, &run)
 	if err != nil {
 		run.Status, run.Error = "deploy_error", err.Error()
-		return output(run, nil), pipeline.Fail("deploy", false, err)
+		return output(run, nil), failure.New(failure.Deploy, false, err)
 	}
 	t := engine.Target{Chain: d.Chain, Address: d.Address, Deployer: d.Deployer, ABI: d.Contract.ABI, Block: d.Block}
 	return s.detect(ctx, env, t, run, u.ablation)

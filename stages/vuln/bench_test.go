@@ -17,9 +17,9 @@ const demoCorpus = "../../data/corpus/demo"
 // written for one demo contract (a kept original, a reference sample that is
 // the original's own output, and a hand-made sample whose release no longer
 // pays out) and runs the stage on them with a small budget: the reference
-// sample reports what its original reports, so vuln_rate counts nothing new
+// sample reports what its original reports, so vuln_introduced counts nothing new
 // for it; the hand-made sample holds the Ether it takes, a frozen-Ether
-// finding its original lacks, which vuln_rate counts for its model.
+// finding its original lacks, which vuln_introduced counts for its model.
 func TestBenchmarkOriginalAndSamples(t *testing.T) {
 	env := newEnv(t, demoCorpus)
 	id := seedWarehouse(t, env, "EtherLocker", map[string]func(string) string{
@@ -60,12 +60,12 @@ func TestBenchmarkOriginalAndSamples(t *testing.T) {
 		compiling, fresh int
 	}{{"reference", "any", 1, 0}, {"handmade", "frozen_ether", 1, 1}, {"handmade", "reentrancy", 1, 0}} {
 		var compiling, fresh int
-		q := "SELECT compiling, with_new_finding FROM vuln_rate WHERE model = ? AND class = ?"
+		q := "SELECT compiling, with_new_finding FROM vuln_introduced WHERE model = ? AND class = ?"
 		if err := db.QueryRow(q, want.model, want.class).Scan(&compiling, &fresh); err != nil {
 			t.Fatal(err)
 		}
 		if compiling != want.compiling || fresh != want.fresh {
-			t.Errorf("vuln_rate %s %s: %d compiling, %d with a new finding; want %d and %d", want.model, want.class, compiling, fresh, want.compiling, want.fresh)
+			t.Errorf("vuln_introduced %s %s: %d compiling, %d with a new finding; want %d and %d", want.model, want.class, compiling, fresh, want.compiling, want.fresh)
 		}
 	}
 }

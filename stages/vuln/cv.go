@@ -8,6 +8,7 @@ import (
 	"sort"
 
 	engine "github.com/solbehave/solbehave/internal/vuln"
+	"github.com/solbehave/solbehave/internal/walltime"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -52,8 +53,8 @@ type CVSetting struct {
 
 // CVSettings is the grid: the stage's own configuration (whose run is the
 // ablation-none unit, so vuln_eval and the CV share it), a quarter of its
-// budget, and SAEFUZZ's seeding alone (the three strategies of issue #21
-// off).
+// budget, and SAEFUZZ's seeding alone (our three seed strategies, Campaigns,
+// CrossReentry and GapHints, off).
 var CVSettings = []CVSetting{
 	{Name: "default"},
 	{Name: "lean", Population: 16, Generations: 15},
@@ -175,6 +176,9 @@ func (s *Stage) runCV(ctx context.Context, env *pipeline.Env, u unit) (*pipeline
 	}
 	cfg := u.cv.apply(s.config(env, engine.AblationNone))
 	rep, err := engine.Run(ctx, t, cfg)
+	if walltime.Is(err) {
+		return nil, err
+	}
 	if err != nil {
 		pipeline.Add(out, "vuln_cv", s.cvRows(f, u.fold, u.cv, "error", nil))
 		return out, nil

@@ -5,15 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
+	"github.com/solbehave/solbehave/internal/failure"
+	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
 	engine "github.com/solbehave/solbehave/internal/vuln"
+	"github.com/solbehave/solbehave/internal/walltime"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -55,8 +57,12 @@ func contractID(path string) string {
 	return category + "__" + stem
 }
 
+// maxBenchFile bounds each file of a benchmark corpus (the index and each
+// source are KiBs): a FIFO or a link to a device fails the plan, not hangs it.
+const maxBenchFile = 16 << 20
+
 func readSmartBugs(corpus string) ([]*smartbugsFile, error) {
-	raw, err := os.ReadFile(filepath.Join(corpus, "vulnerabilities.json"))
+	raw, err := inputfile.Read(filepath.Join(corpus, "vulnerabilities.json"), maxBenchFile)
 	if err != nil {
 		return nil, err
 	}
@@ -70,7 +76,7 @@ func readSmartBugs(corpus string) ([]*smartbugsFile, error) {
 		if e.Path == "" || strings.Contains(e.Path, "..") {
 			return nil, fmt.Errorf("vulnerabilities.json: bad path %q", e.Path)
 		}
-		src, err := os.ReadFile(filepath.Join(corpus, filepath.FromSlash(e.Path)))
+		src, err := inputfile.Read(filepath.Join(corpus, filepath.FromSlash(e.Path)), maxBenchFile)
 		if err != nil {
 			return nil, err
 		}
@@ -126,13 +132,16 @@ func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline
 		run.Status, run.Error = status, err.Error()
 		out := output(run, nil)
 		s.addDefaultCV(out, u, status, nil)
-		step := "compile"
+		step := failure.Compile
 		if status == "deploy_error" {
-			step = "deploy"
+			step = failure.Deploy
 		}
-		return out, pipeline.Fail(step, false, err)
+		return out, failure.New(step, false, err)
 	}
 	out, rep, err := s.detectReport(ctx, env, t, run, u.ablation)
+	if walltime.Is(err) {
+		return nil, err
+	}
 	if err != nil {
 		s.addDefaultCV(out, u, "error", nil)
 	} else {

@@ -25,7 +25,7 @@
 //     original the verify stage kept and every compiling sample
 //     (`samples.compiled_repaired`) is deployed as the other oracles deploy
 //     it (internal/deploy: original deployer, recorded constructor
-//     arguments, same address for samples) and analysed; `vuln_rate` reports
+//     arguments, same address for samples) and analysed; `vuln_introduced` reports
 //     per model the samples with a finding their original does not have.
 //
 // `--ablation` lists the detector variants to run (each is its own unit,
@@ -46,7 +46,9 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/failure"
 	engine "github.com/solbehave/solbehave/internal/vuln"
+	"github.com/solbehave/solbehave/internal/walltime"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -56,7 +58,7 @@ type Stage struct {
 	Config    engine.Config
 	Ablations []string
 	Target    string        // SmartBugs target choice: main (default) or last
-	Budget    time.Duration // wall clock per run
+	Budget    time.Duration // wall clock per run: past it the unit fails (not fingerprinted)
 	CV        bool          // SmartBugs: also run every CVSettings setting and write vuln_cv (bench-vuln)
 }
 
@@ -66,7 +68,7 @@ func New() *Stage {
 }
 
 func (s *Stage) Name() string    { return "vuln" }
-func (s *Stage) Version() string { return "2" }
+func (s *Stage) Version() string { return "3" } // 3: the budget fails a run, never ends its evolution
 func (s *Stage) Summary() string {
 	return "statically guided evolutionary fuzzing with five vulnerability oracles (SAEFUZZ) on originals and samples, or on SmartBugs Curated"
 }
@@ -81,7 +83,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.Float64Var(&c.BranchWeight, "vuln-branch-weight", c.BranchWeight, "vuln: fitness = w·branch coverage + (1−w)·instruction coverage; this is w")
 	fs.Uint64Var(&c.GasThreshold, "vuln-gas-threshold", c.GasThreshold, "vuln: reentrancy needs a call forwarding more gas than this")
 	fs.Uint64Var(&c.TxGas, "vuln-tx-gas", c.TxGas, "vuln: gas limit of each generated transaction")
-	fs.DurationVar(&s.Budget, "vuln-budget", s.Budget, "vuln: wall-clock limit of one detector run (0: the generations alone bound it)")
+	fs.DurationVar(&s.Budget, "vuln-budget", s.Budget, "vuln: wall-clock limit of one detector run; past it the unit fails as a timeout (retried), never a result (0: none; the generations bound a run)")
 	fs.StringSliceVar(&s.Ablations, "ablation", s.Ablations, "vuln: detector variants to run, comma-separated: none, no-static, random, opcode")
 	fs.BoolVar(&s.CV, "vuln-cv", s.CV, "vuln: on SmartBugs Curated, also run each cross-validation setting and write vuln_cv (vuln_eval_cv; slow, make bench-vuln)")
 	fs.StringVar(&s.Target, "vuln-target", s.Target, "vuln: SmartBugs target contract: main (of the contracts no other one inherits from, the one with the most ABI functions) or last (the file's last contract with code)")
@@ -141,7 +143,7 @@ func unitID(base string, a engine.Ablation) string {
 
 // fingerprint digests what a unit's output depends on.
 func (s *Stage) fingerprint(env *pipeline.Env, a engine.Ablation, parts ...any) string {
-	return pipeline.Fingerprint(append([]any{s.Version(), s.Config, s.Target, s.Budget, env.Seed, string(a)}, parts...)...)
+	return pipeline.Fingerprint(append([]any{s.Version(), s.Config, s.Target, env.Seed, string(a)}, parts...)...)
 }
 
 // Run analyses one unit.
@@ -174,9 +176,12 @@ func (s *Stage) detect(ctx context.Context, env *pipeline.Env, t engine.Target, 
 // detectReport is detect, also returning the engine's report (nil on error).
 func (s *Stage) detectReport(ctx context.Context, env *pipeline.Env, t engine.Target, run schemas.VulnRun, a engine.Ablation) (*pipeline.Output, *engine.Report, error) {
 	rep, err := engine.Run(ctx, t, s.config(env, a))
+	if walltime.Is(err) {
+		return nil, nil, err // the machine's failure: no row says anything of the contract
+	}
 	if err != nil {
 		run.Status, run.Error = "error", err.Error()
-		return output(run, nil), nil, pipeline.Fail("vuln", false, err)
+		return output(run, nil), nil, failure.New(failure.Vuln, false, err)
 	}
 	return output(fillRun(run, rep), findingRows(run, rep)), rep, nil
 }

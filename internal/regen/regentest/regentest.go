@@ -27,6 +27,7 @@ import (
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -43,6 +44,16 @@ func Env(t *testing.T, corpus string) *pipeline.Env {
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Out: io.Discard,
 		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
 	t.Cleanup(env.Engines.Close)
+	return env
+}
+
+// MultiFileEnv is Env over a corpus holding stagetest's multi-file
+// fixture: CapToken, whose bases live in other files of its standard-JSON
+// source.
+func MultiFileEnv(t *testing.T) *pipeline.Env {
+	t.Helper()
+	env := Env(t, t.TempDir())
+	stagetest.WriteMultiFileCorpus(t, env.Engines.Solc(), env.Corpus)
 	return env
 }
 
@@ -120,7 +131,7 @@ func write[T any](t *testing.T, p string, rows []T) {
 // does (skeleton.json and the `skeletons` rows).
 func Skeleton(t *testing.T, env *pipeline.Env, o Original) *skeleton.Skeleton {
 	t.Helper()
-	sk, err := skeleton.Build(skeleton.Input{Files: o.Orig.Files, File: o.Orig.File, Target: o.Target, AST: o.Orig.Root}, nil)
+	sk, err := skeleton.Build(o.Orig.SkeletonInput(o.Target, ""), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -130,7 +141,7 @@ func Skeleton(t *testing.T, env *pipeline.Env, o Original) *skeleton.Skeleton {
 	sum := sha256.Sum256(b)
 	var rows []schemas.Skeleton
 	for _, f := range sk.Functions {
-		rows = append(rows, schemas.Skeleton{ContractID: o.ID, Target: sk.Target, File: sk.File, FunctionIndex: int64(f.Index),
+		rows = append(rows, schemas.Skeleton{ContractID: o.ID, Target: sk.Target, File: sk.File, DeclaredFile: f.File, FunctionIndex: int64(f.Index),
 			Function: f.Key, DeclaredIn: f.Contract, Nontrivial: f.Nontrivial, HasBody: f.HasBody, Regenerate: sk.Scope,
 			NFunctions: int64(len(sk.Holes())), NNontrivial: int64(sk.Nontrivial()), SkeletonPath: rel, SkeletonSHA256: hex.EncodeToString(sum[:]), StubCompiled: true})
 	}
@@ -139,8 +150,8 @@ func Skeleton(t *testing.T, env *pipeline.Env, o Original) *skeleton.Skeleton {
 }
 
 // Generate writes k samples of g as the generate stage does (files and the
-// `generations` rows); edit, when set, rewrites sample k's target file.
-func Generate(t *testing.T, env *pipeline.Env, o Original, sk *skeleton.Skeleton, g regen.Generator, k int, edit func(k int, src string) string) {
+// `generations` rows); edit, when set, rewrites each file of sample k.
+func Generate(t *testing.T, env *pipeline.Env, o Original, sk *skeleton.Skeleton, g regen.Generator, k int, edit func(k int, file, src string) string) {
 	t.Helper()
 	var rows []schemas.Generation
 	for i := 0; i < k; i++ {
@@ -149,15 +160,22 @@ func Generate(t *testing.T, env *pipeline.Env, o Original, sk *skeleton.Skeleton
 		if res.Err != "" {
 			t.Fatalf("%s sample %d: %s", g.Name(), i, res.Err)
 		}
-		text := res.Target
 		if edit != nil {
-			text = edit(i, text)
+			for name, text := range res.Files {
+				res.Files[name] = edit(i, name, text)
+			}
 		}
+		text := res.Files[sk.File]
 		rel := regen.SamplePath(o.ID, g.Name(), i)
 		writeFile(t, env.Data, rel, []byte(text))
 		sum := sha256.Sum256([]byte(text))
 		row := schemas.Generation{ContractID: o.ID, Model: g.Name(), Sample: int64(i), Generator: g.Kind(), Seed: seed,
 			SourcePath: rel, SourceSHA256: hex.EncodeToString(sum[:]), FunctionsGenerated: int64(res.Generated), GenerationMS: 5}
+		if len(res.Files) > 1 {
+			b, _ := json.Marshal(res.Files)
+			row.FilesPath = strings.TrimSuffix(rel, ".sol") + ".files.json"
+			writeFile(t, env.Data, row.FilesPath, b)
+		}
 		if g.Kind() == regen.KindMutant {
 			b, _ := json.Marshal(res.Mutations)
 			row.Mutations, row.NMutated = string(b), int64(len(res.Mutations))

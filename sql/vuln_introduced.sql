@@ -1,9 +1,9 @@
--- vuln_rate: the vulnerability rate of regenerated code (SolEval's measure, dynamically with evidence): per model and class, the share of compiling samples with a finding their original does not have
+-- vuln_introduced: the introduced-vulnerability rate of regenerated code (SolEval's measure, dynamically with evidence): per model and class, the share of compiling samples with a finding their original does not have (vuln_detected counts every finding instead)
 -- depends: vuln_runs, vuln_findings
--- columns: model, class, compiling, analysed, with_new_finding, finding_rate
+-- columns: model, class, compiling, analysed, with_new_finding, introduced_rate
 -- Denominator: every compiling sample the vuln stage ran on (deploy failures included); numerator: those with a finding of
 -- the class (full detector) that the original's run does not report. The `any` row counts samples with at least one such class.
-CREATE OR REPLACE VIEW vuln_rate AS
+CREATE OR REPLACE VIEW vuln_introduced AS
 WITH samples AS (
     SELECT contract_id, model, sample, status FROM vuln_runs WHERE subject = 'sample' AND ablation = 'none'
 ),
@@ -28,7 +28,7 @@ hits AS (
     SELECT model, 'any', count(DISTINCT contract_id || '/' || CAST(sample AS VARCHAR)) FROM introduced GROUP BY model
 )
 SELECT t.model, c.class, t.compiling, t.analysed, coalesce(h.with_new_finding, 0) AS with_new_finding,
-    CAST(coalesce(h.with_new_finding, 0) AS DOUBLE) / t.compiling AS finding_rate
+    CAST(coalesce(h.with_new_finding, 0) AS DOUBLE) / t.compiling AS introduced_rate
 FROM totals t
 CROSS JOIN classes c
 LEFT JOIN hits h ON h.model = t.model AND h.class = c.class
@@ -36,4 +36,4 @@ ORDER BY t.model,
     CASE c.class WHEN 'reentrancy' THEN 0 WHEN 'arithmetic' THEN 1 WHEN 'block_state' THEN 2
         WHEN 'delegatecall' THEN 3 WHEN 'frozen_ether' THEN 4 ELSE 5 END;
 
-COMMENT ON VIEW vuln_rate IS 'Per model and class (plus any): compiling samples, samples analysed, samples with a vulnerability finding their original lacks, and that share (finding_rate: the vulnerability rate, 0-1). Full detector only.';
+COMMENT ON VIEW vuln_introduced IS 'Per model and class (plus any): compiling samples, samples analysed, samples with a vulnerability finding their original lacks, and that share (introduced_rate: the introduced-vulnerability rate, 0-1; not the detection rate of vuln_detected). Full detector only.';

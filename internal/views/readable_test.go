@@ -1,0 +1,53 @@
+package views
+
+import (
+	"bytes"
+	"encoding/csv"
+	"strings"
+	"testing"
+)
+
+func TestReadable(t *testing.T) {
+	for _, tc := range []struct {
+		col  string
+		x    float64
+		want string
+	}{
+		{"compile_rate", 0.7727499999999999, "77.3%"},
+		{"compile_rate", 1, "100.0%"},
+		{"compile_rate", 0, "0.0%"},
+		{"compile_rate", 0.99996, "99.996%"},
+		{"compile_rate", 0.0003, "0.03%"},
+		{"mean_gas", 0.7727499999999999, "0.7727"},
+		{"seconds", 123456.789, "123457"},
+		{"seconds", 12.5, "12.5"},
+		{"seconds", 0.00001234, "1.234e-05"},
+		{"n", 3, "3"},
+	} {
+		if got := Readable(tc.col, tc.x); got != tc.want {
+			t.Errorf("Readable(%q, %v) = %q, want %q", tc.col, tc.x, got, tc.want)
+		}
+	}
+}
+
+// The table format is for people (shares as %, short floats); CSV keeps the
+// full value.
+func TestTableShowsSharesAsPercentCSVKeepsFullPrecision(t *testing.T) {
+	db := memDB(t)
+	const q = `SELECT 0.7727499999999999::DOUBLE AS compile_rate, 0.7727499999999999::DOUBLE AS gas`
+	var tb, cs bytes.Buffer
+	if err := Query(ctx, db, q, "table", &tb); err != nil {
+		t.Fatal(err)
+	}
+	row := strings.Split(tb.String(), "\n")[2]
+	if strings.Fields(row)[0] != "77.3%" || strings.Fields(row)[1] != "0.7727" {
+		t.Errorf("table row %q, want 77.3%% and 0.7727", row)
+	}
+	if err := Query(ctx, db, q, "csv", &cs); err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(&cs).ReadAll()
+	if err != nil || recs[1][0] != "0.7727499999999999" || recs[1][1] != "0.7727499999999999" {
+		t.Errorf("csv %q (%v): want the full value", recs, err)
+	}
+}

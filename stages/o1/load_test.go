@@ -1,0 +1,105 @@
+package o1
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"reflect"
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/solbehave/solbehave/internal/stagetest"
+	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// loadCalls keeps the load test's campaigns short: a verdict may not depend
+// on the machine at any budget.
+const loadCalls = 1500
+
+// referenceEnv writes two reference samples (the original's own code) of
+// each contract as O1's inputs.
+func referenceEnv(t *testing.T, names ...string) *pipeline.Env {
+	t.Helper()
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	for _, name := range names {
+		rec := loadDemo(t, name)
+		origID := compile(t, env, rec, nil)
+		stagetest.WriteInputs(t, env, rec.Entry.ID, origID, []schemas.Sample{
+			stagetest.Sample("reference", 0, origID, ""), stagetest.Sample("reference", 1, origID, ""),
+		})
+	}
+	return env
+}
+
+// referenceRows runs O1 and returns its rows, elapsed_ms cleared.
+func referenceRows(t *testing.T, env *pipeline.Env) ([]schemas.FuzzResult, []schemas.FuzzCounterexample) {
+	t.Helper()
+	s := New()
+	s.Calls = loadCalls
+	stagetest.RunStage(t, env, s)
+	results, cxs := readResults(t, env)
+	for i := range results {
+		results[i].ElapsedMS = 0
+	}
+	return results, cxs
+}
+
+// TestReferenceUnderLoad: O1 on reference samples of demo contracts, run
+// on a starved process (two OS threads for Go, busy processes beside it,
+// and an 11 s stall during fuzzing, as a machine too loaded to schedule the
+// process gives), calls no function non-equivalent and writes the same rows
+// as an unloaded run with the same seed.
+func TestReferenceUnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("loads the machine for about 20 s")
+	}
+	contracts := []string{"GiftToken", "TimedCrowdsale"}
+	idle, idleCx := referenceRows(t, referenceEnv(t, contracts...))
+	if len(idle) == 0 {
+		t.Fatal("no fuzz_results rows")
+	}
+	env := referenceEnv(t, contracts...)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
+	busyProcesses(t, 2)
+	stallProcess(t, 500*time.Millisecond, 11*time.Second)
+	loaded, loadedCx := referenceRows(t, env)
+	for _, r := range loaded {
+		if !r.Equivalent {
+			t.Errorf("under load, reference sample %d of %s is non-equivalent on %s (stop %s after %d calls)",
+				r.Sample, r.ContractID, r.Signature, r.StopReason, r.Calls)
+		}
+	}
+	if !reflect.DeepEqual(idle, loaded) || !reflect.DeepEqual(idleCx, loadedCx) {
+		t.Errorf("rows under load differ from the unloaded run:\nidle   %+v\nloaded %+v", idle, loaded)
+	}
+}
+
+// busyProcesses starts n processes that spin until the test ends.
+func busyProcesses(t *testing.T, n int) {
+	for range n {
+		cmd := exec.Command("sh", "-c", "while :; do :; done")
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() {
+			cmd.Process.Kill()
+			cmd.Wait()
+		})
+	}
+}
+
+// stallProcess has a helper stop this process after a delay and let it go
+// on after d: for d it gets no CPU at all.
+func stallProcess(t *testing.T, after, d time.Duration) {
+	pid := os.Getpid()
+	script := fmt.Sprintf("sleep %g; kill -STOP %d; sleep %g; kill -CONT %d", after.Seconds(), pid, d.Seconds(), pid)
+	cmd := exec.Command("sh", "-c", script)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // not stopped or killed with the test's group
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cmd.Wait() })
+}
