@@ -84,7 +84,7 @@ func TestSameRuntime(t *testing.T) {
 		}
 		return b
 	}
-	const body = "6080604052600080fd00"              // PUSH1 80 PUSH1 40 MSTORE PUSH1 0 DUP1 REVERT STOP
+	const body = "6080604052600080fd00"          // PUSH1 80 PUSH1 40 MSTORE PUSH1 0 DUP1 REVERT STOP
 	const reads = "6080604052602060006000390000" // ... PUSH1 20 PUSH1 0 PUSH1 0 CODECOPY STOP STOP
 	for _, c := range []struct {
 		name string
