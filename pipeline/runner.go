@@ -145,6 +145,7 @@ func (r *Runner) Prepare(ctx context.Context, s Stage) ([]Unit, Counters, error)
 		todo = append(todo, u)
 	}
 	r.logStale(s, todo)
+	sort.SliceStable(todo, func(i, j int) bool { return todo[i].Affinity < todo[j].Affinity })
 	return todo, c, nil
 }
 

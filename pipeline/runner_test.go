@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -25,11 +26,14 @@ import (
 // countingStage has n units (ids from id) that each write one error-free
 // row, or fail when fail says so; it counts the units it ran.
 type countingStage struct {
-	n    int
-	id   func(i int) string
-	fail  func(id string) bool
-	files func(id string) []string
-	ran   atomic.Int32
+	n        int
+	id       func(i int) string
+	fail     func(id string) bool
+	files    func(id string) []string
+	affinity func(id string) string
+	ran      atomic.Int32
+	mu       sync.Mutex
+	order    []string // units in the order they ran
 }
 
 func (s *countingStage) Name() string             { return "counting" }
@@ -47,12 +51,18 @@ func (s *countingStage) Plan(context.Context, *Env) ([]Unit, error) {
 		if s.files != nil {
 			u.Files = s.files(id)
 		}
+		if s.affinity != nil {
+			u.Affinity = s.affinity(id)
+		}
 		units = append(units, u)
 	}
 	return units, nil
 }
 func (s *countingStage) Run(_ context.Context, _ *Env, u Unit) (*Output, error) {
 	s.ran.Add(1)
+	s.mu.Lock()
+	s.order = append(s.order, u.ID)
+	s.mu.Unlock()
 	if s.fail != nil && s.fail(u.ID) {
 		return nil, failure.New(failure.Input, false, errors.New("bad input"))
 	}
@@ -65,6 +75,23 @@ func testEnv(t *testing.T, jobs int) *Env {
 	data := t.TempDir()
 	return &Env{Data: data, Jobs: jobs, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &Engines{}}
+}
+
+// TestUnitsOfOneAffinityRunTogether: units that need the same compiler run
+// one after another (one warm worker serves them), each group in plan order.
+func TestUnitsOfOneAffinityRunTogether(t *testing.T) {
+	s := &countingStage{n: 6, id: func(i int) string { return fmt.Sprintf("C%d_0x%040x", i, i) },
+		affinity: func(id string) string { return map[bool]string{true: "v0.8.7", false: "v0.4.24"}[id[1]%2 == 0] }}
+	if _, err := (&Runner{Env: testEnv(t, 1)}).Run(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, id := range s.order {
+		got = append(got, id[:2])
+	}
+	if want := "C1 C3 C5 C0 C2 C4"; strings.Join(got, " ") != want {
+		t.Errorf("ran %v, want %s (v0.4.24's units, then v0.8.7's)", got, want)
+	}
 }
 
 // TestFailingWriteStopsTheStage: after a write fails (a full disk, injected
@@ -111,7 +138,9 @@ func TestCollidingUnitFilesAreRefused(t *testing.T) {
 		{ids: []string{"C_0x01/openai:m", "C_0x01/openai_m"}, want: "openai_m"},
 		{ids: []string{"C_0x01/import:a+b", "C_0x01/import:a_b"}, want: "import:a_b"},
 		{ids: []string{"C_0x01/openai:org/m", "C_0x01/openai:org_m"}, want: "samples",
-			files: func(id string) []string { return []string{"samples/C_0x01/" + warehouse.Sanitize(strings.TrimPrefix(id, "C_0x01/"))} }},
+			files: func(id string) []string {
+				return []string{"samples/C_0x01/" + warehouse.Sanitize(strings.TrimPrefix(id, "C_0x01/"))}
+			}},
 		{ids: []string{long}, want: "over 200"},
 	} {
 		s := &countingStage{n: len(tc.ids), id: func(i int) string { return tc.ids[i] }, files: tc.files}
