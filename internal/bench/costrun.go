@@ -30,10 +30,12 @@ import (
 	"github.com/solbehave/solbehave/stages/vuln"
 )
 
-// unitCPU is the CPU one unit of a stage took (treeCPU around Stage.Run).
+// unitCPU is the CPU one unit of a stage took (treeCPU around Stage.Run)
+// and the solc workers it started (each a compiler load and warm-up).
 type unitCPU struct {
 	Stage, Unit, Contract string
 	CPU                   time.Duration
+	Starts                int64
 }
 
 // costRun is what the pipeline at the paper's parameters cost on a corpus:
@@ -72,11 +74,12 @@ func (s timedStage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Uni
 }
 
 func (s timedStage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*pipeline.Output, error) {
-	start := treeCPU()
+	solc := env.Engines.Solc()
+	starts, start := solc.Started(), treeCPU()
 	out, err := s.Stage.Run(ctx, env, u)
 	cpu := treeCPU() - start
 	s.mu.Lock()
-	*s.log = append(*s.log, unitCPU{Stage: s.Name(), Unit: u.ID, Contract: u.Contract, CPU: cpu})
+	*s.log = append(*s.log, unitCPU{Stage: s.Name(), Unit: u.ID, Contract: u.Contract, CPU: cpu, Starts: solc.Started() - starts})
 	s.mu.Unlock()
 	return out, err
 }

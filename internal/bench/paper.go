@@ -20,7 +20,14 @@ type PaperScale struct {
 	// CrawledMix and KeptMix are Figure 2's size distributions (non-trivial
 	// functions) of the crawled candidates and of the 250 kept contracts.
 	CrawledMix, KeptMix []SizeShare
+	// Compilers bounds the compiler versions of the crawled contracts (every
+	// solc release, 0.4.0 to 0.8.30) and Jobs is the machine the evaluation
+	// runs on (16 cores): a compiling stage starts a worker per version and job.
+	Compilers, Jobs int
 }
+
+// WorkerStarts is how many solc workers a compiling stage starts.
+func (p PaperScale) WorkerStarts() float64 { return float64(p.Compilers + p.Jobs) }
 
 // SizeShare is one Figure 2 bucket: its share of the contracts and the
 // function count the projection evaluates the fitted costs at.
@@ -40,7 +47,8 @@ var Paper = PaperScale{
 	Equivalent: 0.314, O2Txs: 1000, O3Settings: 2,
 	CrawledMix: []SizeShare{{"0", 0, 0.09}, {"1-5", 3, 0.09}, {"6-10", 8, 0.08}, {"11-20", 15.5, 0.14},
 		{"21-30", 25.5, 0.22}, {"31+", 40, 0.38}},
-	KeptMix: []SizeShare{{"1-5", 3, 37.0 / 250}, {"6-10", 8, 40.0 / 250}, {"11-20", 16, 173.0 / 250}},
+	KeptMix:   []SizeShare{{"1-5", 3, 37.0 / 250}, {"6-10", 8, 40.0 / 250}, {"11-20", 16, 173.0 / 250}},
+	Compilers: 96, Jobs: 16,
 }
 
 // Samples is every generated sample: kept contracts x models x k.

@@ -57,8 +57,13 @@ type StageCost struct {
 	Fit      Fit     `json:"fit"`
 	PerUnit  float64 `json:"cpu_s_per_unit"` // at the paper's sizes
 	Units    float64 `json:"units"`          // in the paper's evaluation
-	CPUHours float64 `json:"cpu_hours"`
-	Beside   bool    `json:"beside,omitempty"` // not in the total
+	// StartCPU is what one solc worker start (Node, the compiler's load and
+	// its warm-up) costs beyond a warm unit, measured on the units that
+	// started one; WorkerStarts is how many the evaluation makes.
+	StartCPU     float64 `json:"start_cpu_s,omitempty"`
+	WorkerStarts float64 `json:"worker_starts,omitempty"`
+	CPUHours     float64 `json:"cpu_hours"`
+	Beside       bool    `json:"beside,omitempty"` // not in the total
 }
 
 // Fit is cpu_s = Intercept + Slope*size, least squares over the measured
@@ -81,8 +86,9 @@ type WallTime struct {
 // At is the fitted cost at size x.
 func (f Fit) At(x float64) float64 { return f.Intercept + f.Slope*x }
 
-// point is one measured unit: its size and its CPU seconds.
-type point struct{ x, y float64 }
+// point is one measured unit: its size, its CPU seconds and the solc
+// workers it started.
+type point struct{ x, y, starts float64 }
 
 func fitLine(ps []point) Fit {
 	if len(ps) == 0 {
@@ -168,10 +174,10 @@ func readMeasured(run *costRun) (*measured, error) {
 		n := float64(len(compiling[u.Contract]))
 		switch u.Stage {
 		case "crawl", "verify", "skeleton", "dcr", "sequences", "vuln":
-			m.add(u.Stage, x, y)
+			m.addStarts(u.Stage, x, y, float64(u.Starts))
 		case "compile":
-			if k := generated[u.Unit]; k > 0 {
-				m.add(kindCompile, x, y/float64(k))
+			if k := float64(generated[u.Unit]); k > 0 {
+				m.addStarts(kindCompile, x, y/k, float64(u.Starts)/k)
 			}
 		case "o2":
 			if n > 0 {
@@ -186,8 +192,10 @@ func readMeasured(run *costRun) (*measured, error) {
 	return m, m.addPairs(w, run)
 }
 
-func (m *measured) add(kind string, x, y float64) {
-	m.points[kind] = append(m.points[kind], point{x, y})
+func (m *measured) add(kind string, x, y float64) { m.addStarts(kind, x, y, 0) }
+
+func (m *measured) addStarts(kind string, x, y, starts float64) {
+	m.points[kind] = append(m.points[kind], point{x, y, starts})
 }
 
 // addPairs splits each O1 unit's CPU over its function pairs in proportion
@@ -275,6 +283,31 @@ func flagInt(args []string, name string, def int) int {
 	return def
 }
 
+// warmFit fits the units that started no solc worker (when at least two
+// did not), and prices a worker start: what the units that started one
+// spent beyond that fit, per start.
+func warmFit(ps []point) (Fit, float64) {
+	var warm []point
+	starts := 0.0
+	for _, p := range ps {
+		if p.starts == 0 {
+			warm = append(warm, p)
+		}
+		starts += p.starts
+	}
+	if len(warm) < 2 || starts == 0 {
+		return fitLine(ps), 0
+	}
+	f := fitLine(warm)
+	extra := 0.0
+	for _, p := range ps {
+		if p.starts > 0 {
+			extra += p.y - f.At(p.x)
+		}
+	}
+	return f, max(extra/starts, 0)
+}
+
 // atMix is a fit evaluated over a size distribution.
 func atMix(f Fit, mix []SizeShare) float64 {
 	s := 0.0
@@ -299,7 +332,7 @@ func project(m *measured, p PaperScale, run *costRun, cores []int, overheadMS fl
 	}
 	row := func(kind, stage, unit, size string, units float64, mix []SizeShare, x *float64, beside bool) {
 		ps := m.points[kind]
-		f := fitLine(ps)
+		f, perStart := warmFit(ps)
 		per := 0.0
 		if x != nil {
 			per = max(f.At(*x), 0)
@@ -307,7 +340,12 @@ func project(m *measured, p PaperScale, run *costRun, cores []int, overheadMS fl
 			per = atMix(f, mix)
 		}
 		c := StageCost{Stage: stage, Unit: unit, Size: size, Measured: len(ps), MeanCPU: round4(meanY(ps)), Fit: roundFit(f),
-			PerUnit: round4(per), Units: math.Round(units), CPUHours: round4(per * units / 3600), Beside: beside}
+			PerUnit: round4(per), Units: math.Round(units), Beside: beside}
+		if perStart > 0 && kind != kindRepair {
+			c.StartCPU = round4(perStart)
+			c.WorkerStarts = min(units, p.WorkerStarts())
+		}
+		c.CPUHours = round4((per*units + c.StartCPU*c.WorkerStarts) / 3600)
 		pr.Stages = append(pr.Stages, c)
 		if len(ps) == 0 {
 			pr.Assumptions = append(pr.Assumptions, fmt.Sprintf("%s (%s): not measured, costed 0", stage, unit))
@@ -378,6 +416,7 @@ func projectionAssumptions(p PaperScale) []string {
 		"per-sample costs of o2 and o3 are unit CPU / compiling samples of the contract, so the original's replay is amortized over k samples here and over ~40 (7 models) in the paper: an overestimate",
 		"o1 pair costs split each unit's CPU over its pairs in proportion to their wall time; vuln runs at its default budget, beside the total (our extension)",
 		"CPU is user + system time of this process and its children (the Node solc workers) around each unit, one unit at a time: the machine's load does not change it",
+		fmt.Sprintf("solc worker starts are priced apart (their CPU beyond a warm unit's, measured on the units that started one): the runner keeps each job on one compiler while its units last, so a compiling stage starts about one worker per compiler version and job, here %d versions + %d jobs", p.Compilers, p.Jobs),
 	}
 }
 

@@ -64,15 +64,15 @@ func TestParseProcStatNameWithSpacesAndParens(t *testing.T) {
 }
 
 func TestFitLine(t *testing.T) {
-	f := fitLine([]point{{1, 3}, {2, 5}, {4, 9}}) // y = 1 + 2x
+	f := fitLine([]point{{1, 3, 0}, {2, 5, 0}, {4, 9, 0}}) // y = 1 + 2x
 	if math.Abs(f.Intercept-1) > 1e-9 || math.Abs(f.Slope-2) > 1e-9 || math.Abs(f.R2-1) > 1e-9 || f.MinSize != 1 || f.MaxSize != 4 {
 		t.Errorf("y = 1 + 2x: got %+v", f)
 	}
 	// A cost that falls with size is noise: the mean, flat.
-	if f := fitLine([]point{{1, 4}, {3, 2}}); f.Slope != 0 || f.Intercept != 3 {
+	if f := fitLine([]point{{1, 4, 0}, {3, 2, 0}}); f.Slope != 0 || f.Intercept != 3 {
 		t.Errorf("falling: got %+v, want the mean 3 and slope 0", f)
 	}
-	if f := fitLine([]point{{5, 2}, {5, 4}}); f.Slope != 0 || f.Intercept != 3 {
+	if f := fitLine([]point{{5, 2, 0}, {5, 4, 0}}); f.Slope != 0 || f.Intercept != 3 {
 		t.Errorf("one size: got %+v, want the mean", f)
 	}
 }
@@ -81,10 +81,10 @@ func TestFitLine(t *testing.T) {
 // every stage is its unit cost times the paper's count of units, vuln stays
 // beside the total, and the wall time spreads the total over the cores.
 func TestProjectScalesToThePaper(t *testing.T) {
-	flat := func(y float64) []point { return []point{{3, y}, {8, y}, {16, y}} }
+	flat := func(y float64) []point { return []point{{3, y, 0}, {8, y, 0}, {16, y, 0}} }
 	m := &measured{points: map[string][]point{
 		kindCrawl: flat(0.01), kindVerify: flat(1), kindSkeleton: flat(0.5), kindCompile: flat(0.4),
-		kindO1Eq: flat(0.2), kindO1Neq: flat(0.02), kindO1Pairs: flat(10), kindO2: {{1000, 0.05}},
+		kindO1Eq: flat(0.2), kindO1Neq: flat(0.02), kindO1Pairs: flat(10), kindO2: {{1000, 0.05, 0}},
 		kindDCR: flat(0.03), kindSequences: flat(0.3), kindO3: flat(0.04), kindVuln: flat(5),
 	}}
 	run := &costRun{args: []string{"--samples", "10"}}
@@ -125,7 +125,7 @@ func TestProjectScalesToThePaper(t *testing.T) {
 // Sizes matter: a cost that grows with the function count is evaluated at
 // Figure 2's sizes, not at the measured contracts' mean.
 func TestProjectEvaluatesFitsAtThePaperSizes(t *testing.T) {
-	m := &measured{points: map[string][]point{kindVerify: {{0, 1}, {10, 2}, {20, 3}}}} // 1 + 0.1 x
+	m := &measured{points: map[string][]point{kindVerify: {{0, 1, 0}, {10, 2, 0}, {20, 3, 0}}}} // 1 + 0.1 x
 	p := project(m, Paper, &costRun{}, nil, 0)
 	perCandidate := 0.0
 	for _, b := range Paper.CrawledMix {
@@ -139,9 +139,29 @@ func TestProjectEvaluatesFitsAtThePaperSizes(t *testing.T) {
 // Without a measured non-equivalent pair (a corpus whose mutants all stay
 // equivalent), such pairs are costed as equivalent ones, not as free.
 func TestProjectUnmeasuredNonEquivalentPairs(t *testing.T) {
-	m := &measured{points: map[string][]point{kindO1Eq: {{5, 0.2}}, kindO1Pairs: {{5, 10}}}}
+	m := &measured{points: map[string][]point{kindO1Eq: {{5, 0.2, 0}}, kindO1Pairs: {{5, 10, 0}}}}
 	p := project(m, Paper, &costRun{}, nil, 0)
 	if want := Paper.Compiling() * 10 * 0.2 / 3600; math.Abs(p.CPUHours["o1"]-want) > 1e-2 {
 		t.Errorf("o1: %.4f CPU-hours, want %.4f (every pair at the equivalent cost)", p.CPUHours["o1"], want)
+	}
+}
+
+// A unit that started a solc worker pays the compiler's load and warm-up:
+// the projection costs units at the warm units' fit and prices the starts
+// apart, as many as the evaluation makes (one per compiler version and job).
+func TestProjectPricesWorkerStartsApart(t *testing.T) {
+	m := &measured{points: map[string][]point{kindVerify: {{0, 1, 0}, {10, 2, 0}, {20, 3, 0}, {5, 4.5, 1}, {15, 6.5, 2}}}} // warm: 1 + 0.1 x
+	p := project(m, Paper, &costRun{}, nil, 0)
+	// The cold units spent 4.5 - 1.5 = 3 and 6.5 - 2.5 = 4 over the fit: 7 s for 3 starts.
+	perCandidate := 0.0
+	for _, b := range Paper.CrawledMix {
+		perCandidate += b.Share * (1 + 0.1*b.Functions)
+	}
+	starts := float64(Paper.Compilers + Paper.Jobs)
+	if got, want := p.CPUHours["verify"], (8360*perCandidate+starts*7.0/3)/3600; math.Abs(got-want) > 1e-3 {
+		t.Errorf("verify: %.4f CPU-hours, want %.4f", got, want)
+	}
+	if c := p.Stages[1]; c.Stage != "verify" || math.Abs(c.StartCPU-7.0/3) > 1e-3 || c.WorkerStarts != starts {
+		t.Errorf("verify row %+v: want %.3f s per start, %v starts", c, 7.0/3, starts)
 	}
 }

@@ -154,14 +154,18 @@ func clip(s string, n int) string {
 func (p *Projection) PrintTable(w io.Writer) {
 	fmt.Fprintf(w, "projection of the paper's evaluation, LLM generation apart (cost run: solbehave run %s; CPU of one unit at a time):\n", strings.Join(p.Args, " "))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "stage\tunit\tmeasured\tmean CPU s\tfit: a + b x size (r2)\tCPU s/unit\tunits\tCPU-h\t")
+	fmt.Fprintln(tw, "stage\tunit\tmeasured\tmean CPU s\tfit (warm units): a + b x size (r2)\tCPU s/unit\tunits\tworker starts x CPU s\tCPU-h\t")
 	for _, c := range p.Stages {
 		h := fmt.Sprintf("%.3f", c.CPUHours)
 		if c.Beside {
 			h += " (beside)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f + %.4f x %s (%.2f)\t%.3f\t%.0f\t%s\t\n", c.Stage, clip(c.Unit, 40), c.Measured, c.MeanCPU,
-			c.Fit.Intercept, c.Fit.Slope, c.Size, c.Fit.R2, c.PerUnit, c.Units, h)
+		starts := "-"
+		if c.WorkerStarts > 0 {
+			starts = fmt.Sprintf("%.0f x %.2f", c.WorkerStarts, c.StartCPU)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f + %.4f x %s (%.2f)\t%.3f\t%.0f\t%s\t%s\t\n", c.Stage, clip(c.Unit, 40), c.Measured, c.MeanCPU,
+			c.Fit.Intercept, c.Fit.Slope, c.Size, c.Fit.R2, c.PerUnit, c.Units, starts, h)
 	}
 	tw.Flush()
 	met := "not met"
