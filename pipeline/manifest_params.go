@@ -10,8 +10,10 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/solbehave/solbehave/internal/config"
+	"github.com/solbehave/solbehave/internal/inputfile"
 )
 
 // RunInfo is what a unit's manifest records of the invocation that made it:
@@ -21,6 +23,10 @@ import (
 type RunInfo struct {
 	ID     string
 	Params map[string]map[string]string // by stage
+	// What the report says of the run that drew it (its runs row is written
+	// when the run ends, after the page); empty where unknown.
+	Started          time.Time
+	Command, Version string
 }
 
 func (ri *RunInfo) id() string {
@@ -42,7 +48,7 @@ type Manifest = manifest
 
 // ReadManifests reads every manifest under <data>/state, sorted by stage and unit.
 func ReadManifests(data string) ([]Manifest, error) {
-	files, err := filepath.Glob(filepath.Join(data, "state", "*", "*.json"))
+	files, err := inputfile.Glob(filepath.Join(data, "state"), filepath.Join("*", "*.json"))
 	if err != nil {
 		return nil, err
 	}
@@ -71,9 +77,9 @@ func ReadManifests(data string) ([]Manifest, error) {
 }
 
 // Why says why a unit's stored outputs are not current ("" when they are):
-// never run, a new stage version, a retriable failure, a missing file, or a
-// fingerprint that changed, naming the parameters that differ from the ones
-// its manifest recorded when any do.
+// never run, a new stage version, a retriable failure, a missing or changed
+// file, or a fingerprint that changed, naming the parameters that differ
+// from the ones its manifest recorded when any do.
 func (r *Runner) Why(s Stage, u Unit) string {
 	m, err := r.readManifest(s.Name(), u.ID)
 	switch {
@@ -84,18 +90,17 @@ func (r *Runner) Why(s Stage, u Unit) string {
 	case m.Failed && m.Retriable:
 		return "failed for a retriable reason"
 	}
-	for _, f := range m.Files {
-		if _, err := os.Stat(filepath.Join(r.Env.Warehouse.Root, f)); err != nil {
-			return "output missing: " + f
-		}
+	if f := changedFile(r.Env.Warehouse.Root, m); f != "" {
+		return "output missing or not the unit's (its digest differs): " + f
 	}
 	if m.Fingerprint == u.Fingerprint {
 		return ""
 	}
-	if m.Params == nil {
+	now := r.Env.Run.params(s.Name())
+	if m.Params == nil && now != nil {
 		return "inputs changed (its manifest records no parameters)"
 	}
-	if diff := config.DiffParams(m.Params, r.Env.Run.params(s.Name())); len(diff) > 0 {
+	if diff := config.DiffParams(m.Params, now); len(diff) > 0 {
 		return "parameters changed: " + strings.Join(diff, ", ")
 	}
 	return "inputs changed (corpus, upstream outputs or code)"

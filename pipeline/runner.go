@@ -59,6 +59,7 @@ type manifest struct {
 	Retriable   bool              `json:"retriable,omitempty"`
 	Run         string            `json:"run,omitempty"`    // the run that wrote it (see manifest_params.go)
 	Params      map[string]string `json:"params,omitempty"` // the fingerprinted parameters it was made with
+	SHA256      map[string]string `json:"sha256,omitempty"` // each file's digest: another file there is not the unit's output
 }
 
 // Run plans the stage, runs every unit whose fingerprint changed, and
@@ -140,6 +141,9 @@ func (r *Runner) Prepare(ctx context.Context, s Stage) ([]Unit, Counters, error)
 	if err := r.removeOrphans(s, units); err != nil {
 		return nil, c, err
 	}
+	if err := r.recordPlan(s, units); err != nil {
+		return nil, c, fmt.Errorf("%s: recording the plan: %w", s.Name(), err)
+	}
 	var todo []Unit
 	for _, u := range units {
 		if current, failed := r.Stored(s, u); current && !r.Force {
@@ -170,10 +174,8 @@ func (r *Runner) Stored(s Stage, u Unit) (current, failed bool) {
 	if err != nil || m.Fingerprint != u.Fingerprint || m.Version != s.Version() || (m.Failed && m.Retriable) {
 		return false, false
 	}
-	for _, f := range m.Files {
-		if _, err := os.Stat(filepath.Join(r.Env.Warehouse.Root, f)); err != nil {
-			return false, false
-		}
+	if changedFile(r.Env.Warehouse.Root, m) != "" {
+		return false, false
 	}
 	return true, m.Failed
 }
@@ -229,6 +231,9 @@ func (r *Runner) store(s Stage, u Unit, out *Output, m manifest) error {
 	}
 	old, _ := r.readManifest(s.Name(), u.ID)
 	m.Files = files
+	if m.SHA256, err = fileDigests(r.Env.Warehouse.Root, files); err != nil {
+		return err
+	}
 	if err := r.writeManifest(m); err != nil {
 		return err
 	}
@@ -349,7 +354,11 @@ func (r *Runner) stateDir() string { return filepath.Join(r.Env.Data, "state") }
 func manifestName(unitID string) string { return sanitize(unitID) + ".json" }
 
 func (r *Runner) readManifest(stage, unit string) (*manifest, error) {
-	b, err := os.ReadFile(filepath.Join(r.stateDir(), stage, manifestName(unit)))
+	return readManifestFile(filepath.Join(r.stateDir(), stage, manifestName(unit)))
+}
+
+func readManifestFile(path string) (*manifest, error) {
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -375,13 +384,10 @@ type Status struct {
 	Done, Stale, Failed, Pending int
 }
 
-// Status plans the stage and compares each unit with its manifest, running nothing.
-func (r *Runner) Status(ctx context.Context, s Stage) (Status, error) {
+// Status compares each unit of a stage's plan (see Survey) with its
+// manifest, running nothing.
+func (r *Runner) Status(s Stage, units []Unit) Status {
 	st := Status{Stage: s.Name()}
-	units, err := r.Plan(ctx, s)
-	if err != nil {
-		return st, err
-	}
 	for _, u := range units {
 		m, err := r.readManifest(s.Name(), u.ID)
 		switch {
@@ -395,7 +401,7 @@ func (r *Runner) Status(ctx context.Context, s Stage) (Status, error) {
 			st.Done++
 		}
 	}
-	return st, nil
+	return st
 }
 
 // checkUnique refuses a plan in which two units would share a manifest, a

@@ -17,6 +17,7 @@ type Contract struct {
 	Optimizer            bool   `parquet:"optimizer"`
 	Runs                 int64  `parquet:"runs"`
 	NFunctions           int64  `parquet:"n_functions"`
+	NStateChangingABI    int64  `parquet:"n_state_changing_abi"`
 	NNontrivialFunctions int64  `parquet:"n_nontrivial_functions"`
 	SizeBucket           string `parquet:"size_bucket"`
 	SourceSHA256         string `parquet:"source_sha256"`

@@ -20,11 +20,14 @@ type CrawlCandidate struct {
 	EnoughHistory bool   `parquet:"enough_history"`
 	Passed        bool   `parquet:"passed"`
 	Reason        string `parquet:"reason"`
-	// AbiNontrivialFunctions counts the recorded ABI's state-changing
-	// functions (Figure 2's size at the crawled stage, no compile); -1 when
-	// the recorded ABI cannot be read.
-	AbiNontrivialFunctions int64  `parquet:"abi_nontrivial_functions"`
-	SizeBucket             string `parquet:"size_bucket"`
+	// NNontrivialFunctions is the chain count read from the recorded
+	// source by the lexer (Figure 2's size at the crawled stage, no
+	// compile); -1 when the source cannot be read or linearised.
+	NNontrivialFunctions int64 `parquet:"n_nontrivial_functions"`
+	// NStateChangingABI counts the recorded ABI's state-changing methods;
+	// -1 when the recorded ABI cannot be read.
+	NStateChangingABI int64  `parquet:"n_state_changing_abi"`
+	SizeBucket        string `parquet:"size_bucket"`
 }
 
 func init() {

@@ -35,6 +35,20 @@ type File struct {
 // View is the name of the view the file defines (its file name without .sql).
 func (f File) View() string { return strings.TrimSuffix(f.Name, ".sql") }
 
+// About is the header's description: the leading comment lines before
+// `-- depends:`, without the view's own name.
+func (f File) About() string {
+	var parts []string
+	for _, line := range strings.Split(f.Text, "\n") {
+		line = strings.TrimSpace(line)
+		if !strings.HasPrefix(line, "--") || strings.HasPrefix(line, "-- depends:") || strings.HasPrefix(line, "-- columns:") {
+			break
+		}
+		parts = append(parts, strings.TrimSpace(strings.TrimPrefix(line, "--")))
+	}
+	return strings.TrimSpace(strings.TrimPrefix(strings.Join(parts, " "), f.View()+":"))
+}
+
 // Depends lists the names on the file's `-- depends:` header lines.
 func (f File) Depends() []string {
 	var deps []string

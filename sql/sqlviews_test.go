@@ -73,3 +73,10 @@ func TestDependsParsesHeaderLines(t *testing.T) {
 		t.Fatalf("Depends() = %v, want %v", got, want)
 	}
 }
+
+func TestAboutIsTheHeaderDescription(t *testing.T) {
+	f := File{Name: "v.sql", Text: "-- v: solbehave paper Table I, what it shows\n-- over two lines\n-- depends: a\nSELECT 1;"}
+	if got, want := f.About(), "solbehave paper Table I, what it shows over two lines"; got != want {
+		t.Errorf("About() = %q, want %q", got, want)
+	}
+}

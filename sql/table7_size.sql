@@ -5,7 +5,7 @@ CREATE OR REPLACE VIEW table7_size AS
 WITH sized AS (
     -- every compiling original with 1-40 non-trivial functions, kept or in
     -- the size ablation only (samples.ablation): the ablation needs only
-    -- compilation; the size is the paper's count (contracts.n_nontrivial_functions)
+    -- compilation; the size is the size filter's chain count (contracts.n_nontrivial_functions)
     SELECT
         s.model,
         s.contract_id,
@@ -54,4 +54,4 @@ JOIN cost c USING (bin)
 GROUP BY p.bin
 ORDER BY p.bin;
 
-COMMENT ON VIEW table7_size IS 'Size ablation, per bin of non-trivial functions (1-5, ..., 36-40): contracts, models and samples, mean Compile@k after repair over models with its min-max range across models (0-1), and seconds of generation (repairs included) per compiling sample. Kept contracts and, with --size-ablation, every other contract whose original compiles (samples.ablation) enter; no other view reads the ablation rows. Paper Table VII.';
+COMMENT ON VIEW table7_size IS 'Size ablation, per bin of non-trivial functions (contracts.n_nontrivial_functions, the chain count the size filter uses: 1-5, ..., 36-40): contracts, models and samples, mean Compile@k after repair over models with its min-max range across models (0-1), and seconds of generation (repairs included) per compiling sample. Kept contracts and, with --size-ablation, every other contract whose original compiles (samples.ablation) enter; no other view reads the ablation rows. Paper Table VII.';

@@ -176,7 +176,7 @@ func documented(doc string) []string {
 func TestPublishedReleaseOpensAnywhere(t *testing.T) {
 	data := demoData(t)
 	rel := filepath.Join(t.TempDir(), "release")
-	out, err := solbehave(t, "publish", "--data", data, "--out", rel)
+	out, err := solbehave(t, "publish", "--data", data, "--out", rel, "--creators", "Tester, Ada")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestPublishedReleaseOpensAnywhere(t *testing.T) {
 	}
 	db.Close()
 
-	if _, err := solbehave(t, "publish", "--data", data, "--out", moved); err == nil {
+	if _, err := solbehave(t, "publish", "--data", data, "--out", moved, "--creators", "Tester, Ada"); err == nil {
 		t.Error("publishing into a non-empty folder: want an error")
 	}
 }

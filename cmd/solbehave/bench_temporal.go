@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/solbehave/solbehave/internal/bench"
+	"github.com/solbehave/solbehave/internal/inputfile"
 )
 
 // smallBudgetRun is `solbehave run` with small budgets (the paper's are for
@@ -109,7 +110,7 @@ func runOnWorkers(bin, addr string, n, jobs int, f func() (float64, error)) (flo
 
 // countUnits counts the manifests a run wrote: one per unit.
 func countUnits(state string) int {
-	files, _ := filepath.Glob(filepath.Join(state, "*", "*.json"))
+	files, _ := inputfile.Glob(state, filepath.Join("*", "*.json"))
 	return len(files)
 }
 

@@ -12,12 +12,15 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/config"
+	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/redact"
+	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
 // keySpace is a fresh flag set holding every configuration key at its
-// default: the global flags, `run`'s engine flags and every stage's flags.
+// default: the global flags, `run`'s engine flags, every stage's flags and
+// publish's release metadata.
 func keySpace() *pflag.FlagSet {
 	fs := pflag.NewFlagSet("config", pflag.ContinueOnError)
 	(&globals{}).bind(fs)
@@ -26,6 +29,7 @@ func keySpace() *pflag.FlagSet {
 	for _, s := range allStages() {
 		s.BindFlags(fs)
 	}
+	new(releaseMeta).bind(fs) // publish's title, creators, release-version, license
 	return fs
 }
 
@@ -73,9 +77,37 @@ func stageKeys() map[string][]string {
 func (g *globals) runInfo(id string) *pipeline.RunInfo {
 	ri := &pipeline.RunInfo{ID: id, Params: map[string]map[string]string{}}
 	for stage, keys := range stageKeys() {
-		ri.Params[stage] = g.cfg.Params(keys)
+		ri.Params[stage] = g.effective(g.cfg.Params(keys))
 	}
 	return ri
+}
+
+// effective fills the parameters a stage derives from an unset flag with the
+// value it runs with, so manifests (status --explain, the release card) say
+// what ran: no --generator runs the two controls, no --extractor each
+// generator's default extractor.
+func (g *globals) effective(params map[string]string) map[string]string {
+	gens := splitList(g.cfg.String("generator"))
+	if len(gens) == 0 {
+		gens = regen.DefaultGenerators
+	}
+	if v, ok := params["generator"]; ok && v == "" {
+		params["generator"] = strings.Join(gens, ",")
+	}
+	if v, ok := params["extractor"]; ok && v == "" {
+		params["extractor"] = strings.Join(dcrextract.DefaultExtractors(gens), ",")
+	}
+	return params
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
+	}
+	return out
 }
 
 // parametersJSON is the effective configuration as the runs dataset and

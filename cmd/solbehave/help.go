@@ -51,7 +51,8 @@ var examples = map[string]string{
 	"export": `  solbehave export replay_calls --format parquet               # replay_calls.parquet
   solbehave export table5_o1 --format csv                      # CSV on stdout
   solbehave export fuzz_results --format arrow --out o1.arrow  # Arrow IPC, zstd-compressed`,
-	"publish": `  solbehave publish --out release --archive`,
+	"publish": `  solbehave publish --out release --creators "Lovelace, Ada" --archive
+  solbehave publish --out release   # title, creators, release-version, license from solbehave.toml`,
 	"views": `  solbehave views                      # after moving or copying the data folder
   solbehave views --layout relative    # paths relative to the file, so it moves with the warehouse`,
 	"config": `  solbehave config > solbehave.toml

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"compress/gzip"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -202,6 +203,64 @@ func TestSQLCannotWriteTheWarehouse(t *testing.T) {
 	}
 	if _, err := solbehave(t, "export", "crawl_candidates", "--data", data, "--out", filepath.Join(outside, "c.parquet")); err != nil {
 		t.Errorf("export outside the data folder: %v", err)
+	}
+}
+
+// TestDataFolderWithGlobCharacters: a data folder named with DuckDB glob
+// characters and a '?' builds its DuckDB file; sql and digest read it; a
+// folder with a backslash in a name is refused before any stage runs.
+func TestDataFolderWithGlobCharacters(t *testing.T) {
+	corpus := t.TempDir()
+	copyDir(t, filepath.Join(demoCorpus, vaultID), filepath.Join(corpus, vaultID))
+	data := filepath.Join(t.TempDir(), "results [v2]?*")
+	if _, err := solbehave(t, "crawl", "--quiet", "--corpus", corpus, "--data", data); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := solbehave(t, "sql", "--data", data, "--format", "csv", "SELECT count(*) AS n FROM crawl_candidates"); err != nil || strings.TrimSpace(out) != "n\n1" {
+		t.Errorf("sql: %q, %v", out, err)
+	}
+	if d := digest(t, data); !strings.Contains(d, "crawl_candidates ") {
+		t.Errorf("digest: %s", d)
+	}
+	slash := filepath.Join(t.TempDir(), `back\slash`)
+	if _, err := solbehave(t, "crawl", "--quiet", "--corpus", corpus, "--data", slash); err == nil || !strings.Contains(err.Error(), "backslash") {
+		t.Errorf("a backslash folder: want it refused, got %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(slash, "warehouse")); err == nil {
+		t.Error("a stage ran in the refused folder")
+	}
+}
+
+// TestPublishImportedRun: a clean run made with import:/absolute/dir
+// publishes (no record names the folder: the release shows it as …/bench),
+// and a publish that fails after it began writing leaves no folder behind.
+func TestPublishImportedRun(t *testing.T) {
+	corpus, data := oneContractCorpus(t), t.TempDir()
+	var rec struct{ Result []struct{ SourceCode string } }
+	if err := readJSON(filepath.Join(corpus, vaultID, "getsourcecode.json"), &rec); err != nil || len(rec.Result) != 1 {
+		t.Fatalf("the Vault's record: %v", err)
+	}
+	bench := filepath.Join(t.TempDir(), "bench")
+	os.MkdirAll(filepath.Join(bench, vaultID), 0o755)
+	os.WriteFile(filepath.Join(bench, vaultID, "0.sol"), []byte(rec.Result[0].SourceCode), 0o644)
+	runLogged(t, "run", "--until", "generate", "--generator", "import:"+bench, "--samples", "1", "--verify-budget", "40",
+		"--corpus", corpus, "--data", data, "--quiet")
+	if n := queryRows(t, data, "SELECT count(*) FROM generations WHERE error = ''"); len(n) != 1 || n[0] != "1" {
+		t.Fatalf("the imported sample did not generate cleanly: %v", n)
+	}
+	out := filepath.Join(t.TempDir(), "release")
+	if msg, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", out); err != nil {
+		t.Fatalf("publish of a clean import run: %v\n%s", err, msg)
+	}
+	if err := checkNoLocalPaths(context.Background(), out, []string{bench}); err != nil {
+		t.Fatal(err)
+	}
+	failed := filepath.Join(t.TempDir(), "failed")
+	if _, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", failed, "--license", bench); err == nil {
+		t.Fatal("a licence naming a local folder was published")
+	}
+	if _, err := os.Stat(failed); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("the failed publish left %s behind (%v)", failed, err)
 	}
 }
 

@@ -53,16 +53,20 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			r := &pipeline.Runner{Env: env, Shard: shard}
 			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
 			fmt.Fprintln(w, "stage\tdone\tstale\tfailed\tpending")
-			var stale []staleStage
-			for _, s := range stages {
-				st, err := r.Status(cmd.Context(), s)
-				if err != nil {
-					fmt.Fprintf(w, "%s\t(cannot plan: %v)\n", s.Name(), err)
+			surveys, err := r.Survey(cmd.Context(), stages, func(pipeline.Stage) bool { return true }, false)
+			if err != nil {
+				return err
+			}
+			var stale []pipeline.StageSurvey
+			for _, sv := range surveys {
+				if sv.Err != nil {
+					fmt.Fprintf(w, "%s\t(cannot plan: %v)\n", sv.Stage.Name(), sv.Err)
 					continue
 				}
+				st := r.Status(sv.Stage, sv.Units)
 				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\n", st.Stage, st.Done, st.Stale, st.Failed, st.Pending)
 				if explain && st.Stale > 0 {
-					stale = append(stale, staleStage{s, st.Stale})
+					stale = append(stale, sv)
 				}
 			}
 			if err := w.Flush(); err != nil {
@@ -102,21 +106,12 @@ func printFailed(cmd *cobra.Command, root string) error {
 	return nil
 }
 
-type staleStage struct {
-	stage pipeline.Stage
-	stale int
-}
-
 // explainStale prints why the stale units of each stage are stale.
-func explainStale(cmd *cobra.Command, r *pipeline.Runner, stale []staleStage) error {
-	for _, st := range stale {
-		units, err := r.Plan(cmd.Context(), st.stage)
-		if err != nil {
-			return err
-		}
-		reasons := r.Reasons(st.stage, units)
+func explainStale(cmd *cobra.Command, r *pipeline.Runner, stale []pipeline.StageSurvey) error {
+	for _, sv := range stale {
+		reasons := r.Reasons(sv.Stage, sv.Units)
 		delete(reasons, "not run yet") // pending, not stale
-		fmt.Fprintf(cmd.OutOrStdout(), "\n%s: %d stale\n", st.stage.Name(), st.stale)
+		fmt.Fprintf(cmd.OutOrStdout(), "\n%s: %d stale\n", sv.Stage.Name(), r.Status(sv.Stage, sv.Units).Stale)
 		writeReasons(cmd.OutOrStdout(), reasons, 5)
 	}
 	return nil

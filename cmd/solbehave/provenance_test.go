@@ -169,7 +169,7 @@ func TestPublishRelease(t *testing.T) {
 	base := []string{"--corpus", corpus, "--data", data, "--quiet"}
 	runLogged(t, append([]string{"run", "--until", "o2", "--samples", "1", "--generator", "mutant", "--verify-budget", "40", "--o2-budget", "30"}, base...)...)
 	out := filepath.Join(t.TempDir(), "release")
-	if msg, err := solbehave(t, "publish", "--data", data, "--corpus", corpus, "--out", out, "--archive"); err != nil {
+	if msg, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", out, "--archive"); err != nil {
 		t.Fatalf("publish: %v\n%s", err, msg)
 	}
 	if err := checkRelease(out); err != nil {
@@ -206,12 +206,12 @@ func TestPublishRelease(t *testing.T) {
 	if c["o2"].Ran == 0 || c["o2"].Units == len(smallCorpusIDs) {
 		t.Skipf("shard 0/2 holds all or none of the contracts (%+v)", c["o2"])
 	}
-	msg, err := solbehave(t, "publish", "--data", data, "--corpus", corpus, "--out", filepath.Join(t.TempDir(), "mixed"))
+	msg, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", filepath.Join(t.TempDir(), "mixed"))
 	if err == nil || !strings.Contains(err.Error(), "o2-budget = 20 | 30") {
 		t.Fatalf("a dataset mixing o2-budget 20 and 30 was published: %v\n%s", err, msg)
 	}
 	allowed := filepath.Join(t.TempDir(), "allowed")
-	if msg, err := solbehave(t, "publish", "--data", data, "--corpus", corpus, "--out", allowed, "--allow-mixed"); err != nil {
+	if msg, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", allowed, "--allow-mixed"); err != nil {
 		t.Fatalf("--allow-mixed: %v\n%s", err, msg)
 	}
 	if b, _ := os.ReadFile(filepath.Join(allowed, "README.md")); !strings.Contains(string(b), "o2-budget = 20 | 30") {

@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -35,7 +36,7 @@ const (
 func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
 	p := &publisher{g: g}
 	cmd := &cobra.Command{
-		Use:   "publish --out DIR [--archive] [--allow-mixed]",
+		Use:   "publish --out DIR --creators NAME... [--title T] [--release-version V] [--license SPDX] [--archive] [--allow-mixed] [--allow-stale]",
 		Short: "Write a release folder a dataset host accepts: one Parquet file per dataset, metadata, datasheet, checksums, DuckDB file",
 		Long: "Writes into DIR (new or empty) one Parquet file per dataset (sorted by contract, each row with the run_id of " +
 			"the run that made it), the runs that made them and the units' manifests (runs, units), the files rows point " +
@@ -45,13 +46,22 @@ func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
 			"(paths relative to DIR). Parameters and versions come from the runs and manifests of the rows published, " +
 			"not from this command's flags: a fingerprinted parameter with two values in one dataset stops publish " +
 			"(--allow-mixed publishes anyway and says so), except the parameters that separate rows by design " +
-			"(generator, extractor, O3 graph setting and profile, ablation). No file names a folder of this machine.",
+			"(generator, extractor, O3 graph setting and profile, ablation). A unit that is stale (its inputs or parameters " +
+			"changed after it ran) or failed also stops publish (--allow-stale publishes the current units' rows " +
+			"and lists the others). No file names a folder of this machine. " +
+			"Whoever publishes is the dataset's creator: --creators (or creators in solbehave.toml) is required, with " +
+			"--title, --release-version and --license (or title, release-version, license); the paper whose protocol " +
+			"ran stays the preferred citation.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			if p.out == "" {
 				return fmt.Errorf("--out DIR is required")
 			}
+			if err := p.meta.check(); err != nil {
+				return err
+			}
 			if err := p.publish(cmd.Context()); err != nil {
+				p.removeHalfWritten()
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "published %s: %d files, %d datasets, %d rows\n", p.out, p.files, p.datasets, p.rows)
@@ -65,7 +75,8 @@ func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
 	f.StringVar(&p.out, "out", "", "release folder to write")
 	f.BoolVar(&p.archive, "archive", false, "also write DIR.tar.zst beside the folder (one file to upload)")
 	f.BoolVar(&p.allowMixed, "allow-mixed", false, "publish even when a dataset mixes values of a fingerprinted parameter (the datasheet lists them)")
-	f.StringVar(&p.license, "license", "CC-BY-4.0", "SPDX licence of the data (code derived from verified sources keeps its own; see the files dataset)")
+	f.BoolVar(&p.allowStale, "allow-stale", false, "publish even when units are stale or failed: the current units' rows only (the datasheet lists the others)")
+	p.meta.bind(f)
 	return cmd
 }
 
@@ -100,30 +111,38 @@ func newViewsCmd(g *globals) *cobra.Command {
 }
 
 type publisher struct {
-	g                   *globals
-	out, license        string
-	archive, allowMixed bool
+	g                               *globals
+	out                             string
+	meta                            releaseMeta // title, creators, version, licence (release_meta.go)
+	archive, allowMixed, allowStale bool
 
-	manifests []pipeline.Manifest
-	runs      []schemas.RunRow // the runs that made the rows published
-	mixed     []string         // parameters with several values in one dataset
+	manifests []pipeline.Manifest // the current units'
+	stale     []string            // units stale or failed: "stage unit: why"
+	runs      []schemas.RunRow    // the runs that made the rows published
+	mixed     []string            // parameters with several values in one dataset
 	spdx      map[string]string
 
 	files, datasets int
 	rows            int64
+	writing         bool // the release folder was checked empty: a failure removes what it holds
 }
 
 func (p *publisher) publish(ctx context.Context) error {
 	if err := emptyDir(p.out); err != nil {
 		return err
 	}
+	p.writing = true
 	src := p.g.env().Warehouse
 	if _, err := os.Stat(src.Root); err != nil {
 		return fmt.Errorf("publish: no warehouse at %s (run the pipeline first): %w", src.Root, err)
 	}
-	var err error
-	if p.manifests, err = pipeline.ReadManifests(p.g.data); err != nil {
+	if err := p.checkCurrency(); err != nil { // release_stale.go
 		return err
+	}
+	for _, m := range p.manifests { // a generator's import:/dir names a folder of this machine
+		for k, v := range m.Params {
+			m.Params[k] = config.Localless(v)
+		}
 	}
 	if err := p.checkMixing(); err != nil {
 		return err
@@ -190,6 +209,24 @@ func (p *publisher) writeDatabaseAndSheet(ctx context.Context) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(p.out, "README.md"), []byte(card+sheet), 0o644)
+}
+
+// removeHalfWritten removes what a failed publish wrote, once it began to
+// write: the release folder was new or empty then (emptyDir), so all of its
+// content (the archive is written whole or not at all). A folder refused as
+// not empty is left alone.
+func (p *publisher) removeHalfWritten() {
+	if !p.writing {
+		return
+	}
+	entries, err := os.ReadDir(p.out)
+	if err != nil {
+		return // never made, or not the folder publish checked
+	}
+	for _, e := range entries {
+		os.RemoveAll(filepath.Join(p.out, e.Name()))
+	}
+	os.Remove(p.out) // empty now
 }
 
 // emptyDir creates dir, or accepts it when it exists and is empty: a
@@ -290,24 +327,10 @@ func compilersSection(ctx context.Context, db *sql.DB, b *strings.Builder) error
 func viewsSection(_ context.Context, _ *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Views\n\n| view | reproduces |\n|---|---|\n")
 	for _, f := range sqlviews.Files() {
-		what := viewAbout(f)
+		what := f.About()
 		fmt.Fprintf(b, "| `%s` | %s |\n", f.View(), strings.ReplaceAll(what, "|", "\\|"))
 	}
 	return nil
-}
-
-// viewAbout is what a sql/ file's header says the view reproduces: its
-// leading comment lines up to `-- depends:` / `-- columns:`.
-func viewAbout(f sqlviews.File) string {
-	var parts []string
-	for _, line := range strings.Split(f.Text, "\n") {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "--") || strings.HasPrefix(line, "-- depends:") || strings.HasPrefix(line, "-- columns:") {
-			break
-		}
-		parts = append(parts, strings.TrimSpace(strings.TrimPrefix(line, "--")))
-	}
-	return strings.TrimSpace(strings.TrimPrefix(strings.Join(parts, " "), f.View()+":"))
 }
 
 // tableSection appends the result of query as a Markdown table, or empty
@@ -320,15 +343,7 @@ func tableSection(ctx context.Context, db *sql.DB, b *strings.Builder, empty, qu
 	defer rows.Close()
 	cols, _ := rows.Columns()
 	var lines []string
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
+	err = views.EachRow(rows, func(vals []any) error {
 		cells := make([]string, len(vals))
 		for i, v := range vals {
 			cells[i] = fmt.Sprint(v)
@@ -337,8 +352,9 @@ func tableSection(ctx context.Context, db *sql.DB, b *strings.Builder, empty, qu
 			}
 		}
 		lines = append(lines, "| "+strings.Join(cells, " | ")+" |")
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	if len(lines) == 0 {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -73,7 +74,10 @@ func (p *publisher) compact(ctx context.Context, db *sql.DB) error {
 	if err := p.loadFileRuns(ctx, db); err != nil {
 		return err
 	}
-	w := p.g.env().Warehouse
+	w, err := pipeline.Selection(p.g.env().Warehouse.Root) // the current units' parts, as the views read them
+	if err != nil {
+		return err
+	}
 	for _, d := range schemas.All() {
 		if releaseOwn[d.Name] {
 			continue
@@ -88,7 +92,7 @@ func (p *publisher) compact(ctx context.Context, db *sql.DB) error {
 		}
 		q := fmt.Sprintf("SELECT *, '' AS run_id FROM %s", quoteIdent(d.Name)) // no part: the typed empty view
 		if len(files) > 0 {
-			q, err = compactQuery(d, w)
+			q, err = compactQuery(d, files)
 			if err != nil {
 				return err
 			}
@@ -100,19 +104,22 @@ func (p *publisher) compact(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-func compactQuery(d schemas.Dataset, w *warehouse.Warehouse) (string, error) {
-	root, err := filepath.Abs(w.Root)
-	if err != nil {
-		return "", err
+func compactQuery(d schemas.Dataset, files []string) (string, error) {
+	list := make([]string, len(files))
+	for i, f := range files {
+		abs, err := filepath.Abs(f)
+		if err != nil {
+			return "", err
+		}
+		list[i] = sqlLiteral(filepath.ToSlash(abs))
 	}
-	glob := filepath.ToSlash(filepath.Join(root, d.Name, "**", "*"+warehouse.Ext))
 	order := "t.filename, t.file_row_number"
 	if slices.Contains(d.Partitions, warehouse.ContractKey) {
 		order = "t.contract, " + order
 	}
 	return fmt.Sprintf(`SELECT t.* EXCLUDE (filename, file_row_number), coalesce(r.run_id, '') AS run_id
-		FROM read_parquet(%s, hive_partitioning = true, union_by_name = true, filename = true, file_row_number = true) t
-		LEFT JOIN release_file_runs r ON r.file = t.filename ORDER BY %s`, sqlLiteral(glob), order), nil
+		FROM read_parquet([%s], hive_partitioning = true, union_by_name = true, filename = true, file_row_number = true) t
+		LEFT JOIN release_file_runs r ON r.file = t.filename ORDER BY %s`, strings.Join(list, ", "), order), nil
 }
 
 // loadFileRuns gives DuckDB the run that wrote each part (from the manifests).
@@ -172,9 +179,16 @@ func releaseRun(r schemas.RunRow) schemas.RunRow {
 	r.Command = releaseCommand(r.Command)
 	var params map[string]any
 	if json.Unmarshal([]byte(r.Parameters), &params) == nil {
-		for k, v := range params {
-			if s, ok := v.(string); ok && config.IsPathKey(k) {
-				params[k] = config.Localless(s)
+		for k, v := range params { // a path key, or a path inside a value (import:/dir)
+			switch x := v.(type) {
+			case string:
+				params[k] = config.Localless(x)
+			case []any:
+				for i, e := range x {
+					if s, ok := e.(string); ok {
+						x[i] = config.Localless(s)
+					}
+				}
 			}
 		}
 		if b, err := json.Marshal(params); err == nil {
@@ -238,7 +252,7 @@ func (p *publisher) writeFiles(ctx context.Context, db *sql.DB) error {
 
 // fileRow reads one pointed-at file, confined to the data folder.
 func (p *publisher) fileRow(contract, rel, kind string) schemas.FileRow {
-	row := schemas.FileRow{Path: rel, ContractID: contract, Kind: kind, License: p.license}
+	row := schemas.FileRow{Path: rel, ContractID: contract, Kind: kind, License: p.meta.license}
 	if kind != "dcr_graph" {
 		row.License = p.sourceLicense(contract)
 	}

@@ -2,32 +2,92 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/schemas"
 )
 
+// releaseMeta is what a release says of itself: its title, its creators
+// (whoever publishes the run, never assumed), its version and the data's
+// licence. Each is a publish flag and a key of solbehave.toml.
+type releaseMeta struct {
+	title, version, license string
+	creators                []string // "Family, Given" or a name, each
+}
+
+// bind defines the flags (publish's, and the configuration's key space).
+func (m *releaseMeta) bind(f *pflag.FlagSet) {
+	f.StringVar(&m.title, "title", releaseTitle, "the release's title")
+	f.StringArrayVar(&m.creators, "creators", nil, `the release's creators, "Family, Given" (or an organisation's name), `+
+		"one per flag or a list in solbehave.toml; required: whoever publishes the data is its creator")
+	f.StringVar(&m.version, "release-version", "", "the release's version (default: the solbehave version that publishes)")
+	f.StringVar(&m.license, "license", "CC-BY-4.0", "SPDX licence of the data (code derived from verified sources keeps its own; see the files dataset)")
+}
+
+// check refuses a release whose creators are not given: the paper's
+// authors did not make this run, and a placeholder is no one.
+func (m *releaseMeta) check() error {
+	var given []string
+	for _, c := range m.creators {
+		if c = strings.TrimSpace(c); c != "" {
+			given = append(given, c)
+		}
+	}
+	if len(given) == 0 {
+		return fmt.Errorf("publish: no creators given: whoever publishes a dataset is its creator, and publish writes no " +
+			"creator it was not told (the paper's authors stay the preferred citation); give --creators \"Family, Given\" " +
+			"(once per creator) or creators = [\"Family, Given\"] in solbehave.toml")
+	}
+	m.creators = given
+	if strings.TrimSpace(m.title) == "" {
+		return fmt.Errorf("publish: --title is empty")
+	}
+	return nil
+}
+
+// cffPerson is a creator as CITATION.cff writes a person (family and given
+// names) or an entity (a name).
+func cffPerson(c string) map[string]string {
+	if family, given, ok := strings.Cut(c, ","); ok && strings.TrimSpace(given) != "" {
+		return map[string]string{"family-names": strings.TrimSpace(family), "given-names": strings.TrimSpace(given)}
+	}
+	return map[string]string{"name": c}
+}
+
 // writeMetadata writes what dataset hosts read: CITATION.cff, .zenodo.json,
-// datapackage.json (Frictionless, fields from schemas/) and LICENSE.
+// datapackage.json (Frictionless, fields from schemas/) and LICENSE. The
+// creators are the publisher's; the paper is the preferred citation.
 func (p *publisher) writeMetadata() error {
 	v := readVersion()
+	version := p.meta.version
+	if version == "" {
+		version = v.Version
+	}
 	today := time.Now().UTC().Format("2006-01-02")
 	var paperCFF []map[string]string
 	for _, a := range paperAuthors {
 		i := strings.LastIndex(a, " ")
 		paperCFF = append(paperCFF, map[string]string{"given-names": a[:i], "family-names": a[i+1:]})
 	}
+	var authors []map[string]string
+	var creators []map[string]string
+	for _, c := range p.meta.creators {
+		authors = append(authors, cffPerson(c))
+		creators = append(creators, map[string]string{"name": c})
+	}
 	cff := map[string]any{
-		"cff-version": "1.2.0", "message": "If you use this dataset, please cite it and the paper whose protocol it ran.",
-		"type": "dataset", "title": releaseTitle, "version": v.Version, "date-released": today, "license": p.license,
-		"authors":  []map[string]string{{"name": "solbehave contributors"}},
+		"cff-version": "1.2.0", "message": "If you use this dataset, please cite the paper whose protocol it ran (preferred) and the dataset.",
+		"type": "dataset", "title": p.meta.title, "version": version, "date-released": today, "license": p.meta.license,
+		"authors":  authors,
 		"keywords": []string{"solidity", "smart contracts", "LLM code generation", "differential testing", "DCR graphs"},
 		"references": []map[string]any{
 			{"type": "software", "title": "solbehave", "version": v.Version, "commit": v.Revision, "url": toolURL,
@@ -40,20 +100,16 @@ func (p *publisher) writeMetadata() error {
 	if err != nil {
 		return err
 	}
-	var creators []map[string]string
-	for _, a := range paperAuthors {
-		creators = append(creators, map[string]string{"name": a})
-	}
 	zenodo := map[string]any{
-		"title": releaseTitle, "upload_type": "dataset", "version": v.Version, "license": strings.ToLower(p.license),
+		"title": p.meta.title, "upload_type": "dataset", "version": version, "license": strings.ToLower(p.meta.license),
 		"description": "Outcomes of the SolBehave benchmark pipeline (solbehave " + v.Version + "): Parquet datasets, " +
 			"the DuckDB views computing the tables of \"" + paperTitle + "\", provenance of every row. See README.md.",
 		"creators": creators, "keywords": []string{"solidity", "smart contracts", "LLM", "benchmark", "differential testing"},
 		"related_identifiers": []map[string]string{{"identifier": paperURL, "relation": "isSupplementTo", "scheme": "url"}},
 		"publication_date":    today,
 	}
-	files := map[string]any{"CITATION.cff": string(cffText), ".zenodo.json": zenodo, "datapackage.json": p.datapackage(v.Version)}
-	files["LICENSE"] = "Data: " + p.license + " (https://spdx.org/licenses/" + p.license + ".html), every dataset and the DCR graphs.\n\n" +
+	files := map[string]any{"CITATION.cff": string(cffText), ".zenodo.json": zenodo, "datapackage.json": p.datapackage(version)}
+	files["LICENSE"] = "Data: " + p.meta.license + " (https://spdx.org/licenses/" + p.meta.license + ".html), every dataset and the DCR graphs.\n\n" +
 		"Samples and skeletons in the files dataset are derived from verified Ethereum contract sources and keep\n" +
 		"their own licence: the files.license column gives the SPDX identifier of the source's header, or\n" +
 		"\"unknown\" where it has none. README.md lists them per contract.\n"
@@ -90,8 +146,8 @@ func (p *publisher) datapackage(version string) map[string]any {
 		})
 	}
 	return map[string]any{
-		"profile": "data-package", "name": "solbehave-release", "title": releaseTitle, "version": version,
-		"licenses":  []map[string]string{{"name": p.license, "path": "https://spdx.org/licenses/" + p.license + ".html"}},
+		"profile": "data-package", "name": "solbehave-release", "title": p.meta.title, "version": version,
+		"licenses":  []map[string]string{{"name": p.meta.license, "path": "https://spdx.org/licenses/" + p.meta.license + ".html"}},
 		"homepage":  toolURL,
 		"resources": resources,
 	}

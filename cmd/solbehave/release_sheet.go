@@ -47,11 +47,14 @@ func (p *publisher) cardFrontMatter(ctx context.Context, db *sql.DB) (string, er
 			return "", err
 		}
 		most = max(most, n)
+		if n == 0 {
+			continue // no rows: no configuration to load (the datasets table marks it empty)
+		}
 		configs = append(configs, cfg{d.Name, []split{{"train", releaseFile(d.Name)}}})
 	}
 	front := map[string]any{
-		"license":         strings.ToLower(p.license),
-		"pretty_name":     releaseTitle,
+		"license":         strings.ToLower(p.meta.license),
+		"pretty_name":     p.meta.title,
 		"language":        []string{"en"},
 		"task_categories": []string{"text-generation"},
 		"tags":            []string{"solidity", "smart-contracts", "ethereum", "code-generation", "benchmark", "differential-testing"},
@@ -82,10 +85,12 @@ func sizeCategory(n int64) string {
 
 func (p *publisher) datasheet(ctx context.Context, db *sql.DB) (string, error) {
 	var b strings.Builder
-	b.WriteString("# " + releaseTitle + "\n\n")
+	b.WriteString("# " + p.meta.title + "\n\n")
 	b.WriteString("Outcomes of the SolBehave benchmark pipeline (does Solidity a model regenerates behave like the " +
 		"original contract?), as Parquet datasets with the DuckDB views that compute the paper's tables ([" +
 		paperTitle + "](" + paperURL + ")).\n\n")
+	b.WriteString("Published by " + strings.Join(p.meta.creators, "; ") + ". Please cite the paper whose protocol this " +
+		"run follows (the preferred citation in CITATION.cff), and this dataset.\n\n")
 	b.WriteString(releaseUses)
 	b.WriteString(releaseUsage)
 	sections := []func(context.Context, *sql.DB, *strings.Builder) error{
@@ -157,7 +162,7 @@ func (p *publisher) parametersSection(_ context.Context, _ *sql.DB, b *strings.B
 	values := map[string]map[string]map[string]bool{} // key -> value -> stages
 	missing := 0
 	for _, m := range p.manifests {
-		if m.Params == nil {
+		if m.Params == nil && m.Run == "" { // a unit of a recorded run without parameters has none (report)
 			missing++
 		}
 		for k, v := range m.Params {
@@ -190,6 +195,7 @@ func (p *publisher) parametersSection(_ context.Context, _ *sql.DB, b *strings.B
 			fmt.Fprintf(b, "- %s\n", m)
 		}
 	}
+	p.writeStale(b) // release_stale.go
 	return nil
 }
 
@@ -264,7 +270,11 @@ func (p *publisher) countsSection(ctx context.Context, db *sql.DB, b *strings.Bu
 		}
 		p.datasets++
 		p.rows += rows
-		fmt.Fprintf(b, "| [`%s`](%s#%s) | %d | %d | `%s` |\n", d.Name, releaseSchemas, d.Name, rows, contracts, filepathSlash(releaseFile(d.Name)))
+		file := "`" + filepathSlash(releaseFile(d.Name)) + "`"
+		if rows == 0 {
+			file += " (empty: this run made no rows of it)"
+		}
+		fmt.Fprintf(b, "| [`%s`](%s#%s) | %d | %d | %s |\n", d.Name, releaseSchemas, d.Name, rows, contracts, file)
 	}
 	return nil
 }
@@ -274,7 +284,7 @@ func (p *publisher) licenceSection(ctx context.Context, db *sql.DB, b *strings.B
 	fmt.Fprintf(b, "\n## Licences\n\nThe data (every dataset, the DCR graphs) is released under %s (see LICENSE). "+
 		"Samples and skeletons (`files` of kind sample, sample_files, skeleton) are derived from verified Ethereum "+
 		"sources and keep their licence: the SPDX header of the source where it has one, else `unknown` (the corpus "+
-		"does not record Etherscan's LicenseType).\n\n", p.license)
+		"does not record Etherscan's LicenseType).\n\n", p.meta.license)
 	return tableSection(ctx, db, b, "no source-derived file", `SELECT contract_id, any_value(license) AS license,
 		count(*) AS files FROM files WHERE kind <> 'dcr_graph' GROUP BY contract_id ORDER BY contract_id`)
 }

@@ -3,11 +3,14 @@ package main
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
 )
@@ -116,6 +119,9 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err != nil {
 		return err
 	}
+	if err := views.CheckGlobbable(g.data); err != nil { // refused before any stage, not after all of them
+		return err
+	}
 	env := g.env()
 	defer env.Engines.Close()
 	// The effective command line (URLs without their credentials), not os.Args.
@@ -133,6 +139,8 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 		return err
 	}
 	env.Run = g.runInfo(rec.row.RunID)
+	env.Run.Started, env.Run.Command = rec.start, releaseCommand(rec.row.Command)
+	env.Run.Version = strings.TrimSpace(rec.row.ToolVersion + " " + rec.row.VCSRevision)
 	var counters []pipeline.Counters
 	switch {
 	case engine == nil || engine.engine == "local":
@@ -159,6 +167,9 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err != nil {
 		return err
 	}
+	if err := g.recordPlans(cmd, env, shard, stages); err != nil {
+		return err
+	}
 	if err := views.Build(g.dbPath(), env.Warehouse.Root); err != nil {
 		return fmt.Errorf("building %s: %w", g.dbPath(), err)
 	}
@@ -169,6 +180,69 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 		return &failedUnitsError{n: failed}
 	}
 	return nil
+}
+
+// recordPlans plans every stage again, the ones this run did not run
+// included (with the parameters of their last plan), and records each plan
+// as the stage's last: a unit whose inputs this run changed is stale from
+// now on (the views leave its rows out and status says so), whichever stage
+// it belongs to.
+func (g *globals) recordPlans(cmd *cobra.Command, env *pipeline.Env, shard pipeline.Shard, ran []pipeline.Stage) error {
+	stages, params, err := g.surveyStages(env.Data, ran)
+	if err != nil {
+		return err
+	}
+	run := *env.Run
+	run.Params = params
+	survey := *env
+	survey.Run = &run
+	r := &pipeline.Runner{Env: &survey, Shard: shard}
+	first := len(stageOrder)
+	for _, s := range ran {
+		first = min(first, slices.Index(stageOrder, s.Name()))
+	}
+	// The stages before the first one this run ran, and that one, stand by
+	// their plans: nothing this run did changed their inputs (and a live
+	// crawl's plan asks the outside world).
+	after := func(s pipeline.Stage) bool { return slices.Index(stageOrder, s.Name()) > first }
+	surveys, err := r.Survey(cmd.Context(), stages, after, true)
+	if err != nil {
+		return err
+	}
+	for _, sv := range surveys {
+		if sv.Err != nil {
+			env.Log.Warn("stage cannot plan; its last plan stands", "stage", sv.Stage.Name(), "err", sv.Err)
+		} else if st := r.Status(sv.Stage, sv.Units); st.Stale > 0 {
+			env.Log.Info("units stale", "stage", st.Stage, "units", st.Stale)
+		}
+	}
+	return nil
+}
+
+// surveyStages are fresh stages set as a survey plans them, with the
+// parameters of each (as manifests record them): the stages this run ran at
+// its effective configuration, the others at their last plan's parameters.
+func (g *globals) surveyStages(data string, ran []pipeline.Stage) ([]pipeline.Stage, map[string]map[string]string, error) {
+	this := g.runInfo("").Params
+	params := map[string]map[string]string{}
+	stages := allStages()
+	for _, s := range stages {
+		fs := pflag.NewFlagSet(s.Name(), pflag.ContinueOnError)
+		s.BindFlags(fs)
+		if err := g.cfg.Apply(fs); err != nil {
+			return nil, nil, err
+		}
+		params[s.Name()] = this[s.Name()]
+		last := pipeline.PlanParams(data, s.Name())
+		if slices.Contains(stageNames(ran), s.Name()) || last == nil {
+			continue
+		}
+		if err := config.ApplyParams(fs, last); err != nil {
+			return nil, nil, err
+		}
+		params[s.Name()] = last
+	}
+	return stages, params, nil
 }
 
 // recordRun writes the invocation's runs row (when any unit ran).

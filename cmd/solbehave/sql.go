@@ -40,17 +40,15 @@ func newSQLCmd(g *globals) *cobra.Command {
 	return cmd
 }
 
-// openDB opens the built DuckDB file, or the views in memory when it is
-// absent. A file whose views read another folder (the data folder moved) is
-// rebuilt first.
+// openDB opens the built DuckDB file (rebuilt first when it reads another
+// folder), or the views in memory when it is absent or cannot be rebuilt (a
+// folder mounted read-only), saying so on stderr.
 func (g *globals) openDB() (*sql.DB, error) {
-	if _, err := os.Stat(g.dbPath()); err == nil {
-		if _, err := views.Rebase(g.dbPath(), g.env().Warehouse.Root); err != nil {
-			return nil, err
-		}
-		return views.Open(g.dbPath())
+	db, note, err := views.OpenCurrent(g.dbPath(), g.env().Warehouse.Root)
+	if note != "" && g.logw != nil {
+		fmt.Fprintln(g.logw, "note: "+note)
 	}
-	return views.OpenInMemory(g.env().Warehouse.Root)
+	return db, err
 }
 
 // readDB opens the views for a command that writes nothing (status,

@@ -131,3 +131,49 @@ func TestTextsInsideAndWidthBounded(t *testing.T) {
 		t.Errorf("12 operators x 4 oracles in %d row(s): want them wrapped", wide.rows())
 	}
 }
+
+var (
+	gridRe = regexp.MustCompile(`<path d="M([0-9.]+),([0-9.]+)L([0-9.]+),([0-9.]+)" style="fill:none;stroke:#808080`)
+	barRe  = regexp.MustCompile(`<path d="M([0-9.]+),[0-9.]+L[0-9.]+,[0-9.]+L([0-9.]+),[0-9.]+L[0-9.]+,[0-9.]+Z" style="fill:#([0-9A-F]{6})"`)
+)
+
+// TestBarsInsideTheGrid: the horizontal grid lines span every bar (the x
+// range covers whole category slots), in a narrow chart too.
+func TestBarsInsideTheGrid(t *testing.T) {
+	narrow := Bars{Title: "Compile rate by contract size", Categories: []string{"1-5", "6-10"}, Percent: true,
+		Series: []Series{{"mutant", []float64{1, 1}}, {"reference", []float64{1, 0.5}}}}
+	for name, b := range map[string]Bars{"narrow": narrow, "stacked": sample()} {
+		svg, err := b.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		lo, hi := math.Inf(1), math.Inf(-1) // the horizontal grid lines' span
+		for _, m := range gridRe.FindAllSubmatch(svg, -1) {
+			if string(m[2]) == string(m[4]) {
+				x0, _ := strconv.ParseFloat(string(m[1]), 64)
+				x1, _ := strconv.ParseFloat(string(m[3]), 64)
+				lo, hi = min(lo, x0), max(hi, x1)
+			}
+		}
+		if lo > hi {
+			t.Fatalf("%s: no horizontal grid line", name)
+		}
+		w, _ := b.width()
+		legend := float64(w - b.legendWidth())
+		bars := 0
+		for _, m := range barRe.FindAllSubmatch(svg, -1) {
+			if x0, _ := strconv.ParseFloat(string(m[1]), 64); string(m[3]) == "FFFFFF" || x0 >= legend {
+				continue // the background, a legend's colour box
+			}
+			bars++
+			x0, _ := strconv.ParseFloat(string(m[1]), 64)
+			x1, _ := strconv.ParseFloat(string(m[2]), 64)
+			if x0 < lo-0.01 || x1 > hi+0.01 {
+				t.Errorf("%s: a bar spans %.1f to %.1f, out of the grid's %.1f to %.1f", name, x0, x1, lo, hi)
+			}
+		}
+		if bars == 0 {
+			t.Fatalf("%s: no bar found", name)
+		}
+	}
+}

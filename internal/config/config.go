@@ -139,6 +139,45 @@ func readFile(path string) (*koanf.Koanf, string, error) {
 	return k, path, nil
 }
 
+// Apply gives every flag of fs that is a key its effective value, so a
+// stage bound to a fresh flag set plans as this invocation configured it.
+func (c *Config) Apply(fs *pflag.FlagSet) error {
+	var err error
+	fs.VisitAll(func(f *pflag.Flag) {
+		if err == nil && sameFlag(c.keys, fs, f.Name) {
+			err = set(fs, f, Value(c.keys.Lookup(f.Name)))
+		}
+	})
+	return err
+}
+
+// ApplyParams gives the flags of fs named in params (as Params records
+// them: lists comma-joined) those values; a value whose credentials were
+// removed stays as it is.
+func ApplyParams(fs *pflag.FlagSet, params map[string]string) error {
+	for k, v := range params {
+		f := fs.Lookup(k)
+		if f == nil || strings.HasSuffix(v, " (credentials removed)") {
+			continue
+		}
+		var val any = v
+		if _, ok := f.Value.(pflag.SliceValue); ok {
+			val = splitList(v)
+		}
+		if err := set(fs, f, val); err != nil {
+			return fmt.Errorf("config: %s = %q: %w", k, v, err)
+		}
+	}
+	return nil
+}
+
+func splitList(v string) []string {
+	if v == "" {
+		return []string{}
+	}
+	return strings.Split(v, ",")
+}
+
 // setUnchanged gives cmd's flags that the command line left alone the
 // file's values.
 func (c *Config) setUnchanged(cmd *pflag.FlagSet, file *koanf.Koanf) error {

@@ -3,6 +3,7 @@ package config
 import (
 	"net/url"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -27,6 +28,8 @@ var notFingerprinted = map[string]bool{
 	// clients: timeouts, retries, concurrency, mirrors
 	"llm-timeout": true, "llm-retries": true, "llm-concurrency": true,
 	"etherscan-rate": true, "etherscan-url": true, "block-batch": true,
+	// what a release says of itself (publish)
+	"title": true, "creators": true, "release-version": true, "license": true,
 }
 
 // SeparatesRows lists the parameters whose values separate rows by design
@@ -118,14 +121,23 @@ func Redact(v string) string {
 	return v
 }
 
-// Localless shows a local path by its last element only ("…/demo"), so a
-// release names no folder of the machine that made it; other values pass.
+// Localless shows each local path in a value by its last element only: a
+// path ("…/demo"), one inside a generator spec ("import:…/bench") or a list
+// ("mutant,import:…/bench"), so a release names no folder of the machine
+// that made it; URLs and other values pass.
 func Localless(v string) string {
-	if !filepath.IsAbs(v) {
-		return v
-	}
-	return "…/" + filepath.Base(v)
+	return absPath.ReplaceAllStringFunc(v, func(m string) string {
+		lead := ""
+		if m[0] != '/' {
+			lead, m = m[:1], m[1:]
+		}
+		return lead + "…/" + filepath.Base(m)
+	})
 }
+
+// absPath is an absolute path at the start of a value or after a list or
+// spec separator; "//" (a URL's authority) is not one.
+var absPath = regexp.MustCompile(`(?:^|[\[\s,:=])/[^/\s,\]][^\s,\]]*`)
 
 // IsPathKey tells whether a key's values are local paths.
 func IsPathKey(key string) bool {
@@ -137,14 +149,22 @@ func IsPathKey(key string) bool {
 	return false
 }
 
+// Resolved are the keys whose unset value a stage resolves (no generator:
+// the controls; no extractor: each generator's default): manifests record
+// the resolved value, older ones recorded "", which stood for that value.
+var Resolved = map[string]bool{"generator": true, "extractor": true}
+
 // DiffParams names the parameters whose values differ between was and now,
-// as "key was → now", sorted; keys on one side only count too.
+// as "key was → now", sorted; keys on one side only count too. A Resolved
+// key recorded as "" is not named: it meant the default, now written out.
 func DiffParams(was, now map[string]string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for k, v := range now {
 		seen[k] = true
-		if old, ok := was[k]; !ok {
+		if old, ok := was[k]; ok && old == "" && Resolved[k] {
+			continue
+		} else if !ok {
 			out = append(out, k+" (not recorded) → "+quoteEmpty(v))
 		} else if old != v {
 			out = append(out, k+" "+quoteEmpty(old)+" → "+quoteEmpty(v))

@@ -285,6 +285,14 @@ func isStatement(n *solast.Node) bool {
 }
 
 func (a *analyzer) declaration(s *solast.Node, sc *scope, cond bool) {
+	if init := bindLocal(s, sc); init != nil {
+		a.expression(init, sc, cond)
+	}
+}
+
+// bindLocal binds a declaration statement's one local to its initial
+// value in sc and returns that value (nil without one).
+func bindLocal(s *solast.Node, sc *scope) *solast.Node {
 	var decls []*solast.Node
 	var init *solast.Node
 	for _, c := range s.Children {
@@ -294,13 +302,10 @@ func (a *analyzer) declaration(s *solast.Node, sc *scope, cond bool) {
 			init = c
 		}
 	}
-	if init == nil {
-		return
-	}
-	if len(decls) == 1 {
+	if init != nil && len(decls) == 1 {
 		sc.binds[decls[0].ID] = binding{expr: init, sc: sc}
 	}
-	a.expression(init, sc, cond)
+	return init
 }
 
 // guardIf recognises the two refusal shapes of an if at the top of a body:

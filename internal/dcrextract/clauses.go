@@ -148,18 +148,25 @@ func (m *model) readsBlock(n *solast.Node, sc *scope, depth int) bool {
 
 // roleCheck: msg.sender ==/!= an address state variable (not a mapping
 // entry: comparing with a per-entry address is an ordinary precondition).
+// Either side may be read through a base's one-line function, as
+// OpenZeppelin's Ownable compares `owner() == _msgSender()`.
 func (m *model) roleCheck(n *solast.Node, sc *scope, negated bool, c *clause) bool {
 	if n.Type != "BinaryOperation" || (operator(n) != "==" && operator(n) != "!=") {
 		return false
 	}
 	l, r := unparen(operand(n, "leftExpression", 0)), unparen(operand(n, "rightExpression", 1))
-	if !m.isSender(l) {
+	if !m.isSender(l) && !m.returnsSender(l, sc) {
 		l, r = r, l
 	}
-	if !m.isSender(l) {
+	if !m.isSender(l) && !m.returnsSender(l, sc) {
 		return false
 	}
-	r, _ = resolveLocal(r, sc)
+	r, rsc := resolveLocal(r, sc)
+	if r != nil && r.Type == "FunctionCall" { // a getter, owner() { return _owner; }
+		if ret, _ := m.inlineReturn(r, rsc); ret != nil {
+			r = unparen(ret)
+		}
+	}
 	equal := (operator(n) == "==") != negated
 	c.kind = cRole
 	switch {

@@ -19,7 +19,13 @@
 // Events: `<f>Success`, and `<f>Fail` when f can revert or refuse; role
 // owner when a check compares msg.sender with the variable the constructor
 // set to msg.sender; `once` when f checks a flag before writing anything and
-// flips it itself. Relations:
+// flips it itself. The whole linearised chain is read, in whichever file of
+// a multi-file source each base is: a function returning msg.sender
+// (Context's _msgSender()) is msg.sender and a one-line getter (owner()) is
+// its variable, and what the constructors write is followed through the
+// internal functions they call, their locals and the arguments heirs pass
+// to their bases' constructors (OpenZeppelin's Ownable in its 3, 4 and 5
+// shapes). Relations:
 //   - condition A ->• B (state-condition): one of B's comparisons reads state
 //     that is zero after deployment (no initializer, no constructor write)
 //     and that A changes in the direction the comparison needs, A not

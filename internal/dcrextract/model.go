@@ -206,8 +206,13 @@ func innermostType(t string) string {
 	return t
 }
 
-// readConstructor records what the constructors of the chain assign.
+// readConstructor records what the constructors of the chain assign,
+// through the internal functions they call (a base's constructor that sets
+// its owner with a helper, as OpenZeppelin's Ownable does:
+// `_transferOwnership(_msgSender())`) and with the arguments derived
+// contracts pass to their bases' constructors (`Ownable(msg.sender)`).
 func (m *model) readConstructor() {
+	scopes := m.constructorScopes()
 	for _, c := range m.linearization() {
 		for _, f := range solast.Functions(c) {
 			if f.Kind != "constructor" {
@@ -216,44 +221,141 @@ func (m *model) readConstructor() {
 			if c == m.target {
 				m.ctor = f.Node
 			}
-			m.scanConstructor(f.Node)
+			sc := scopes[c.ID]
+			if sc == nil {
+				sc = &scope{binds: map[int]binding{}}
+			}
+			m.scanConstructor(f.Node, sc, 0)
 		}
 	}
 }
 
-func (m *model) scanConstructor(fn *solast.Node) {
-	fn.Walk(func(n *solast.Node) bool {
-		if n.Type != "Assignment" {
-			return true
+// constructorScopes binds the parameters of each base constructor of the
+// chain to the arguments a more derived contract passes it, in its
+// inheritance list or as a constructor modifier; keyed by the base's id.
+func (m *model) constructorScopes() map[int]*scope {
+	out := map[int]*scope{}
+	bind := func(base int, args []*solast.Node, from *scope) {
+		ctor := m.constructorOf(m.nodes[base])
+		if ctor == nil || len(args) == 0 {
+			return
 		}
-		lhs, rhs := operand(n, "leftHandSide", 0), operand(n, "rightHandSide", 1)
-		v, indexes := m.baseVar(lhs)
-		if v == nil {
-			return true
-		}
-		v.ctorLiteral = ctorLiteral(m, rhs)
-		for _, ix := range indexes {
-			if m.isSenderLike(ix) {
-				v.ctorKeyedBySender = true
+		sc := &scope{binds: map[int]binding{}}
+		for j, p := range paramDecls(ctor) {
+			if j < len(args) {
+				sc.binds[p.ID] = binding{expr: args[j], sc: from}
 			}
 		}
-		if m.isSenderLike(rhs) {
-			v.ctorKeyedBySender = true
+		out[base] = sc
+	}
+	for _, c := range m.linearization() { // most derived first: a base's arguments may use its heir's
+		own := out[c.ID]
+		if own == nil {
+			own = &scope{binds: map[int]binding{}}
+		}
+		for _, spec := range c.ChildrenOf("baseContracts") {
+			bind(refDecl(operand(spec, "baseName", 0)), operands(spec, "arguments", 1), &scope{binds: map[int]binding{}})
+		}
+		if ctor := m.constructorOf(c); ctor != nil {
+			for _, inv := range invocations(ctor) {
+				if name := operand(inv, "modifierName", 0); name != nil && m.nodes[refDecl(name)] != nil &&
+					m.nodes[refDecl(name)].Type == "ContractDefinition" {
+					bind(refDecl(name), operands(inv, "arguments", 1), own)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (m *model) constructorOf(c *solast.Node) *solast.Node {
+	if c == nil {
+		return nil
+	}
+	for _, f := range solast.Functions(c) {
+		if f.Kind == "constructor" {
+			return f.Node
+		}
+	}
+	return nil
+}
+
+// maxCtorInline bounds how deep a constructor's internal calls are followed.
+const maxCtorInline = 8
+
+func (m *model) scanConstructor(fn *solast.Node, sc *scope, depth int) {
+	fn.Walk(func(n *solast.Node) bool {
+		switch n.Type {
+		case "VariableDeclarationStatement": // address msgSender = _msgSender();
+			bindLocal(n, sc)
+		case "Assignment":
+			m.ctorAssignment(n, sc)
+		case "FunctionCall":
+			m.ctorCall(n, fn, sc, depth)
 		}
 		return true
 	})
 }
 
-func ctorLiteral(m *model, rhs *solast.Node) string {
+func (m *model) ctorAssignment(n *solast.Node, sc *scope) {
+	lhs, rhs := operand(n, "leftHandSide", 0), operand(n, "rightHandSide", 1)
+	v, indexes := m.baseVar(lhs)
+	if v == nil {
+		return
+	}
+	rhs, rsc := resolveLocal(rhs, sc)
+	v.ctorLiteral = ctorLiteral(m, rhs, rsc)
+	for _, ix := range indexes {
+		if ix, _ := resolveLocal(ix, sc); m.isSenderLike(ix) {
+			v.ctorKeyedBySender = true
+		}
+	}
+	if m.isSenderLike(rhs) {
+		v.ctorKeyedBySender = true
+	}
+}
+
+// ctorCall follows a constructor's call of an internal function of the
+// chain, its parameters bound to the call's arguments.
+func (m *model) ctorCall(n, caller *solast.Node, sc *scope, depth int) {
+	callee := operand(n, "expression", 0)
+	if callee == nil || depth >= maxCtorInline || isTypeConversion(n) {
+		return
+	}
+	fn := m.callTarget(callee)
+	if fn == nil || fn == caller || m.libraryFuncs[fn.ID] || fn.Child("body") == nil {
+		return
+	}
+	csc := &scope{binds: map[int]binding{}, params: sc.params}
+	args := operands(n, "arguments", 1)
+	for j, p := range paramDecls(fn) {
+		if j < len(args) {
+			csc.binds[p.ID] = binding{expr: args[j], sc: sc}
+		}
+	}
+	m.scanConstructor(fn.Child("body"), csc, depth+1)
+}
+
+func ctorLiteral(m *model, rhs *solast.Node, sc *scope) string {
 	switch {
 	case rhs == nil:
 		return "?"
 	case rhs.Type == "Literal":
 		return literalValue(rhs)
-	case m.isSender(rhs):
+	case m.isSender(rhs) || m.returnsSender(rhs, sc):
 		return "msg.sender"
 	}
 	return "?"
+}
+
+// returnsSender: a call of a function that returns msg.sender (_msgSender()).
+func (m *model) returnsSender(n *solast.Node, sc *scope) bool {
+	if n == nil || n.Type != "FunctionCall" {
+		return false
+	}
+	ret, rsc := m.inlineReturn(n, sc)
+	ret, _ = resolveLocal(ret, rsc)
+	return ret != nil && m.isSender(ret)
 }
 
 // isSender reports msg.sender (or tx.origin, which is the deployer too).
@@ -267,9 +369,10 @@ func (m *model) isSender(n *solast.Node) bool {
 		((base.Name == "msg" && member == "sender") || (base.Name == "tx" && member == "origin"))
 }
 
-// isSenderLike is msg.sender or a state variable the constructor set to it.
+// isSenderLike is msg.sender (or a call of a function returning it,
+// _msgSender()) or a state variable the constructor set to it.
 func (m *model) isSenderLike(n *solast.Node) bool {
-	if m.isSender(n) {
+	if m.isSender(n) || m.returnsSender(n, &scope{binds: map[int]binding{}}) {
 		return true
 	}
 	if n != nil && n.Type == "Identifier" {

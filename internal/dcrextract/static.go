@@ -498,4 +498,4 @@ func FromRecord(rec *deploy.Record, out *solc.Output) Input {
 
 // Version identifies the static rules: bump it when the graphs they extract
 // from the same contract change, so stages recompute them.
-const Version = "static-1"
+const Version = "static-2"

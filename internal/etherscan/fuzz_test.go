@@ -24,8 +24,11 @@ func FuzzCorpusRecord(f *testing.F) {
 	f.Add("Demo_0x00000000000000000000000000000000000000aa", []byte(goodSource), []byte(`{"status":"1","message":"OK","result":[]}`))
 	f.Add("Bad\xffName_0x00000000000000000000000000000000000000aa", []byte(`{"status":"1"`), []byte(``))
 	f.Add("../x_0x00000000000000000000000000000000000000aa", []byte(`{"status":"0","message":"NOTOK","result":"Max rate limit reached"}`), []byte(`[]`))
+	f.Add(".._0x00000000000000000000000000000000000000aa", []byte(goodSource), []byte(`[]`))
+	f.Add(".Hidden_0x00000000000000000000000000000000000000aa", []byte(goodSource), []byte(`[]`))
+	f.Add(strings.Repeat("L", 200)+"_0x00000000000000000000000000000000000000aa", []byte(goodSource), []byte(`[]`))
 	f.Fuzz(func(t *testing.T, folder string, source, txlist []byte) {
-		if folder == "" || folder == "." || folder == ".." || strings.ContainsAny(folder, "/\x00") || len(folder) > 200 {
+		if folder == "" || folder == "." || folder == ".." || strings.ContainsAny(folder, "/\x00") || len(folder) > 255 {
 			return // not a possible folder name
 		}
 		dir := t.TempDir()
@@ -39,8 +42,8 @@ func FuzzCorpusRecord(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if strings.HasPrefix(folder, ".") {
-			return // dot-folders are not contracts
+		if strings.HasPrefix(folder, ".") && !addressTail.MatchString(folder) {
+			return // dot-folders are not contracts, unless named like one
 		}
 		if len(entries)+len(rejected) != 1 {
 			t.Fatalf("folder %q: %d entries, %d rejected", folder, len(entries), len(rejected))

@@ -146,7 +146,7 @@ func checkRecords(d, folder string) string {
 	if _, err := os.Lstat(filepath.Join(d, "getsourcecode.json")); err != nil {
 		return fmt.Sprintf("folder %s has no getsourcecode.json", folder)
 	}
-	names, _ := filepath.Glob(filepath.Join(d, "*.json"))
+	names, _ := inputfile.Glob(d, "*.json")
 	for _, n := range names {
 		if err := inputfile.Check(n); err != nil {
 			return fmt.Sprintf("folder %s: %s: %v", folder, filepath.Base(n), errors.Unwrap(err))

@@ -14,6 +14,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
 )
 
 // ErrNotRegular is a path that is a folder, a FIFO, a device or a socket.
@@ -116,3 +119,15 @@ func kind(m fs.FileMode) string {
 	}
 	return m.Type().String()
 }
+
+// Glob is filepath.Glob(filepath.Join(dir, pattern)) with dir taken as it
+// is: '[', '?', '*' and '\' in its folder names (`results [v2]`) match
+// themselves, and only pattern is pattern syntax.
+func Glob(dir, pattern string) ([]string, error) {
+	if runtime.GOOS != "windows" { // there '\' separates, and Match has no escape
+		dir = globMeta.Replace(dir)
+	}
+	return filepath.Glob(filepath.Join(dir, pattern))
+}
+
+var globMeta = strings.NewReplacer(`\`, `\\`, "*", `\*`, "?", `\?`, "[", `\[`)

@@ -98,7 +98,7 @@ func TestURLCredentialsAreSecrets(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 	for in, want := range map[string]string{
-		"GET https://bob:hunter2@example.com/x failed": "GET https://" + Mask + "@example.com/x failed",
+		"GET https://bob:hunter2@example.com/x failed":  "GET https://" + Mask + "@example.com/x failed",
 		`{"u":"https:\/\/bob:hunter2@example.com\/x"}`:  `{"u":"https:\/\/` + Mask + `@example.com\/x"}`,
 		"mail bob@example.com, see https://example.com": "mail bob@example.com, see https://example.com",
 	} {

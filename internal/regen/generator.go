@@ -22,6 +22,10 @@ const (
 	KindImport    = "import"
 )
 
+// DefaultGenerators are what generate runs when --generator names none: the
+// two controls.
+var DefaultGenerators = []string{KindMutant, KindReference}
+
 // Original is the source a skeleton was made from.
 type Original struct {
 	Files    map[string]string

@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 

@@ -4,7 +4,9 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -57,17 +59,23 @@ func (im importer) Digest(contractID string) string {
 // another file of a multi-file source). A sample that defines none of the
 // source's contracts is the generator's failure, named in the row.
 func (im importer) Generate(_ context.Context, t Task) *Result {
-	path := filepath.Join(im.dir, t.ContractID, strconv.Itoa(t.Sample)+".sol")
-	b, err := readSample(path)
+	// Rows name the sample from the import folder's name: no folder of this
+	// machine goes into a row (a release refuses them).
+	name := filepath.Join(im.name, t.ContractID, strconv.Itoa(t.Sample)+".sol")
+	b, err := readSample(filepath.Join(im.dir, t.ContractID, strconv.Itoa(t.Sample)+".sol"))
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
 	if err != nil {
-		return &Result{Err: fmt.Sprintf("imported sample %s: %v", path, err)}
+		return &Result{Err: fmt.Sprintf("imported sample %s: %v", name, err)}
 	}
 	if t.Original == nil {
 		return &Result{Err: fmt.Sprintf("no original source for %s", t.ContractID)}
 	}
 	files, err := MergeFiles(t.Original.Files, t.Skeleton.File, SampleCode(string(b)))
 	if err != nil {
-		return &Result{Err: fmt.Sprintf("imported sample %s: %v", filepath.Base(path), err), Failure: FailureModel, Failed: 1}
+		return &Result{Err: fmt.Sprintf("imported sample %s: %v", name, err), Failure: FailureModel, Failed: 1}
 	}
 	return &Result{Target: files[t.Skeleton.File], Files: files, Generated: len(t.Skeleton.Holes())}
 }

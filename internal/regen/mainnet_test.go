@@ -99,7 +99,7 @@ func mainnetRecords(t *testing.T) []*deploy.Record {
 }
 
 // abiNontrivial counts a contract's state-changing ABI methods, as verify's
-// n_nontrivial_functions does.
+// n_state_changing_abi does.
 func abiNontrivial(t *testing.T, raw []byte) int {
 	parsed, err := abi.JSON(bytes.NewReader(raw))
 	if err != nil {

@@ -381,24 +381,25 @@ func TestBuildMultiFile(t *testing.T) {
 	for _, f := range sk.Functions {
 		keys = append(keys, f.File+"#"+f.Key)
 	}
-	owned, base, target := stagetest.MultiFileOwned, stagetest.MultiFileBase, stagetest.MultiFileFile
-	want := []string{owned + "#Owned.constructor", owned + "#Owned.transferOwnership", owned + "#Owned._setOwner",
+	ctxFile, owned, base, target := stagetest.MultiFileContext, stagetest.MultiFileOwned, stagetest.MultiFileBase, stagetest.MultiFileFile
+	want := []string{ctxFile + "#Context._msgSender", owned + "#Owned.constructor", owned + "#Owned.owner", owned + "#Owned._checkOwner",
+		owned + "#Owned.transferOwnership", owned + "#Owned._setOwner",
 		base + "#BaseToken.transfer", base + "#BaseToken.approve", base + "#BaseToken.transferFrom", base + "#BaseToken._transfer", base + "#BaseToken._mint",
 		target + "#constructor", target + "#mint", target + "#setPaused", target + "#burn", target + "#mintable", target + "#_transfer"}
 	if strings.Join(keys, ",") != strings.Join(want, ",") {
 		t.Fatalf("functions\n%s\nwant\n%s", strings.Join(keys, ",\n"), strings.Join(want, ",\n"))
 	}
-	if got := strings.Join(sk.ChainFiles(), ","); got != owned+","+base+","+target {
+	if got := strings.Join(sk.ChainFiles(), ","); got != ctxFile+","+owned+","+base+","+target {
 		t.Errorf("chain files %s", got)
 	}
 	holes := 0
 	for _, text := range sk.Files {
 		holes += strings.Count(text, skeleton.Placeholder)
 	}
-	if holes != 14 || sk.Nontrivial() != 11 {
-		t.Errorf("%d holes (want 14), %d non-trivial (want 11)", holes, sk.Nontrivial())
+	if holes != 17 || sk.Nontrivial() != 11 {
+		t.Errorf("%d holes (want 17), %d non-trivial (want 11)", holes, sk.Nontrivial())
 	}
-	for file, keep := range map[string]string{base: "held[msg.sender] += amount;", owned: `require(msg.sender == owner, "Owned: caller is not the owner");`,
+	for file, keep := range map[string]string{base: "held[msg.sender] += amount;", owned: "_checkOwner();\n        _;",
 		"lib/fx/utils/FxMath.sol": "return a < b ? a : b;", "src/IMintable.sol": "function mint(address to, uint256 amount) external;"} {
 		if !strings.Contains(sk.Files[file], keep) {
 			t.Errorf("%s lost %q:\n%s", file, keep, sk.Files[file])
@@ -407,11 +408,11 @@ func TestBuildMultiFile(t *testing.T) {
 	if strings.Contains(sk.Files["lib/fx/utils/FxMath.sol"], "the smaller") {
 		t.Error("a file outside the chain kept its comments")
 	}
-	if h := sk.Header(6); h != "function _transfer(address from, address to, uint256 amount) internal virtual" {
+	if h := sk.Header(9); h != "function _transfer(address from, address to, uint256 amount) internal virtual" {
 		t.Errorf("BaseToken._transfer header %q", h)
 	}
 	show := sk.Show(sk.Stubbed())
-	if !strings.HasPrefix(show, "// File: "+owned+"\n") || !strings.Contains(show, "\n// File: "+target+"\n") || strings.Contains(show, "FxMath {") {
+	if !strings.HasPrefix(show, "// File: "+ctxFile+"\n") || !strings.Contains(show, "\n// File: "+target+"\n") || strings.Contains(show, "FxMath {") {
 		t.Errorf("shown chain:\n%s", show)
 	}
 	orig := skeleton.NewOriginal(files)
@@ -431,7 +432,7 @@ func TestBuildMultiFile(t *testing.T) {
 	}
 	b, _ := json.Marshal(sk)
 	back, err := skeleton.Decode(b)
-	if err != nil || back.Header(6) != sk.Header(6) {
+	if err != nil || back.Header(9) != sk.Header(9) {
 		t.Fatalf("decode: %v", err)
 	}
 	if _, err := skeleton.Decode([]byte(`{"target":"CapToken","file":"src/CapToken.sol","files":{"src/CapToken.sol":""}}`)); err == nil ||

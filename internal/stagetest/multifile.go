@@ -11,7 +11,8 @@ import (
 
 // The multi-file fixture: CapToken (src/CapToken.sol) inherits BaseToken
 // (lib/fx/token/BaseToken.sol), which inherits Owned
-// (lib/fx/access/Owned.sol); it implements IMintable (src/IMintable.sol)
+// (lib/fx/access/Owned.sol, shaped like OpenZeppelin's Ownable), which
+// inherits Context (lib/fx/utils/Context.sol); it implements IMintable (src/IMintable.sol)
 // and calls the library FxMath (lib/fx/utils/FxMath.sol); BaseToken.sol
 // also defines TokenEscrow, which nothing inherits. The target imports its
 // bases through the remapping @fx/=lib/fx/, so only the recorded
@@ -28,6 +29,7 @@ const (
 	MultiFileFile     = "src/CapToken.sol"
 	MultiFileBase     = "lib/fx/token/BaseToken.sol"
 	MultiFileOwned    = "lib/fx/access/Owned.sol"
+	MultiFileContext  = "lib/fx/utils/Context.sol"
 	MultiFileCompiler = "v0.8.19+commit.7dd6d404"
 )
 
@@ -73,9 +75,9 @@ func multiFileJSON(files map[string]string) []byte {
 		"language": "Solidity",
 		"sources":  sources,
 		"settings": map[string]any{
-			"remappings": []string{"@fx/=lib/fx/"},
-			"optimizer":  map[string]any{"enabled": true, "runs": 300},
-			"evmVersion": "paris",
+			"remappings":      []string{"@fx/=lib/fx/"},
+			"optimizer":       map[string]any{"enabled": true, "runs": 300},
+			"evmVersion":      "paris",
 			"outputSelection": map[string]any{"*": map[string]any{"*": []string{"abi", "evm.bytecode", "evm.deployedBytecode"}}},
 		},
 	}

@@ -120,7 +120,7 @@ func (s *multiFileSession) script(owner common.Address) {
 	s.call(owner, "setPaused", false)
 	s.call(u(1), "transfer", common.Address{}, big.NewInt(1)) // to the zero address
 	s.call(u(6), "burn", amount(50))
-	s.call(u(6), "burn", amount(1_000)) // burns what is left
+	s.call(u(6), "burn", amount(1_000))            // burns what is left
 	s.call(u(2), "transfer", u(1), amount(10_000)) // over the balance
 	s.call(owner, "mint", u(1), amount(2_000_000)) // over the cap
 	for i := range 24 {

@@ -22,7 +22,7 @@ func TestMultiFileCorpus(t *testing.T) {
 	dir := t.TempDir()
 	id := stagetest.WriteMultiFileCorpus(t, m, dir)
 	rec := stagetest.LoadRecords(t, dir, 1000, id)[0]
-	if rec.Files.Format != "standard_json" || len(rec.Files.Files) != 5 || len(rec.Txs) < 40 {
+	if rec.Files.Format != "standard_json" || len(rec.Files.Files) != 6 || len(rec.Txs) < 40 {
 		t.Fatalf("record: format %s, %d files, %d transactions", rec.Files.Format, len(rec.Files.Files), len(rec.Txs))
 	}
 	out, err := m.Compile(t.Context(), rec.CompileInput(nil))

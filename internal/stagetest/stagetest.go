@@ -181,22 +181,15 @@ func QueryMaps(t testing.TB, db *sql.DB, q string, args ...any) []map[string]any
 	defer rows.Close()
 	cols, _ := rows.Columns()
 	var out []map[string]any
-	for rows.Next() {
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
+	err = views.EachRow(rows, func(vals []any) error {
 		m := map[string]any{}
 		for i, c := range cols {
 			m[c] = vals[i]
 		}
 		out = append(out, m)
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		t.Fatal(err)
 	}
 	return out

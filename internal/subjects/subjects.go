@@ -7,6 +7,8 @@ package subjects
 import (
 	"sort"
 
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -78,6 +80,33 @@ func ByModel(samples []schemas.Sample) map[string][]schemas.Sample {
 	out := map[string][]schemas.Sample{}
 	for _, s := range samples {
 		out[s.Model] = append(out[s.Model], s)
+	}
+	return out
+}
+
+// Subject is a kept contract as an oracle stage plans it.
+type Subject struct {
+	Entry    etherscan.Entry
+	Record   *deploy.Record // may be set beside LoadErr (an unverified or unparsable source)
+	LoadErr  error          // why the record could not be read: the contract's units fail with it
+	Digest   string         // of source and history (the contract id without a record): part of every fingerprint
+	Artifact string         // the original's artifact id
+}
+
+// Kept returns the kept contracts of the corpus for which want holds (nil:
+// all), in corpus order, each with its record read to limit transactions.
+func Kept(c *deploy.Corpus, orig *Originals, limit int, want func(id string) bool) []Subject {
+	var out []Subject
+	for _, e := range c.Entries {
+		if !orig.Kept[e.ID] || (want != nil && !want(e.ID)) {
+			continue
+		}
+		s := Subject{Entry: e, Digest: e.ID, Artifact: orig.Artifacts[e.ID]}
+		s.Record, s.LoadErr = c.Load(e, limit)
+		if s.Record != nil {
+			s.Digest = s.Record.Digest
+		}
+		out = append(out, s)
 	}
 	return out
 }

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -16,7 +17,10 @@ import (
 
 	_ "github.com/duckdb/duckdb-go/v2" // registers the "duckdb" driver
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 	sqlviews "github.com/solbehave/solbehave/sql"
 )
@@ -49,7 +53,7 @@ func BuildLayout(dbPath, warehouseRoot string, layout Layout) error {
 	removeLeftovers(dbPath)
 	// A private folder rather than a tmp file name: DuckDB creates the file
 	// itself and may add a .wal beside it; RemoveAll clears both on failure.
-	tmpDir, err := os.MkdirTemp(dir, "."+filepath.Base(dbPath)+".tmp-")
+	tmpDir, err := os.MkdirTemp(buildDir(dir), "."+filepath.Base(dbPath)+".tmp-")
 	if err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
@@ -62,10 +66,37 @@ func BuildLayout(dbPath, warehouseRoot string, layout Layout) error {
 	if err := os.Remove(dbPath + ".wal"); err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return fmt.Errorf("views: build: %w", err)
 	}
-	if err := os.Rename(tmpDB, dbPath); err != nil {
+	if err := place(tmpDB, dbPath); err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
 	return nil
+}
+
+// buildDir is where a file of dir is built: beside it, or in the system's
+// temporary folder when dir has a '?', which DuckDB reads as the start of
+// options in any path it writes (its WAL's included).
+func buildDir(dir string) string {
+	if strings.Contains(dir, "?") {
+		return ""
+	}
+	return dir
+}
+
+// place moves the built file into place: a rename beside it, else a copy
+// written atomically (the file holds views only: KiBs).
+func place(built, dbPath string) error {
+	if filepath.Dir(filepath.Dir(built)) == filepath.Dir(dbPath) {
+		return os.Rename(built, dbPath)
+	}
+	f, err := os.Open(built)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	return atomicfile.Write(dbPath, 0o644, func(w io.Writer) error {
+		_, err := io.Copy(w, f)
+		return err
+	})
 }
 
 func buildFile(tmpDB string, loc location, warehouseRoot string) error {
@@ -97,19 +128,56 @@ func Open(dbPath string) (*sql.DB, error) {
 	if _, err := os.Stat(dbPath); err != nil {
 		return nil, fmt.Errorf("views: open %s (build it first): %w", dbPath, err)
 	}
-	dsn, err := openDSN(dbPath)
+	settings, err := openSettings(dbPath)
 	if err != nil {
 		return nil, err
 	}
-	db, err := sql.Open("duckdb", dsn)
+	db, release, err := openFile(dbPath, settings)
 	if err != nil {
 		return nil, fmt.Errorf("views: open %s: %w", dbPath, err)
 	}
+	defer release() // read-only: the open file is all DuckDB uses from here on
 	if err := db.Ping(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("views: open %s: %w", dbPath, err)
 	}
 	return db, nil
+}
+
+// openFile opens the DuckDB file at path, read-only, with settings.
+// duckdb-go cuts its DSN at the first '?', so a path with one in a folder's
+// name is opened through a link to that folder from a private temporary
+// folder, which release removes.
+func openFile(path string, settings url.Values) (db *sql.DB, release func(), err error) {
+	release = func() {}
+	if strings.Contains(path, "?") {
+		if path, release, err = linkedPath(path); err != nil {
+			return nil, nil, err
+		}
+	}
+	db, err = sql.Open("duckdb", path+"?"+settings.Encode())
+	if err != nil {
+		release()
+		return nil, nil, err
+	}
+	return db, release, nil
+}
+
+func linkedPath(path string) (string, func(), error) {
+	dir, err := filepath.Abs(filepath.Dir(path))
+	if err != nil {
+		return "", nil, err
+	}
+	tmp, err := os.MkdirTemp("", "solbehave-duckdb-")
+	if err != nil {
+		return "", nil, err
+	}
+	link := filepath.Join(tmp, "folder")
+	if err := os.Symlink(dir, link); err != nil {
+		os.RemoveAll(tmp)
+		return "", nil, err
+	}
+	return filepath.Join(link, filepath.Base(path)), func() { os.RemoveAll(tmp) }, nil
 }
 
 // OpenInMemory returns an in-memory database with the same views as [Build]
@@ -136,7 +204,10 @@ func createViews(ctx context.Context, db *sql.DB, loc location, warehouseRoot st
 	if _, err := db.ExecContext(ctx, stmt); err != nil {
 		return fmt.Errorf("views: %s view: %w", LocationView, err)
 	}
-	w := warehouse.New(warehouseRoot)
+	w, err := pipeline.Selection(warehouseRoot)
+	if err != nil {
+		return fmt.Errorf("views: %w", err)
+	}
 	for _, d := range schemas.All() {
 		stmt, err := datasetViewAt(loc, w, d)
 		if err != nil {
@@ -156,15 +227,27 @@ func datasetViewSQL(dbPath string, w *warehouse.Warehouse, d schemas.Dataset) (s
 }
 
 // datasetViewAt is the CREATE VIEW (and COMMENT) for one dataset: over its
-// parts when it has any, else an empty view with the same typed columns.
+// parts when it has any, else an empty view with the same typed columns. A
+// dataset whose every part w lists is read by a glob (so parts a running
+// stage rewrites or removes meanwhile never break a query); one where w
+// leaves some out (stale units' parts, see pipeline.Selection), by the list
+// of the parts w keeps.
 func datasetViewAt(loc location, w *warehouse.Warehouse, d schemas.Dataset) (string, error) {
 	files, err := w.Files(d.Name)
 	if err != nil {
 		return "", fmt.Errorf("views: %w", err)
 	}
+	all, err := warehouse.New(w.Root).Files(d.Name)
+	if err != nil {
+		return "", fmt.Errorf("views: %w", err)
+	}
 	var body string
 	if len(files) > 0 {
-		body, err = parquetSelect(loc, w, d, partitioned(files, d.Partitions))
+		var list []string // nil: the glob reads every part
+		if len(files) < len(all) {
+			list = files
+		}
+		body, err = parquetSelect(loc, w, d, list, partitioned(files, d.Partitions))
 	} else {
 		body, err = emptySelect(d)
 	}
@@ -195,8 +278,8 @@ func columnComments(d schemas.Dataset) string {
 	return b.String()
 }
 
-func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, hive bool) (string, error) {
-	glob, err := parquetGlob(loc, w, d.Name)
+func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, files []string, hive bool) (string, error) {
+	source, err := parquetSource(loc, w, d.Name, files)
 	if err != nil {
 		return "", err
 	}
@@ -221,7 +304,7 @@ func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, hive
 		}
 		opts += ", hive_types = {" + strings.Join(types, ", ") + "}"
 	}
-	return sel + " FROM read_parquet(" + sqlString(glob) + ", " + opts + ")", nil
+	return sel + " FROM read_parquet(" + source + ", " + opts + ")", nil
 }
 
 // partitioned tells whether the parts sit in partition folders: a release's
@@ -286,7 +369,7 @@ func lockBuild(dbPath string) (unlock func(), err error) {
 // removeLeftovers deletes the temporary folders of builds that were killed
 // before they could remove their own.
 func removeLeftovers(dbPath string) {
-	left, _ := filepath.Glob(filepath.Join(filepath.Dir(dbPath), "."+filepath.Base(dbPath)+".tmp-*"))
+	left, _ := inputfile.Glob(filepath.Dir(dbPath), "."+filepath.Base(dbPath)+".tmp-*")
 	for _, p := range left {
 		os.RemoveAll(p)
 	}

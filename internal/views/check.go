@@ -152,17 +152,7 @@ func runView(ctx context.Context, db *sql.DB, name string) ([]string, int, error
 	if err != nil {
 		return nil, 0, err
 	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
 	n := 0
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return nil, n, err
-		}
-		n++
-	}
-	return cols, n, rows.Err()
+	err = EachRow(rows, func([]any) error { n++; return nil })
+	return cols, n, err
 }

@@ -55,22 +55,15 @@ func datasetDigest(ctx context.Context, db *sql.DB, d schemas.Dataset) (Digest, 
 	defer rows.Close()
 	cols, _ := rows.Columns()
 	var lines []string
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return Digest{}, err
-		}
+	err = EachRow(rows, func(vals []any) error {
 		var b strings.Builder
 		for i, v := range vals {
 			fmt.Fprintf(&b, "%s=%v\x1f", cols[i], v)
 		}
 		lines = append(lines, b.String())
-	}
-	if err := rows.Err(); err != nil {
+		return nil
+	})
+	if err != nil {
 		return Digest{}, err
 	}
 	sort.Strings(lines)

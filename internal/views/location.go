@@ -102,6 +102,25 @@ func Rebase(dbPath, root string) (bool, error) {
 	return true, nil
 }
 
+// OpenCurrent opens the views over the warehouse at root: the file at dbPath,
+// rebuilt first when it reads another folder's warehouse, or the views in
+// memory when there is no file. A file that cannot be rebuilt (the data
+// folder was moved onto a read-only mount) does not stop a query: the views
+// in memory read this folder's warehouse, and note says why.
+func OpenCurrent(dbPath, root string) (db *sql.DB, note string, err error) {
+	if _, err := os.Stat(dbPath); err != nil {
+		db, err := OpenInMemory(root)
+		return db, "", err
+	}
+	if _, err := Rebase(dbPath, root); err != nil {
+		db, merr := OpenInMemory(root)
+		return db, fmt.Sprintf("%s reads another folder's warehouse and cannot be rebuilt here (%v); "+
+			"querying this folder's warehouse directly", dbPath, err), merr
+	}
+	db, err = Open(dbPath)
+	return db, "", err
+}
+
 // Moved tells, without writing anything, whether the file at dbPath reads
 // another warehouse than the one at root (the data folder was moved or
 // copied), and which: from is the warehouse its views read. A missing file

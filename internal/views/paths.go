@@ -51,7 +51,44 @@ func parquetGlob(loc location, w *warehouse.Warehouse, dataset string) (string, 
 			return "", fmt.Errorf("views: dataset %s: %w", dataset, err)
 		}
 	}
-	return filepath.ToSlash(filepath.Join(dir, "**", "*"+warehouse.Ext)), nil
+	if err := CheckGlobbable(dir); err != nil {
+		return "", err
+	}
+	return globEscape.Replace(filepath.ToSlash(dir)) + "/**/*" + warehouse.Ext, nil
+}
+
+// globEscape makes a folder's path match itself in a DuckDB glob: '[', '?'
+// and '*' in a name (`results [v2]`) become one-character classes.
+var globEscape = strings.NewReplacer("[", "[[]", "?", "[?]", "*", "[*]")
+
+// CheckGlobbable refuses a folder whose path no DuckDB glob can name: a
+// backslash within a name (not a separator) matches neither itself nor any
+// escape of it. Commands that write check the data folder before any stage
+// runs, so a run does not end in a DuckDB file that cannot be built.
+func CheckGlobbable(dir string) error {
+	if strings.Contains(filepath.ToSlash(dir), `\`) {
+		return fmt.Errorf("views: the path %s has a backslash in a folder name, which DuckDB's file globs cannot match; choose another folder", dir)
+	}
+	return nil
+}
+
+// parquetSource is what a dataset view reads, as a read_parquet argument:
+// the dataset's glob, or the list of files when files is not nil, each
+// named as parquetGlob names the folder.
+func parquetSource(loc location, w *warehouse.Warehouse, dataset string, files []string) (string, error) {
+	if files == nil {
+		glob, err := parquetGlob(loc, w, dataset)
+		return sqlString(glob), err
+	}
+	quoted := make([]string, len(files))
+	for i, f := range files {
+		ref, err := warehouseRef(loc, f)
+		if err != nil {
+			return "", fmt.Errorf("views: dataset %s: %w", dataset, err)
+		}
+		quoted[i] = sqlString(globEscape.Replace(ref))
+	}
+	return "[" + strings.Join(quoted, ", ") + "]", nil
 }
 
 // warehouseRef is the warehouse root as the views of loc name it.
@@ -101,17 +138,17 @@ func dbDir(dbPath string) (string, error) {
 	return filepath.Dir(abs), nil
 }
 
-// openDSN is the duckdb-go DSN that opens dbPath read-only with
-// file_search_path set to its folder, so both layouts resolve.
-func openDSN(dbPath string) (string, error) {
+// openSettings open dbPath read-only with file_search_path set to its
+// folder, so both layouts resolve.
+func openSettings(dbPath string) (url.Values, error) {
 	dir, err := dbDir(dbPath)
 	if err != nil {
-		return "", err
+		return nil, err
 	}
 	q := noExtensions()
 	q.Set("access_mode", "read_only")
 	q.Set("file_search_path", dir)
-	return dbPath + "?" + q.Encode(), nil
+	return q, nil
 }
 
 // noExtensions are the DSN settings of every database a query reaches: no

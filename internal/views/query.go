@@ -89,20 +89,7 @@ func stream(rows *sql.Rows, s sink) error {
 	if err := s.header(cols); err != nil {
 		return err
 	}
-	vals := make([]any, len(cols))
-	ptrs := make([]any, len(cols))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
-		if err := s.row(vals); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
+	if err := EachRow(rows, s.row); err != nil {
 		return err
 	}
 	return s.end()

@@ -7,8 +7,15 @@ import (
 )
 
 // IsShare tells a column holding a 0–1 share by its name: the views name
-// every such column *_rate.
-func IsShare(column string) bool { return strings.HasSuffix(column, "_rate") }
+// such columns *_rate, or precision, recall, f1 and accuracy (with their
+// Wilson bounds, *_lo and *_hi).
+func IsShare(column string) bool {
+	if strings.HasSuffix(column, "_rate") {
+		return true
+	}
+	base := strings.TrimSuffix(strings.TrimSuffix(column, "_lo"), "_hi")
+	return base == "precision" || base == "recall" || base == "f1" || base == "accuracy"
+}
 
 // Readable renders a float for a person (the table format, the report): a
 // share column as a percentage with one decimal, more only where one would

@@ -23,6 +23,9 @@ func TestReadable(t *testing.T) {
 		{"seconds", 12.5, "12.5"},
 		{"seconds", 0.00001234, "1.234e-05"},
 		{"n", 3, "3"},
+		{"recall_lo", 0.9411764705882353, "94.1%"},
+		{"precision", 1, "100.0%"},
+		{"spearman_rho", 0.10366105360784121, "0.1037"},
 	} {
 		if got := Readable(tc.col, tc.x); got != tc.want {
 			t.Errorf("Readable(%q, %v) = %q, want %q", tc.col, tc.x, got, tc.want)

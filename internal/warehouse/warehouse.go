@@ -45,10 +45,20 @@ func ByContract(contractID string) []Partition {
 }
 
 // Warehouse is a directory of datasets, normally <data>/warehouse.
-type Warehouse struct{ Root string }
+type Warehouse struct {
+	Root string
+	keep func(path string) bool // nil: every part
+}
 
 // New returns a warehouse rooted at root. Nothing is created until a write.
 func New(root string) *Warehouse { return &Warehouse{Root: root} }
+
+// Filtered is the same warehouse with Files listing only the parts keep
+// accepts (given their path as Files gives it): e.g. the outputs of the
+// units that are current.
+func (w *Warehouse) Filtered(keep func(path string) bool) *Warehouse {
+	return &Warehouse{Root: w.Root, keep: keep}
+}
 
 // DatasetDir is the folder holding every part of dataset.
 func (w *Warehouse) DatasetDir(dataset string) string {
@@ -93,7 +103,8 @@ func isSafe(c byte) bool {
 		c == '.' || c == '_' || c == '-'
 }
 
-// Files lists every part of dataset, sorted, as paths under w.Root. A dataset
+// Files lists every part of dataset (that the filter keeps, see Filtered),
+// sorted, as paths under w.Root. A dataset
 // never written returns no files and no error. Temporary files of writes in
 // progress (or of crashed writes) are not parts and are not listed.
 func (w *Warehouse) Files(dataset string) ([]string, error) {
@@ -106,7 +117,7 @@ func (w *Warehouse) Files(dataset string) ([]string, error) {
 			}
 			return err
 		}
-		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), Ext) {
+		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), Ext) && (w.keep == nil || w.keep(path)) {
 			files = append(files, path)
 		}
 		return nil

@@ -25,7 +25,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -49,8 +48,8 @@ type Stage struct {
 	RepairMaxTokens   int
 	LLM               llm.Options
 
-	mu      sync.Mutex
-	clients map[string]*llm.Client
+	pool     *llm.Pool // repair clients, one per model
+	poolOnce sync.Once
 }
 
 // New returns the stage with the paper's parameters.
@@ -86,16 +85,12 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		key := [2]string{g.ContractID, g.Model}
 		groups[key] = append(groups[key], g)
 	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	client, err := etherscan.NewRecorded(env.Corpus)
+	corpus, err := deploy.OpenCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
 	byID := map[string]etherscan.Entry{}
-	for _, e := range entries {
+	for _, e := range corpus.Entries {
 		byID[e.ID] = e
 	}
 	keys := make([][2]string, 0, len(groups))
@@ -111,7 +106,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		if !ok {
 			continue // the contract left the corpus; generate drops its rows next run
 		}
-		rec, err := deploy.Load(client, e, 0)
+		rec, err := corpus.Load(e, 0)
 		if err != nil || rec.Source == nil {
 			continue
 		}
@@ -155,21 +150,8 @@ func (s *Stage) client(env *pipeline.Env, model string) (*llm.Client, error) {
 	if s.LLM.BaseURL == "" {
 		return nil, errors.New("repairs need --llm-url")
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.clients == nil {
-		s.clients = map[string]*llm.Client{}
-	}
-	if c := s.clients[name]; c != nil {
-		return c, nil
-	}
-	o := s.LLM
-	o.Model = name
-	if o.CacheDir == "" {
-		o.CacheDir = filepath.Join(env.Data, "llm_cache")
-	}
-	s.clients[name] = llm.New(o)
-	return s.clients[name], nil
+	s.poolOnce.Do(func() { s.pool = llm.NewPool(s.LLM, env.Data) })
+	return s.pool.Client(name), nil
 }
 
 func cutModel(model string) (string, bool) {

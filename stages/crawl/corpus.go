@@ -18,6 +18,7 @@ import (
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/redact"
+	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -51,7 +52,7 @@ func writeEnvelope(path string, result any) error {
 // its unit. Records are read as regular files within the bound a recorded
 // answer has, and a cancelled ctx stops the digest between files.
 func dirDigest(ctx context.Context, dir string) (string, error) {
-	names, err := filepath.Glob(filepath.Join(dir, "*.json"))
+	names, err := inputfile.Glob(dir, "*.json")
 	if err != nil {
 		return "", err
 	}
@@ -91,11 +92,11 @@ func callsTo(txs []esapi.NormalTx, address string) int {
 	return n
 }
 
-// abiNontrivial counts a recorded ABI's state-changing functions, the size
-// Figure 2 plots at the crawled stage: no compile, the rule verify applies to
-// the compiled ABI (neither view nor pure). -1 when the ABI cannot be read
-// (Etherscan answers a sentence for an unverified contract).
-func abiNontrivial(recorded string) int64 {
+// stateChangingABI counts a recorded ABI's state-changing methods (neither
+// view nor pure), the rule verify applies to the compiled ABI. -1 when the
+// ABI cannot be read (Etherscan answers a sentence for an unverified
+// contract).
+func stateChangingABI(recorded string) int64 {
 	parsed, err := abi.JSON(strings.NewReader(recorded))
 	if err != nil {
 		return -1
@@ -107,4 +108,21 @@ func abiNontrivial(recorded string) int64 {
 		}
 	}
 	return n
+}
+
+// chainSize is the size Figure 2 plots at the crawled stage, the count
+// verify applies to the compiled chain, read from the recorded source by
+// the lexer across every file (no compiler: a crawl sizes thousands of
+// candidates). -1 when the source cannot be read or its target not found
+// or linearised.
+func chainSize(src *esapi.ContractSource) int64 {
+	files, err := etherscan.ParseSource(src)
+	if err != nil {
+		return -1
+	}
+	n, err := skeleton.ChainCount(files.Files, src.ContractName)
+	if err != nil {
+		return -1
+	}
+	return int64(n)
 }

@@ -60,7 +60,7 @@ func New() *Stage {
 }
 
 func (s *Stage) Name() string    { return "crawl" }
-func (s *Stage) Version() string { return "1" }
+func (s *Stage) Version() string { return "2" }
 func (s *Stage) Summary() string {
 	return "fetch candidates' verified source and history; filter unverified, proxies, short histories"
 }
@@ -236,9 +236,10 @@ func (s *Stage) filter(row *schemas.CrawlCandidate, src *esapi.ContractSource, t
 	row.Verified = strings.TrimSpace(src.SourceCode) != ""
 	v := proxy.Detect(src.Proxy, src.SourceCode, creationCode(txs, row.Address))
 	row.Proxy, row.ProxyEvidence = v.Proxy, v.Evidence
-	row.AbiNontrivialFunctions = abiNontrivial(src.ABI)
-	if row.AbiNontrivialFunctions >= 0 {
-		row.SizeBucket = schemas.SizeBucket(row.AbiNontrivialFunctions)
+	row.NStateChangingABI = stateChangingABI(src.ABI)
+	row.NNontrivialFunctions = chainSize(src)
+	if row.NNontrivialFunctions >= 0 {
+		row.SizeBucket = schemas.SizeBucket(row.NNontrivialFunctions)
 	}
 	row.NTransactions = int64(callsTo(txs, row.Address))
 	row.EnoughHistory = row.NTransactions >= int64(s.MinTxs)

@@ -86,7 +86,7 @@ func TestDiscoverRanksCallTargetsWithCode(t *testing.T) {
 func TestLiveCrawlOverHTTP(t *testing.T) {
 	sim, contracts := chainWithTraffic(t)
 	corpus := t.TempDir()
-	writeRecord(t, corpus, "Token", contracts[0], "contract Token { function f() public {} }", 250, tokenABI)
+	writeRecord(t, corpus, "Token", contracts[0], tokenSource, 250, tokenABI)
 	writeRecord(t, corpus, "Proxy", contracts[1], "contract Proxy { bytes32 s = 0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc; }", 300)
 	writeRecord(t, corpus, "Small", contracts[2], "contract Small {}", 20)
 	data := t.TempDir()
@@ -108,8 +108,9 @@ func TestLiveCrawlOverHTTP(t *testing.T) {
 		t.Fatalf("the crawl should write only the passing record (Token) as a corpus: %v %v", written, err)
 	}
 	for _, r := range rows {
-		if r.Name == "Token" && (r.AbiNontrivialFunctions != 2 || r.SizeBucket != "1-5") {
-			t.Errorf("Token: %d non-trivial ABI functions (%q), want 2 (1-5)", r.AbiNontrivialFunctions, r.SizeBucket)
+		if r.Name == "Token" && (r.NNontrivialFunctions != 3 || r.NStateChangingABI != 2 || r.SizeBucket != "1-5") {
+			t.Errorf("Token: %d non-trivial functions in its chain, %d state-changing in its ABI (%q), want 3 and 2 (1-5)",
+				r.NNontrivialFunctions, r.NStateChangingABI, r.SizeBucket)
 		}
 		if r.Name != "Token" && !strings.HasPrefix(r.ContractID, r.Name+"_") {
 			t.Errorf("%s: a rejected candidate keeps its folder name as id, got %q", r.Name, r.ContractID)
@@ -199,12 +200,37 @@ const tokenABI = `[{"type":"constructor","inputs":[]},
  {"type":"function","name":"p","inputs":[],"outputs":[{"name":"","type":"uint256"}],"constant":true},
  {"type":"event","name":"E","inputs":[],"anonymous":false}]`
 
+// tokenSource is Token as Etherscan answers a multi-file contract: its
+// standard-JSON input between double braces, Token's base in another file.
+// Its chain has 3 non-trivial functions (f, g and the base's internal
+// _mint; not the views, the pure function nor the constructor), its ABI 2.
+var tokenSource = "{" + mustJSON(map[string]any{
+	"language": "Solidity",
+	"sources": map[string]any{
+		"contracts/Token.sol": map[string]string{"content": "pragma solidity ^0.8.0;\nimport {Base} from \"./Base.sol\";\n" +
+			"contract Token is Base {\n    function f() public { _mint(); }\n    function g() public payable {}\n" +
+			"    function v() public view returns (uint256) { return _peek(); }\n    function p() public pure returns (uint256) { return 2; }\n}\n"},
+		"contracts/Base.sol": map[string]string{"content": "pragma solidity ^0.8.0;\nlibrary L { function x() internal {} }\n" +
+			"abstract contract Base {\n    uint256 s;\n    constructor() { s = 1; }\n    function _mint() internal { s++; }\n" +
+			"    function _peek() internal view returns (uint256) { return s; }\n}\n"},
+	},
+	"settings": map[string]any{"optimizer": map[string]any{"enabled": false, "runs": 200}, "libraries": map[string]any{}},
+}) + "}"
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return string(b)
+}
+
 // The recorded path applies the same filters as the live one, and sizes
-// every candidate from its recorded ABI.
+// every candidate from its recorded source (the chain count) and ABI.
 func TestRecordedCrawlFiltersProxiesAndShortHistories(t *testing.T) {
 	corpus := t.TempDir()
 	addr := func(i byte) common.Address { return common.BytesToAddress([]byte{0xc0, i}) }
-	writeRecord(t, corpus, "Token", addr(1), "contract Token { function f() public {} }", 250, tokenABI)
+	writeRecord(t, corpus, "Token", addr(1), tokenSource, 250, tokenABI)
 	writeRecord(t, corpus, "Proxy", addr(2), "contract Proxy { bytes32 s = 0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc; }", 300)
 	writeRecord(t, corpus, "Small", addr(3), "contract Small {}", 199)
 	data := t.TempDir()
@@ -222,8 +248,11 @@ func TestRecordedCrawlFiltersProxiesAndShortHistories(t *testing.T) {
 		if !strings.HasPrefix(r.Reason, want[r.Name]) || (want[r.Name] == "") != r.Passed || r.Origin != "recorded" {
 			t.Errorf("%s: passed=%v reason=%q origin=%q, want reason %q", r.Name, r.Passed, r.Reason, r.Origin, want[r.Name])
 		}
-		if wantSize := map[string]int64{"Token": 2}[r.Name]; r.AbiNontrivialFunctions != wantSize {
-			t.Errorf("%s: %d non-trivial ABI functions, want %d", r.Name, r.AbiNontrivialFunctions, wantSize)
+		if wantSize := map[string]int64{"Token": 3}[r.Name]; r.NNontrivialFunctions != wantSize {
+			t.Errorf("%s: %d non-trivial functions, want %d", r.Name, r.NNontrivialFunctions, wantSize)
+		}
+		if wantABI := map[string]int64{"Token": 2}[r.Name]; r.NStateChangingABI != wantABI {
+			t.Errorf("%s: %d state-changing ABI functions, want %d", r.Name, r.NStateChangingABI, wantABI)
 		}
 	}
 }

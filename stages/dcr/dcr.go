@@ -47,6 +47,7 @@ import (
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/subjects"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -62,7 +63,7 @@ type Stage struct {
 	MaxTokens   int      // LLM reply limit
 	LLM         llm.Options
 
-	clients map[string]*llm.Client // per model
+	clients *llm.Pool // one client per extractor model
 }
 
 // New returns the stage with its defaults: the extractors the generators
@@ -142,41 +143,32 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err := s.makeClients(env, exs); err != nil {
 		return nil, err
 	}
-	kept, artifacts, err := readInputs(env.Warehouse)
+	orig, err := subjects.ReadOriginals(env.Warehouse)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	client, err := etherscan.NewRecorded(env.Corpus)
+	corpus, err := deploy.OpenCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
-	for _, e := range entries {
+	for _, e := range corpus.Entries {
 		au, err := s.annotationUnit(e)
 		if err != nil {
 			return nil, err
 		}
 		units = append(units, au...)
-		if !kept[e.ID] {
-			continue
-		}
-		rec, loadErr := deploy.Load(client, e, s.History)
-		digest := e.ID
-		if rec != nil {
-			digest = rec.Digest
-		}
+	}
+	for _, sub := range subjects.Kept(corpus, orig, s.History, nil) {
+		id := sub.Entry.ID
 		for _, ex := range exs {
-			u := unit{ex: ex, rec: rec, loadErr: loadErr, artifact: artifacts[e.ID]}
-			fp := pipeline.Fingerprint(s.Version(), dcrextract.Version, ex, s.History, digest, u.artifact, pipeline.ErrText(loadErr), s.llmKey(ex))
-			units = append(units, pipeline.Unit{ID: e.ID + "/" + ex.Name, Contract: e.ID, Fingerprint: fp, Payload: u,
-				Files: []string{graphPath(e.ID, ex.Name)}})
+			u := unit{ex: ex, rec: sub.Record, loadErr: sub.LoadErr, artifact: sub.Artifact}
+			fp := pipeline.Fingerprint(s.Version(), dcrextract.Version, ex, s.History, sub.Digest, u.artifact, pipeline.ErrText(sub.LoadErr), s.llmKey(ex))
+			units = append(units, pipeline.Unit{ID: id + "/" + ex.Name, Contract: id, Fingerprint: fp, Payload: u,
+				Files: []string{graphPath(id, ex.Name)}})
 		}
 	}
-	if len(kept) == 0 {
+	if len(orig.Kept) == 0 {
 		env.Log.Warn("dcr: no kept contract (run verify first); only annotations are loaded")
 	}
 	return units, nil
@@ -211,44 +203,13 @@ func (s *Stage) annotationUnit(e etherscan.Entry) ([]pipeline.Unit, error) {
 }
 
 func (s *Stage) makeClients(env *pipeline.Env, exs []extractor) error {
-	s.clients = map[string]*llm.Client{}
 	for _, ex := range exs {
-		if ex.Model == "" {
-			continue
-		}
-		if s.LLM.BaseURL == "" {
+		if ex.Model != "" && s.LLM.BaseURL == "" {
 			return fmt.Errorf("--extractor %s needs --llm-url", ex.Name)
 		}
-		o := s.LLM
-		o.Model = ex.Model
-		if o.CacheDir == "" {
-			o.CacheDir = filepath.Join(env.Data, "llm_cache")
-		}
-		s.clients[ex.Model] = llm.New(o)
 	}
+	s.clients = llm.NewPool(s.LLM, env.Data)
 	return nil
-}
-
-// readInputs: which contracts are kept, and their originals' artifacts.
-func readInputs(w *warehouse.Warehouse) (map[string]bool, map[string]string, error) {
-	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
-	if err != nil {
-		return nil, nil, err
-	}
-	repro, err := warehouse.ReadDataset[schemas.Reproducibility](w, "reproducibility")
-	if err != nil {
-		return nil, nil, err
-	}
-	kept, artifacts := map[string]bool{}, map[string]string{}
-	for _, c := range contracts {
-		kept[c.ContractID] = kept[c.ContractID] || c.Kept
-	}
-	for _, r := range repro {
-		if r.Artifact != "" {
-			artifacts[r.ContractID] = r.Artifact
-		}
-	}
-	return kept, artifacts, nil
 }
 
 // Run does one unit.
@@ -288,7 +249,7 @@ func (s *Stage) runLLM(ctx context.Context, env *pipeline.Env, u unit, orig *sol
 	if err != nil {
 		return fail(failure.Compile, false, err)
 	}
-	x := &dcrextract.LLM{Client: s.clients[u.ex.Model], Name: u.ex.Name, Temperature: s.Temperature,
+	x := &dcrextract.LLM{Client: s.clients.Client(u.ex.Model), Name: u.ex.Name, Temperature: s.Temperature,
 		MaxTokens: s.MaxTokens, Seed: env.Seed}
 	outcome, err := x.Extract(ctx, in)
 	if outcome != nil {

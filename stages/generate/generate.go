@@ -97,16 +97,12 @@ func (s *Stage) generators(env *pipeline.Env) ([]regen.Generator, error) {
 		if s.LLM.BaseURL != "" {
 			return nil, errors.New("--llm-url is set but --generator names no openai:<model>")
 		}
-		specs = []string{regen.KindMutant, regen.KindReference}
+		specs = regen.DefaultGenerators
 	}
 	if s.Samples < 1 {
 		return nil, fmt.Errorf("--samples %d: want at least 1", s.Samples)
 	}
-	o := s.LLM
-	if o.CacheDir == "" {
-		o.CacheDir = filepath.Join(env.Data, "llm_cache")
-	}
-	cfg := regen.Config{LLM: o, Temperature: s.Temperature, MaxTokens: s.MaxTokens, MutationRate: s.MutationRate}
+	cfg := regen.Config{LLM: s.LLM.WithCache(env.Data), Temperature: s.Temperature, MaxTokens: s.MaxTokens, MutationRate: s.MutationRate}
 	seen := map[string]string{} // sample folder -> generator
 	var out []regen.Generator
 	for _, spec := range specs {
@@ -291,11 +287,7 @@ func loadSkeleton(data string, row schemas.Skeleton) (*skeleton.Skeleton, error)
 }
 
 func loadOriginal(env *pipeline.Env, u unit) (*regen.Original, error) {
-	client, err := etherscan.NewRecorded(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	rec, err := deploy.Load(client, u.entry, 0)
+	rec, err := deploy.LoadRecord(env.Corpus, u.entry, 0)
 	if err != nil {
 		return nil, failure.New(failure.Source, false, err)
 	}

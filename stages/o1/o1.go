@@ -42,6 +42,7 @@ package o1
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -56,7 +57,6 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/internal/replay"
@@ -134,30 +134,18 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil || len(in.samples) == 0 {
 		return nil, err
 	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	client, err := etherscan.NewRecorded(env.Corpus)
+	corpus, err := deploy.OpenCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
-	for _, e := range entries {
-		byModel := in.samples[e.ID]
-		if !in.kept[e.ID] || len(byModel) == 0 {
-			continue
-		}
-		rec, loadErr := deploy.Load(client, e, historyLimit)
-		digest := e.ID
-		if rec != nil {
-			digest = rec.Digest
-		}
+	for _, sub := range subjects.Kept(corpus, in.orig, historyLimit, func(id string) bool { return len(in.samples[id]) > 0 }) {
+		id, byModel := sub.Entry.ID, in.samples[sub.Entry.ID]
 		for _, model := range slices.Sorted(maps.Keys(byModel)) {
-			u := unit{rec: rec, loadErr: loadErr, origArtifact: in.artifacts[e.ID], model: model, samples: byModel[model]}
-			fp := pipeline.Fingerprint(s.Version(), budget{s.Calls, s.SeqLen, s.Gas, s.GasBudget}, env.Seed, digest, u.origArtifact, model,
-				sampleKeys(u.samples), pipeline.ErrText(loadErr))
-			units = append(units, pipeline.Unit{ID: e.ID + "/" + model, Contract: e.ID, Fingerprint: fp, Payload: u})
+			u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, model: model, samples: byModel[model]}
+			fp := pipeline.Fingerprint(s.Version(), budget{s.Calls, s.SeqLen, s.Gas, s.GasBudget}, env.Seed, sub.Digest, u.origArtifact, model,
+				sampleKeys(u.samples), pipeline.ErrText(sub.LoadErr))
+			units = append(units, pipeline.Unit{ID: id + "/" + model, Contract: id, Fingerprint: fp, Payload: u})
 		}
 	}
 	return units, nil
@@ -165,9 +153,8 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 
 // inputs are the datasets O1 starts from.
 type inputs struct {
-	kept      map[string]bool
-	artifacts map[string]string                      // contract -> the original's artifact
-	samples   map[string]map[string][]schemas.Sample // contract -> model -> compiling samples by index
+	orig    *subjects.Originals
+	samples map[string]map[string][]schemas.Sample // contract -> model -> compiling samples by index
 }
 
 func readInputs(w *warehouse.Warehouse) (*inputs, error) {
@@ -179,7 +166,7 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &inputs{kept: orig.Kept, artifacts: orig.Artifacts, samples: map[string]map[string][]schemas.Sample{}}
+	in := &inputs{orig: orig, samples: map[string]map[string][]schemas.Sample{}}
 	for contract, list := range samples {
 		in.samples[contract] = subjects.ByModel(list)
 	}
@@ -240,7 +227,7 @@ func (s *Stage) fuzzSample(ctx context.Context, env *pipeline.Env, u unit, orig 
 	if sameBehaviour(orig, sd) {
 		return sameCodeRows(row, methods, env.Seed), nil, nil
 	}
-	dict := fuzz.NewDictionaryFrom(seeds(u.rec, orig, sd, sampleSource(env.Data, smp)))
+	dict := fuzz.NewDictionaryFrom(seeds(u.rec, orig, sd, sampleSources(env.Data, smp)))
 	var results []schemas.FuzzResult
 	var cxs []schemas.FuzzCounterexample
 	for _, m := range methods {
@@ -271,15 +258,31 @@ func seedFor(seed int64, signature string) uint64 {
 	return uint64(seed) ^ h.Sum64()
 }
 
-// sampleSource reads a sample's source for its literals; "" when absent
-// (the bytecode operands still cover its constants).
-func sampleSource(data string, smp schemas.Sample) string {
+// sampleSources reads a sample's source files for their literals: every
+// file of a multi-file sample (files_path: its regenerated bases' bodies
+// live in their own files), else its target file; none when absent (the
+// bytecode operands still cover its constants).
+func sampleSources(data string, smp schemas.Sample) []string {
+	if smp.FilesPath != "" {
+		if files, err := readFiles(filepath.Join(data, filepath.FromSlash(smp.FilesPath))); err == nil {
+			return inNameOrder(files)
+		}
+	}
 	if smp.SourcePath == "" {
-		return ""
+		return nil
 	}
-	b, err := os.ReadFile(filepath.Join(data, smp.SourcePath))
+	b, err := os.ReadFile(filepath.Join(data, filepath.FromSlash(smp.SourcePath)))
 	if err != nil {
-		return ""
+		return nil
 	}
-	return string(b)
+	return []string{string(b)}
+}
+
+func readFiles(path string) (map[string]string, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var files map[string]string
+	return files, json.Unmarshal(b, &files)
 }

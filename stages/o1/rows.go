@@ -99,15 +99,13 @@ func failureText(o fuzz.Outcome) string {
 
 // seeds gathers what the dictionary of one (original, sample) pair is
 // mined from.
-func seeds(rec *deploy.Record, orig, sample *deploy.Deployment, sampleSrc string) fuzz.Seeds {
+func seeds(rec *deploy.Record, orig, sample *deploy.Deployment, sampleSrcs []string) fuzz.Seeds {
 	s := fuzz.Seeds{
 		Actors:  actors(rec, orig),
 		Encoded: [][]byte{orig.Args},
 		Sources: originalSources(rec),
 	}
-	if sampleSrc != "" {
-		s.Sources = append(s.Sources, sampleSrc)
-	}
+	s.Sources = append(s.Sources, sampleSrcs...)
 	for _, d := range []*deploy.Deployment{orig, sample} {
 		if d.Result != nil {
 			s.Storage = append(s.Storage, d.Result.StorageWrites...)
@@ -143,14 +141,19 @@ func originalSources(rec *deploy.Record) []string {
 	if rec.Files == nil {
 		return nil
 	}
-	names := make([]string, 0, len(rec.Files.Files))
-	for name := range rec.Files.Files {
+	return inNameOrder(rec.Files.Files)
+}
+
+// inNameOrder lists the texts of files by file name.
+func inNameOrder(files map[string]string) []string {
+	names := make([]string, 0, len(files))
+	for name := range files {
 		names = append(names, name)
 	}
 	sort.Strings(names)
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = rec.Files.Files[n]
+		out[i] = files[n]
 	}
 	return out
 }

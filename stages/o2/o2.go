@@ -35,7 +35,6 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/sharedflag"
@@ -96,37 +95,24 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil || len(in.samples) == 0 {
 		return nil, err
 	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	client, err := etherscan.NewRecorded(env.Corpus)
+	corpus, err := deploy.OpenCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
-	for _, e := range entries {
-		samples := in.samples[e.ID]
-		if !in.kept[e.ID] || len(samples) == 0 {
-			continue
-		}
-		u := unit{origArtifact: in.artifacts[e.ID], samples: samples}
-		u.rec, u.loadErr = deploy.Load(client, e, s.Budget)
-		digest := e.ID
-		if u.rec != nil {
-			digest = u.rec.Digest
-		}
-		fp := pipeline.Fingerprint(s.Version(), s, digest, u.origArtifact, sampleKeys(samples), pipeline.ErrText(u.loadErr))
-		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: u})
+	for _, sub := range subjects.Kept(corpus, in.orig, s.Budget, func(id string) bool { return len(in.samples[id]) > 0 }) {
+		id, samples := sub.Entry.ID, in.samples[sub.Entry.ID]
+		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, samples: samples}
+		fp := pipeline.Fingerprint(s.Version(), s, sub.Digest, u.origArtifact, sampleKeys(samples), pipeline.ErrText(u.loadErr))
+		units = append(units, pipeline.Unit{ID: id, Contract: id, Fingerprint: fp, Payload: u})
 	}
 	return units, nil
 }
 
 // inputs are the datasets O2 starts from.
 type inputs struct {
-	kept      map[string]bool
-	artifacts map[string]string           // contract -> the original's artifact
-	samples   map[string][]schemas.Sample // contract -> compiling samples, by (model, sample)
+	orig    *subjects.Originals
+	samples map[string][]schemas.Sample // contract -> compiling samples, by (model, sample)
 }
 
 func readInputs(w *warehouse.Warehouse) (*inputs, error) {
@@ -138,7 +124,7 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &inputs{kept: orig.Kept, artifacts: orig.Artifacts, samples: samples}, nil
+	return &inputs{orig: orig, samples: samples}, nil
 }
 
 func sampleKeys(samples []schemas.Sample) []sampleKey {

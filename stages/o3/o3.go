@@ -51,7 +51,6 @@ import (
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/replay"
@@ -138,38 +137,26 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil || len(in.samples) == 0 || len(in.calls) == 0 {
 		return nil, err
 	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	client, err := etherscan.NewRecorded(env.Corpus)
+	corpus, err := deploy.OpenCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
-	for _, e := range entries {
-		samples, calls := in.samples[e.ID], in.calls[e.ID]
-		if !in.kept[e.ID] || len(samples) == 0 || len(calls) == 0 {
-			continue
-		}
-		u := unit{origArtifact: in.artifacts[e.ID], samples: samples, calls: calls}
-		u.rec, u.loadErr = deploy.Load(client, e, s.History)
-		digest := e.ID
-		if u.rec != nil {
-			digest = u.rec.Digest
-		}
-		fp := pipeline.Fingerprint(s.Version(), s.reference(), s.Profile, s.SnapshotEvery, s.History, digest, u.origArtifact,
+	want := func(id string) bool { return len(in.samples[id]) > 0 && len(in.calls[id]) > 0 }
+	for _, sub := range subjects.Kept(corpus, in.orig, s.History, want) {
+		id, samples, calls := sub.Entry.ID, in.samples[sub.Entry.ID], in.calls[sub.Entry.ID]
+		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, samples: samples, calls: calls}
+		fp := pipeline.Fingerprint(s.Version(), s.reference(), s.Profile, s.SnapshotEvery, s.History, sub.Digest, u.origArtifact,
 			sampleKeys(samples), callsDigest(calls), pipeline.ErrText(u.loadErr))
-		units = append(units, pipeline.Unit{ID: e.ID + "/" + s.Profile, Contract: e.ID, Fingerprint: fp, Payload: u})
+		units = append(units, pipeline.Unit{ID: id + "/" + s.Profile, Contract: id, Fingerprint: fp, Payload: u})
 	}
 	return units, nil
 }
 
 type inputs struct {
-	kept      map[string]bool
-	artifacts map[string]string
-	samples   map[string][]schemas.Sample
-	calls     map[string]map[string][]schemas.SequenceCall // contract -> extractor -> rows
+	orig    *subjects.Originals
+	samples map[string][]schemas.Sample
+	calls   map[string]map[string][]schemas.SequenceCall // contract -> extractor -> rows
 }
 
 // readInputs reads the kept originals, the compiling samples and the
@@ -187,7 +174,7 @@ func readInputs(w *warehouse.Warehouse, profile string) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &inputs{kept: orig.Kept, artifacts: orig.Artifacts, samples: samples,
+	in := &inputs{orig: orig, samples: samples,
 		calls: map[string]map[string][]schemas.SequenceCall{}}
 	for _, c := range calls {
 		if c.Profile != profile {

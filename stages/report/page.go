@@ -14,7 +14,14 @@ import (
 type page struct {
 	Sections []pageSection
 	Summary  []summaryItem
+	Made     *Made // the run that drew the page; nil when unknown
 	Runs     table // run information: the latest runs that made this warehouse
+}
+
+// Made is the run that draws the page: it writes its runs row only when it
+// ends, after the page, so the page names it itself.
+type Made struct {
+	RunID, Started, Command, Version string
 }
 
 // runsQuery is the run information: the last runs recorded (runs dataset).
@@ -45,11 +52,15 @@ var summaryQueries = []struct{ label, query string }{
 // Render builds the report page from the views of db: every figure it can
 // draw, every table of the sql/ views, "no data yet" for the rest. The page
 // is self-contained: inline CSS and SVG, no script, nothing fetched.
-func Render(ctx context.Context, db *sql.DB) ([]byte, error) {
+func Render(ctx context.Context, db *sql.DB) ([]byte, error) { return RenderMade(ctx, db, nil) }
+
+// RenderMade is Render for a page drawn by the run made.
+func RenderMade(ctx context.Context, db *sql.DB, made *Made) ([]byte, error) {
 	p, err := build(ctx, db)
 	if err != nil {
 		return nil, err
 	}
+	p.Made = made
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, p); err != nil {
 		return nil, err
@@ -96,7 +107,7 @@ func build(ctx context.Context, db *sql.DB) (page, error) {
 				ps.Tables = append(ps.Tables, table{View: v, NoData: "no data yet (the view is not in this build)"})
 				continue
 			}
-			t, err := readTable(ctx, db, v, about(f))
+			t, err := readTable(ctx, db, v, f.About())
 			if err != nil {
 				return p, err
 			}
@@ -125,7 +136,7 @@ func otherTables(ctx context.Context, db *sql.DB, files map[string]sqlviews.File
 	sort.Strings(names)
 	var out []table
 	for _, v := range names {
-		t, err := readTable(ctx, db, v, about(files[v]))
+		t, err := readTable(ctx, db, v, files[v].About())
 		if err != nil {
 			return nil, err
 		}
@@ -195,6 +206,7 @@ h3 code { font-size: 0.95em; }
 {{end}}
 <section id="runs">
 <h2>Run information</h2>
+{{with .Made}}<p class="made" data-run="{{.RunID}}">This page was drawn by run <code>{{.RunID}}</code>{{if .Started}}, started {{.Started}}{{end}}{{if .Command}}: <code>{{.Command}}</code>{{end}}{{if .Version}} (solbehave {{.Version}}){{end}}.</p>{{end}}
 {{with .Runs}}{{if .NoData}}<div class="nodata" data-table="runs">{{.NoData}}</div>{{else}}
 <p class="about">The runs recorded in this data folder (runs dataset), latest first: what made the numbers above.</p>
 <div class="scroll"><table data-table="runs">

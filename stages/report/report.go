@@ -19,11 +19,9 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -32,6 +30,7 @@ import (
 	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/schemas"
 	sqlviews "github.com/solbehave/solbehave/sql"
 )
 
@@ -52,7 +51,7 @@ func (s *Stage) BindFlags(*pflag.FlagSet) {}
 func Path(data string) string { return filepath.Join(data, "report", "index.html") }
 
 // Plan has one unit. Its inputs are everything the page shows: every
-// Parquet part (name, size, time) and the views' SQL. The page records the
+// Parquet part the views read (name, size, time) and the views' SQL. The page records the
 // digest of the inputs it was drawn from and the unit fingerprint it was
 // written under: while the page is there and drawn from the current inputs,
 // the unit keeps that fingerprint (and is skipped); new inputs give a new
@@ -96,25 +95,34 @@ func meta(page []byte, name string) string {
 	return ""
 }
 
-// partsDigest lists every file of the warehouse with its size and time.
+// partsDigest lists every part the views read (the current units' outputs,
+// see pipeline.Selection) with its size and time. The run records are left
+// out: a run writes its record after the page, which shows the run that
+// made it without reading it back.
 func partsDigest(root string) ([]string, error) {
+	w, err := pipeline.Selection(root)
+	if err != nil {
+		return nil, err
+	}
 	var out []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if os.IsNotExist(err) {
-			return nil
+	for _, d := range schemas.All() {
+		if d.RunRecord {
+			continue
 		}
-		if err != nil || d.IsDir() {
-			return err
-		}
-		info, err := d.Info()
+		files, err := w.Files(d.Name)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		out = append(out, fmt.Sprintf("%s %d %d", path, info.Size(), info.ModTime().UnixNano()))
-		return nil
-	})
-	sort.Strings(out)
-	return out, err
+		for _, f := range files {
+			info, err := os.Stat(f)
+			if err != nil {
+				return nil, err
+			}
+			rel, _ := filepath.Rel(root, f) // the same inputs wherever --data names the folder from
+			out = append(out, fmt.Sprintf("%s %d %d", filepath.ToSlash(rel), info.Size(), info.ModTime().UnixNano()))
+		}
+	}
+	return out, nil
 }
 
 // Run renders the page and writes it atomically.
@@ -124,7 +132,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		return nil, err
 	}
 	defer db.Close()
-	html, err := Render(ctx, db)
+	html, err := RenderMade(ctx, db, madeBy(env.Run))
 	if err != nil {
 		return nil, err
 	}
@@ -137,6 +145,18 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	env.Log.Info("report written", "path", Path(env.Data), "bytes", len(html))
 	return &pipeline.Output{}, nil
+}
+
+// madeBy is the run drawing the page, as the page names it.
+func madeBy(ri *pipeline.RunInfo) *Made {
+	if ri == nil || ri.ID == "" {
+		return nil
+	}
+	m := &Made{RunID: ri.ID, Command: ri.Command, Version: ri.Version}
+	if !ri.Started.IsZero() {
+		m.Started = ri.Started.UTC().Format(time.RFC3339)
+	}
+	return m
 }
 
 // figureIDs lists the ids of every figure, for tests and docs.

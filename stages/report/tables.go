@@ -67,21 +67,7 @@ func viewFiles() map[string]sqlviews.File {
 	return out
 }
 
-// about is what a view's header says it reproduces: its leading comment
-// lines, up to the `-- depends:` / `-- columns:` lines.
-func about(f sqlviews.File) string {
-	var parts []string
-	for _, line := range strings.Split(f.Text, "\n") {
-		line = strings.TrimSpace(line)
-		if !strings.HasPrefix(line, "--") || strings.HasPrefix(line, "-- depends:") || strings.HasPrefix(line, "-- columns:") {
-			break
-		}
-		parts = append(parts, strings.TrimSpace(strings.TrimPrefix(line, "--")))
-	}
-	return strings.TrimSpace(strings.TrimPrefix(strings.Join(parts, " "), f.View()+":"))
-}
-
-func helper(f sqlviews.File) bool { return strings.HasPrefix(about(f), "dataset helper") }
+func helper(f sqlviews.File) bool { return strings.HasPrefix(f.About(), "dataset helper") }
 
 // queryTable reads the rows of a query over a dataset as a table.
 func queryTable(ctx context.Context, db *sql.DB, name, query string) (table, error) {
@@ -135,22 +121,14 @@ func fillTable(t *table, rows *sql.Rows) error {
 		t.Columns = append(t.Columns, c.Name())
 		numeric[i] = numericType(c.DatabaseTypeName())
 	}
-	vals := make([]any, len(types))
-	ptrs := make([]any, len(types))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			return err
-		}
+	return views.EachRow(rows, func(vals []any) error {
 		cells := make([]cell, len(vals))
 		for i, v := range vals {
 			cells[i] = cell{Text: cellText(t.Columns[i], v), Numeric: numeric[i]}
 		}
 		t.Rows = append(t.Rows, cells)
-	}
-	return rows.Err()
+		return nil
+	})
 }
 
 func numericType(t string) bool {

@@ -37,7 +37,6 @@ import (
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/dcr"
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/sequence"
 	"github.com/solbehave/solbehave/internal/sharedflag"
@@ -152,29 +151,17 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil || len(in.graphs) == 0 {
 		return nil, err
 	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	client, err := etherscan.NewRecorded(env.Corpus)
+	corpus, err := deploy.OpenCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
-	for _, e := range entries {
-		graphs := in.graphs[e.ID]
-		if !in.kept[e.ID] || len(graphs) == 0 {
-			continue
-		}
-		rec, loadErr := deploy.Load(client, e, s.History)
-		digest := e.ID
-		if rec != nil {
-			digest = rec.Digest
-		}
-		for _, g := range graphs {
-			u := unit{extractor: g.Extractor, graphPath: g.Path, rec: rec, loadErr: loadErr, artifact: in.artifacts[e.ID], cfg: cfg}
-			fp := pipeline.Fingerprint(s.Version(), sequence.Version, cfg, s.Profile, s.History, env.Seed, digest, u.artifact, g.GraphSHA256, pipeline.ErrText(loadErr))
-			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Extractor + "/" + s.Profile, Contract: e.ID, Fingerprint: fp, Payload: u})
+	for _, sub := range subjects.Kept(corpus, in.orig, s.History, func(id string) bool { return len(in.graphs[id]) > 0 }) {
+		id := sub.Entry.ID
+		for _, g := range in.graphs[id] {
+			u := unit{extractor: g.Extractor, graphPath: g.Path, rec: sub.Record, loadErr: sub.LoadErr, artifact: sub.Artifact, cfg: cfg}
+			fp := pipeline.Fingerprint(s.Version(), sequence.Version, cfg, s.Profile, s.History, env.Seed, sub.Digest, u.artifact, g.GraphSHA256, pipeline.ErrText(sub.LoadErr))
+			units = append(units, pipeline.Unit{ID: id + "/" + g.Extractor + "/" + s.Profile, Contract: id, Fingerprint: fp, Payload: u})
 		}
 	}
 	return units, nil
@@ -182,9 +169,8 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 
 // inputs are the datasets the stage starts from.
 type inputs struct {
-	kept      map[string]bool
-	artifacts map[string]string
-	graphs    map[string][]schemas.DCRGraph // contract -> ok graphs, by extractor
+	orig   *subjects.Originals
+	graphs map[string][]schemas.DCRGraph // contract -> ok graphs, by extractor
 }
 
 func readInputs(w *warehouse.Warehouse) (*inputs, error) {
@@ -196,7 +182,7 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	in := &inputs{kept: orig.Kept, artifacts: orig.Artifacts, graphs: map[string][]schemas.DCRGraph{}}
+	in := &inputs{orig: orig, graphs: map[string][]schemas.DCRGraph{}}
 	seen := map[string]bool{}
 	for _, g := range graphs {
 		key := g.ContractID + "\x00" + g.Extractor

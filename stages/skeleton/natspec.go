@@ -3,7 +3,6 @@ package skeleton
 import (
 	"context"
 	"encoding/json"
-	"path/filepath"
 	"strings"
 
 	"github.com/solbehave/solbehave/internal/llm"
@@ -17,14 +16,7 @@ import (
 const natspecPromptVersion = "natspec-1"
 
 func (s *Stage) llmClient(env *pipeline.Env, model string) *llm.Client {
-	s.clientOnce.Do(func() {
-		o := s.LLM
-		o.Model = model
-		if o.CacheDir == "" {
-			o.CacheDir = filepath.Join(env.Data, "llm_cache")
-		}
-		s.client = llm.New(o)
-	})
+	s.clientOnce.Do(func() { s.client = llm.NewPool(s.LLM, env.Data).Client(model) })
 	return s.client
 }
 

@@ -210,11 +210,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 }
 
 func loadOriginal(env *pipeline.Env, u unit) (*deploy.Record, *regen.Original, error) {
-	client, err := etherscan.NewRecorded(env.Corpus)
-	if err != nil {
-		return nil, nil, err
-	}
-	rec, err := deploy.Load(client, u.entry, 0)
+	rec, err := deploy.LoadRecord(env.Corpus, u.entry, 0)
 	if err != nil {
 		return nil, nil, failure.New(failure.Source, false, err)
 	}

@@ -77,11 +77,12 @@ func failureText(res *chain.Result) string {
 // reproduces and passes the size filter.
 func (v *verdict) contractRow() schemas.Contract {
 	r := v.repro
+	n := v.functions.nontrivial
 	c := schemas.Contract{
 		ContractID: r.ContractID, Address: r.Address, Name: r.Name,
 		CompilerRequested: r.CompilerRequested, CompilerUsed: r.CompilerUsed,
-		NFunctions: int64(v.functions.all), NNontrivialFunctions: int64(v.functions.nontrivial),
-		SizeBucket: schemas.SizeBucket(int64(v.functions.nontrivial)), NTransactions: int64(len(v.rec.Txs)),
+		NFunctions: int64(v.functions.abi), NStateChangingABI: int64(v.functions.stateChangingABI),
+		NNontrivialFunctions: int64(n), SizeBucket: schemas.SizeBucket(int64(n)), NTransactions: int64(len(v.rec.Txs)),
 		Kept: r.Kept && v.sizeKept, Reason: r.Reason,
 	}
 	if src := v.rec.Source; src != nil {
@@ -89,26 +90,34 @@ func (v *verdict) contractRow() schemas.Contract {
 		c.SourceSHA256 = sha256Hex(src.SourceCode)
 	}
 	if r.Kept && !v.sizeKept {
-		c.Reason = fmt.Sprintf("size filter: %d non-trivial functions", v.functions.nontrivial)
+		c.Reason = fmt.Sprintf("size filter: %d non-trivial functions", n)
 	}
 	return c
 }
 
-type functionCount struct{ all, nontrivial int }
+// functionCount sizes a contract: its ABI methods, the state-changing ones
+// among them (Table IV's denominator), and its non-trivial functions (the
+// size filter's count, over the inheritance chain).
+type functionCount struct{ abi, stateChangingABI, nontrivial int }
 
-// countFunctions counts the ABI's functions and the non-trivial ones among
-// them: state-changing (neither view nor pure); the constructor, fallback and
-// receive are not ABI methods and so never count.
-func countFunctions(c *solc.Contract) functionCount {
+// countFunctions counts the ABI's methods and the state-changing ones
+// (neither view nor pure; the constructor, fallback and receive are not ABI
+// methods), and the chain's non-trivial functions among rows.
+func countFunctions(c *solc.Contract, rows []schemas.Function) functionCount {
+	var n functionCount
+	for _, r := range rows {
+		if r.Nontrivial {
+			n.nontrivial++
+		}
+	}
 	parsed, err := parseABI(c)
 	if err != nil {
-		return functionCount{}
+		return n
 	}
-	var n functionCount
 	for _, m := range parsed.Methods {
-		n.all++
+		n.abi++
 		if !m.IsConstant() {
-			n.nontrivial++
+			n.stateChangingABI++
 		}
 	}
 	return n

@@ -43,7 +43,7 @@ type Stage struct {
 func New() *Stage { return &Stage{Budget: 200, Threshold: 0.80, MinFns: 1, MaxFns: 20, MinTxs: 200} }
 
 func (s *Stage) Name() string    { return "verify" }
-func (s *Stage) Version() string { return "1" }
+func (s *Stage) Version() string { return "2" }
 func (s *Stage) Summary() string {
 	return "compile each original, deploy it fresh, replay its first transactions; keep the reproducible ones"
 }
@@ -65,19 +65,15 @@ type unit struct {
 
 // Plan reads every corpus contract through the recorded Etherscan client.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	client, err := etherscan.NewRecorded(env.Corpus)
+	corpus, err := deploy.OpenCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
 	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	units := make([]pipeline.Unit, 0, len(entries))
-	for _, e := range entries {
+	units := make([]pipeline.Unit, 0, len(corpus.Entries))
+	for _, e := range corpus.Entries {
 		// Read enough history to apply the crawl's transaction filter, then
 		// replay only the budget.
-		rec, err := deploy.Load(client, e, max(s.Budget, s.MinTxs))
+		rec, err := corpus.Load(e, max(s.Budget, s.MinTxs))
 		u := unit{rec: rec, loadErr: err}
 		if rec != nil {
 			u.txs = len(rec.Txs)
@@ -161,8 +157,8 @@ func (s *Stage) verify(ctx context.Context, env *pipeline.Env, v *verdict) error
 	if err != nil {
 		return &stepError{class: failure.Compile, err: err}
 	}
-	v.functions = countFunctions(target)
 	v.functionRows = functionRows(v.repro.ContractID, out, target, rec.Files.Files)
+	v.functions = countFunctions(target, v.functionRows)
 	d, err := deploy.Deploy(rec, out, target, nil, chain.Options{})
 	if err != nil {
 		return &stepError{class: failure.Deploy, err: err}

@@ -79,6 +79,16 @@ func tx(i int, from, to, created, input string) map[string]string {
 		"contractAddress": created, "cumulativeGasUsed": "50000", "gasUsed": "43000", "confirmations": "1"}
 }
 
+// runVerify runs s over corpus into a fresh data folder.
+func runVerify(t *testing.T, corpus string, s *Stage) (*pipeline.Env, pipeline.Counters, error) {
+	data := t.TempDir()
+	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	t.Cleanup(env.Engines.Close)
+	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	return env, c, err
+}
+
 const store = `pragma solidity 0.8.19;
 contract %s { uint256 public x; %s function set(uint256 v) public { x = v; } }`
 
@@ -132,13 +142,9 @@ func TestBadInputsAreRecordedAndTheRunGoesOn(t *testing.T) {
 		f.writeHistory(5)
 	})
 
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	defer env.Engines.Close()
 	s := New()
 	s.Budget, s.MinTxs = 20, 5 // short synthetic histories: the crawl filter has its own test
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	env, c, err := runVerify(t, corpus, s)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -192,13 +198,9 @@ func TestCrawlFiltersHoldOnARecordedCorpus(t *testing.T) {
 	add("Good", "", "", 250)
 	add("Proxied", "proxy", `bytes32 constant SLOT = keccak256("eip1967.proxy.implementation");`, 250)
 	add("Short", "short_history", "", 199)
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	defer env.Engines.Close()
 	s := New()
 	s.Budget = 20
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
+	env, c, err := runVerify(t, corpus, s)
 	if err != nil || c.Failed != 0 {
 		t.Fatalf("counters %+v, %v: a filtered contract is not a failure", c, err)
 	}
@@ -211,6 +213,79 @@ func TestCrawlFiltersHoldOnARecordedCorpus(t *testing.T) {
 		if r.Kept != (reason == "") || !strings.HasPrefix(r.Reason, reason) {
 			t.Errorf("%s: kept %v reason %q, want reason %q", r.Name, r.Kept, r.Reason, reason)
 		}
+	}
+}
+
+// standardJSON is a two-file source as Etherscan records a standard-JSON
+// contract: name's target file holds `set` (the one state-changing ABI
+// method), its base in base/Base.sol n internal state-changing helpers.
+func standardJSON(name string, n int) string {
+	var helpers strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&helpers, "    function _h%d() internal { y += %d; }\n", i, i)
+	}
+	in := map[string]any{
+		"language": "Solidity",
+		"sources": map[string]any{
+			"src/" + name + ".sol": map[string]string{"content": fmt.Sprintf("pragma solidity 0.8.19;\nimport {Base} from \"./base/Base.sol\";\n"+
+				"contract %s is Base {\n    uint256 public x;\n    function set(uint256 v) public { x = v; }\n}\n", name)},
+			"src/base/Base.sol": map[string]string{"content": "pragma solidity 0.8.19;\nabstract contract Base {\n    uint256 internal y;\n" +
+				"    function peek() public view returns (uint256) { return y; }\n" + helpers.String() + "}\n"},
+		},
+		"settings": map[string]any{"optimizer": map[string]any{"enabled": true, "runs": 200}},
+	}
+	b, _ := json.Marshal(in)
+	return "{" + string(b) + "}"
+}
+
+// TestSizeFilterCountsTheChainAcrossFiles: the size filter counts every
+// non-trivial body of the inheritance chain, internal helpers in a base in
+// another file included, not the state-changing ABI methods (1 for both
+// contracts here): Wide has 1 + 20 and is dropped, Lean 1 + 3 and is kept.
+func TestSizeFilterCountsTheChainAcrossFiles(t *testing.T) {
+	corpus := t.TempDir()
+	for name, helpers := range map[string]int{"Wide": 20, "Lean": 3} {
+		f := newFixture(t, corpus, name, 0)
+		f.writeSource(t, standardJSON(name, helpers), "v0.8.19+commit.7dd6d404")
+		f.writeHistory(210)
+	}
+	s := New()
+	s.Budget = 20
+	env, c, err := runVerify(t, corpus, s)
+	if err != nil || c.Failed != 0 {
+		t.Fatalf("counters %+v, %v", c, err)
+	}
+	rows, err := warehouse.ReadDataset[schemas.Contract](env.Warehouse, "contracts")
+	if err != nil || len(rows) != 2 {
+		t.Fatalf("contracts %+v %v", rows, err)
+	}
+	type size struct {
+		chain, abi int64
+		bucket     string
+		kept       bool
+	}
+	want := map[string]size{"Wide": {21, 1, "21-30", false}, "Lean": {4, 1, "1-5", true}}
+	for _, r := range rows {
+		got := size{r.NNontrivialFunctions, r.NStateChangingABI, r.SizeBucket, r.Kept}
+		if got != want[r.Name] {
+			t.Errorf("%s: %+v, want %+v (%s)", r.Name, got, want[r.Name], r.Reason)
+		}
+		if !r.Kept && r.Reason != "size filter: 21 non-trivial functions" {
+			t.Errorf("%s: reason %q", r.Name, r.Reason)
+		}
+	}
+	fns, err := warehouse.ReadDataset[schemas.Function](env.Warehouse, "functions")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nontrivial := map[string]int64{}
+	for _, f := range fns {
+		if f.Nontrivial {
+			nontrivial[f.ContractID[:strings.IndexByte(f.ContractID, '_')]]++
+		}
+	}
+	if nontrivial["Wide"] != 21 || nontrivial["Lean"] != 4 {
+		t.Errorf("functions rows marked non-trivial: %v, want Wide 21, Lean 4", nontrivial)
 	}
 }
 

@@ -82,11 +82,7 @@ func (s *Stage) runBenchmark(ctx context.Context, env *pipeline.Env, pu pipeline
 // deployBench deploys the original as verify did, and for a sample the
 // sample beside it with the same deployer, arguments and address.
 func deployBench(env *pipeline.Env, b *benchUnit, run *schemas.VulnRun) (*deploy.Deployment, error) {
-	client, err := etherscan.NewRecorded(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	rec, err := deploy.Load(client, b.entry, 0)
+	rec, err := deploy.LoadRecord(env.Corpus, b.entry, 0)
 	if err != nil {
 		return nil, err
 	}

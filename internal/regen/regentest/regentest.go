@@ -3,7 +3,8 @@
 // never import each other, so their tests cannot run one another): kept
 // contracts with their original's artifact, as verify writes them; a
 // skeleton, as the skeleton stage writes it; generated samples, as the
-// generate stage writes them. Everything is real: recorded corpus
+// generate stage writes them; and, for the oracles' tests, compiling
+// samples of the multi-file fixture made through its chain skeleton. Everything is real: recorded corpus
 // contracts, the real compiler, the real engines.
 package regentest
 
@@ -186,7 +187,7 @@ func Generate(t *testing.T, env *pipeline.Env, o Original, sk *skeleton.Skeleton
 	write(t, env.Warehouse.Path("generations", warehouse.ByContract(o.ID), name), rows)
 }
 
-func writeFile(t *testing.T, data, rel string, b []byte) {
+func writeFile(t testing.TB, data, rel string, b []byte) {
 	t.Helper()
 	p := filepath.Join(data, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {

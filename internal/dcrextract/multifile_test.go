@@ -1,0 +1,132 @@
+package dcrextract
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/stagetest"
+)
+
+func loadMultiFile(t *testing.T) (*deploy.Record, *solc.Output) {
+	t.Helper()
+	solcOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
+	corpus := filepath.Join(t.TempDir(), "corpus")
+	id := stagetest.WriteMultiFileCorpus(t, manager, corpus)
+	rec := stagetest.LoadRecords(t, corpus, 200, id)[0]
+	out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rec, out
+}
+
+// roles maps each success event of g to its role.
+func roles(g *dcr.Graph) map[string]dcr.Role {
+	out := map[string]dcr.Role{}
+	for _, e := range g.Events {
+		if e.Branch == "success" {
+			out[e.Function] = e.Role
+		}
+	}
+	return out
+}
+
+// TestStaticAcrossFiles: on the multi-file fixture the static extractor
+// reads the chain across its files: the functions inherited from other
+// files are events; the owner check lives in Owned.sol, shaped like
+// OpenZeppelin's Ownable (onlyOwner calls _checkOwner, which compares the
+// getter owner() with Context's _msgSender(), and the constructor sets the
+// owner through a helper), and mint, setPaused and transferOwnership are
+// the owner's; transfer needs no earlier mint (the constructor's _mint in
+// BaseToken.sol gives the deployer a balance). The LLM extractor's prompt
+// holds every file.
+func TestStaticAcrossFiles(t *testing.T) {
+	rec, out := loadMultiFile(t)
+	res, err := Static(FromRecord(rec, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]dcr.Role{"approve": dcr.RoleAny, "burn": dcr.RoleAny, "mint": dcr.RoleOwner, "setPaused": dcr.RoleOwner,
+		"transfer": dcr.RoleAny, "transferFrom": dcr.RoleAny, "transferOwnership": dcr.RoleOwner}
+	if got := roles(res.Graph); stagetest.JSON(got) != stagetest.JSON(want) {
+		t.Errorf("roles %v\nwant  %v", got, want)
+	}
+	for _, r := range res.Graph.Relations {
+		if r.Type == dcr.Condition && r.Target == "transferSuccess" {
+			t.Errorf("%s is a condition of transfer, yet the deployer holds the constructor's tokens", r.Source)
+		}
+	}
+	in, err := LLMInputFromRecord(rec, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, user, _ := prompts(in)
+	for name := range stagetest.MultiFileSources() {
+		if !strings.Contains(user, "// File: "+name+"\n") {
+			t.Errorf("the LLM prompt leaves out %s", name)
+		}
+	}
+}
+
+// ownSources: a base in its own file takes its owner as a constructor
+// argument (OpenZeppelin 5's Ownable(initialOwner)), passed by the heir as
+// a constructor modifier (T) or in its inheritance list (U), the owner
+// check an if-revert; or sets it through a local (OpenZeppelin 3's
+// `address msgSender = _msgSender(); _owner = msgSender;`, V).
+var ownSources = map[string]string{
+	"lib/Own.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.19;
+abstract contract Own {
+    address private _owner;
+    error NotOwner(address who);
+    constructor(address initialOwner) { _setOwner(initialOwner); }
+    modifier onlyOwner() { if (_owner != msg.sender) revert NotOwner(msg.sender); _; }
+    function _setOwner(address o) internal { _owner = o; }
+}
+abstract contract Own3 {
+    address private _owner;
+    constructor() { address deployer = msg.sender; _owner = deployer; }
+    modifier onlyOwner() { require(_owner == msg.sender, "no"); _; }
+}
+`,
+	"T.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.19;
+import "./lib/Own.sol";
+contract T is Own {
+    uint256 public x;
+    constructor() Own(msg.sender) {}
+    function set(uint256 v) external onlyOwner { x = v; }
+    function poke() external { x += 1; }
+}
+contract U is Own(msg.sender) {
+    uint256 public y;
+    function set(uint256 v) external onlyOwner { y = v; }
+}
+contract V is Own3 {
+    uint256 public z;
+    function set(uint256 v) external onlyOwner { z = v; }
+}
+`,
+}
+
+func TestStaticBaseConstructorArguments(t *testing.T) {
+	solcOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
+	out, err := manager.Compile(context.Background(), solc.Input{Compiler: stagetest.MultiFileCompiler, Sources: ownSources})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, target := range []string{"T", "U", "V"} {
+		res, err := Static(Input{Contract: target, Output: out, Sources: ownSources})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := roles(res.Graph); got["set"] != dcr.RoleOwner || target == "T" && got["poke"] != dcr.RoleAny {
+			t.Errorf("%s: roles %v", target, got)
+		}
+	}
+}
