@@ -53,7 +53,7 @@ func newBare(rec *deploy.Record, d *deploy.Deployment) (*bare, error) {
 		st.SetCode(addr, d.Chain.Code(addr), tracing.CodeChangeUnspecified)
 	}
 	if rec.Creation != nil {
-		st.SetNonce(d.Deployer, uint64(rec.Creation.Nonce), tracing.NonceChangeUnspecified)
+		st.SetNonce(d.Deployer, rec.Creation.Nonce, tracing.NonceChangeUnspecified)
 	}
 	code, err := d.Contract.CreationCode(d.Libraries)
 	if err != nil {
@@ -82,8 +82,7 @@ type message struct {
 func messages(txs []deploy.Tx, to common.Address) []message {
 	out := make([]message, len(txs))
 	for i, tx := range txs {
-		out[i] = message{from: common.HexToAddress(tx.From), to: &to, data: deploy.TxInput(tx.NormalTx),
-			value: deploy.TxValue(tx.NormalTx), gas: uint64(tx.Gas), block: deploy.TxBlock(tx.NormalTx)}
+		out[i] = message{from: tx.From, to: &to, data: tx.Input, value: tx.Value, gas: tx.Gas, block: tx.Block}
 	}
 	return out
 }

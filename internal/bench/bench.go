@@ -283,11 +283,11 @@ func (b *bencher) measure(ctx context.Context, e etherscan.Entry) *contractRun {
 	}
 	cr.Txs = len(rec.Txs)
 	cr.Hardfork = hardhatFork(d.Block)
-	cr.LastHardfork = hardforkAt(deploy.TxBlock(rec.Txs[len(rec.Txs)-1].NormalTx))
+	cr.LastHardfork = hardforkAt(rec.Txs[len(rec.Txs)-1].Block)
 	cr.Recorded = recordedStatuses(rec.Txs)
 	for _, tx := range rec.Txs {
 		cr.Hashes = append(cr.Hashes, tx.Hash)
-		cr.Blocks = append(cr.Blocks, deploy.TxBlock(tx.NormalTx))
+		cr.Blocks = append(cr.Blocks, tx.Block)
 	}
 	msgs := messages(rec.Txs, d.Address)
 	b.replayGo(ctx, cr, rec, d, msgs)
@@ -305,7 +305,7 @@ func recordedStatuses(txs []deploy.Tx) []string {
 	out := make([]string, len(txs))
 	for i, tx := range txs {
 		out[i] = statusFailed
-		if deploy.TxSucceeded(tx.NormalTx) {
+		if tx.Succeeded {
 			out[i] = statusSuccess
 		}
 	}

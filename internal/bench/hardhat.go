@@ -164,7 +164,7 @@ func newHardhatJob(rec *deploy.Record, d *deploy.Deployment, msgs []message, run
 		Creation: "0x" + hex.EncodeToString(append(code, d.Args...)), Value: rec.CreationValue().String(),
 		Gas: deploy.DeployGas, Block: d.Block.Number, Time: d.Block.Time}
 	if rec.Creation != nil {
-		job.Nonce = uint64(rec.Creation.Nonce)
+		job.Nonce = rec.Creation.Nonce
 	}
 	for _, addr := range d.Libraries {
 		job.Libraries = append(job.Libraries, hardhatLib{Address: addr.Hex(), Code: "0x" + hex.EncodeToString(d.Chain.Code(addr))})

@@ -490,8 +490,7 @@ func FromRecord(rec *deploy.Record, out *solc.Output) Input {
 		in.Sources = rec.Files.Files
 	}
 	for _, tx := range rec.Txs {
-		in.History = append(in.History, Call{Data: deploy.TxInput(tx.NormalTx),
-			Value: deploy.TxValue(tx.NormalTx), Succeeded: deploy.TxSucceeded(tx.NormalTx)})
+		in.History = append(in.History, Call{Data: tx.Input, Value: tx.Value, Succeeded: tx.Succeeded})
 	}
 	return in
 }

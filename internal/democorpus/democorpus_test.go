@@ -287,9 +287,9 @@ func replayRecord(t *testing.T, client *etherscan.Client, e etherscan.Entry) {
 		t.Fatalf("creation missing or CREATE does not land at %s", e.Address)
 	}
 	h := chain.New(chain.Options{})
-	h.SetNonce(rec.Deployer(), uint64(rec.Creation.Nonce))
-	res, err := h.Apply(chain.Msg{From: rec.Deployer(), Data: deploy.TxInput(*rec.Creation),
-		Gas: uint64(rec.Creation.Gas), Block: rec.CreationBlock()})
+	h.SetNonce(rec.Deployer(), rec.Creation.Nonce)
+	res, err := h.Apply(chain.Msg{From: rec.Deployer(), Data: rec.Creation.Input,
+		Gas: rec.Creation.Gas, Block: rec.CreationBlock()})
 	if err != nil || !res.Success || res.ContractAddress != rec.RecordedAddress() {
 		t.Fatalf("creation: %v %+v", err, res)
 	}
@@ -300,11 +300,11 @@ func replayRecord(t *testing.T, client *etherscan.Client, e etherscan.Entry) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Success != deploy.TxSucceeded(tx.NormalTx) || res.GasUsed != uint64(tx.GasUsed) {
+		if res.Success != tx.Succeeded || res.GasUsed != tx.GasUsed {
 			mismatches++
 			if mismatches <= 3 {
-				t.Errorf("tx %d (%s): replay success=%v gas=%d, record isError=%d gasUsed=%d",
-					tx.Index, tx.Hash, res.Success, res.GasUsed, tx.IsError, tx.GasUsed)
+				t.Errorf("tx %d (%s): replay success=%v gas=%d, recorded success=%v gasUsed=%d",
+					tx.Index, tx.Hash, res.Success, res.GasUsed, tx.Succeeded, tx.GasUsed)
 			}
 		}
 	}

@@ -75,7 +75,7 @@ func Deploy(r *Record, out *solc.Output, c *solc.Contract, args []byte, opts cha
 		}
 	}
 	if r.Creation != nil {
-		h.SetNonce(d.Deployer, uint64(r.Creation.Nonce))
+		h.SetNonce(d.Deployer, r.Creation.Nonce)
 	}
 	res, err := h.Apply(chain.Msg{From: d.Deployer, Data: append(code, d.Args...), Value: r.CreationValue(), Gas: DeployGas, Block: d.Block})
 	if err != nil {
@@ -154,7 +154,7 @@ func linkedNames(c *solc.Contract) []string {
 // Deployer is the address that created the contract on mainnet.
 func (r *Record) Deployer() common.Address {
 	if r.Creation != nil {
-		return common.HexToAddress(r.Creation.From)
+		return r.Creation.From
 	}
 	return common.HexToAddress("0x00000000000000000000000000000000000d3b10")
 }
@@ -162,18 +162,18 @@ func (r *Record) Deployer() common.Address {
 // CreationBlock is the block the contract was created in.
 func (r *Record) CreationBlock() chain.Block {
 	if r.Creation != nil {
-		return chain.Block{Number: uint64(r.Creation.BlockNumber), Time: uint64(r.Creation.TimeStamp.Time().Unix())}
+		return r.Creation.Block
 	}
 	if len(r.Txs) > 0 {
-		return TxBlock(r.Txs[0].NormalTx)
+		return r.Txs[0].Block
 	}
 	return chain.Block{Number: 1, Time: 1438269988}
 }
 
 // CreationValue is the Ether sent with the creation.
 func (r *Record) CreationValue() *big.Int {
-	if r.Creation != nil && r.Creation.Value != nil {
-		return r.Creation.Value.Int()
+	if r.Creation != nil {
+		return new(big.Int).Set(r.Creation.Value)
 	}
 	return new(big.Int)
 }
@@ -186,7 +186,7 @@ func (r *Record) ExpectedAddress() common.Address {
 	if r.Creation == nil {
 		return common.Address{}
 	}
-	return crypto.CreateAddress(r.Deployer(), uint64(r.Creation.Nonce))
+	return crypto.CreateAddress(r.Deployer(), r.Creation.Nonce)
 }
 
 // DeploySample deploys a sample compiled from the record's settings exactly

@@ -141,8 +141,8 @@ func TestReplayReproducesDemoHistory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Success != TxSucceeded(tx.NormalTx) {
-			t.Fatalf("tx %d (%s): replayed success=%v, recorded %v", tx.Index, tx.Hash, res.Success, TxSucceeded(tx.NormalTx))
+		if res.Success != tx.Succeeded {
+			t.Fatalf("tx %d (%s): replayed success=%v, recorded %v", tx.Index, tx.Hash, res.Success, tx.Succeeded)
 		}
 	}
 	if len(rec.Txs) != 200 {
@@ -159,12 +159,39 @@ func TestConstructorRevertIsADeployError(t *testing.T) {
 		t.Fatal(err)
 	}
 	rec := &Record{Entry: etherscan.Entry{Name: "Picky", Address: "0x00000000000000000000000000000000000000aa"}}
-	rec.Creation = &esapi.NormalTx{BlockNumber: 16_900_000, TimeStamp: esapi.Time(time.Unix(1680000000, 0)),
-		From: "0x00000000000000000000000000000000000000d1", Value: (*esapi.BigInt)(big.NewInt(0))}
+	creation := newTx(0, esapi.NormalTx{BlockNumber: 16_900_000, TimeStamp: esapi.Time(time.Unix(1680000000, 0)),
+		From: "0x00000000000000000000000000000000000000d1", Value: (*esapi.BigInt)(big.NewInt(0))})
+	rec.Creation = &creation
 	c, _ := out.Contract("Picky")
 	_, err = Deploy(rec, out, c, []byte{}, chain.Options{})
 	var de *DeployError
 	if err == nil || !errors.As(err, &de) || !strings.Contains(de.Reason, "too early") {
 		t.Fatalf("want a DeployError with the revert reason, got %v", err)
+	}
+}
+
+// The wire form is decoded once, at the edge: hex, amounts, block time and
+// both failure flags.
+func TestTxDecodedFromTheWireForm(t *testing.T) {
+	w := esapi.NormalTx{Hash: "0xab", From: "0x00000000000000000000000000000000000000d1", Nonce: 7,
+		Input: "0x0102", Value: (*esapi.BigInt)(big.NewInt(5)), Gas: 90000, GasUsed: 21000,
+		BlockNumber: 123, TimeStamp: esapi.Time(time.Unix(1680000000, 0)), TxReceiptStatus: "1"}
+	tx := newTx(3, w)
+	if tx.Index != 3 || tx.From != common.HexToAddress(w.From) || tx.Sender != w.From || tx.Nonce != 7 ||
+		len(tx.Input) != 2 || tx.Value.Int64() != 5 || tx.Gas != 90000 || tx.GasUsed != 21000 ||
+		tx.Block != (chain.Block{Number: 123, Time: 1680000000}) || !tx.Succeeded {
+		t.Fatalf("decoded %+v", tx)
+	}
+	for _, failed := range []esapi.NormalTx{{IsError: 1}, {TxReceiptStatus: "0"}} {
+		if newTx(0, failed).Succeeded {
+			t.Errorf("%+v decoded as succeeded", failed)
+		}
+	}
+	if bad := newTx(0, esapi.NormalTx{Input: "0xzz"}); bad.Input != nil || bad.Value.Sign() != 0 {
+		t.Errorf("bad hex or no value: %+v", bad)
+	}
+	msg := tx.Msg(common.HexToAddress("0xcc"))
+	if *msg.To != common.HexToAddress("0xcc") || msg.From != tx.From || msg.Gas != tx.Gas || msg.Block != tx.Block {
+		t.Errorf("message %+v", msg)
 	}
 }

@@ -19,9 +19,9 @@ type Record struct {
 	Entry    etherscan.Entry
 	Source   *esapi.ContractSource
 	Files    *etherscan.SourceFiles
-	Creation *esapi.NormalTx // nil when the history holds no creation transaction
-	Txs      []Tx            // transactions to the contract after its creation, in order
-	Digest   string          // of source and history: part of every fingerprint built on this record
+	Creation *Tx    // nil when the history holds no creation transaction
+	Txs      []Tx   // transactions to the contract after its creation, in order
+	Digest   string // of source and history: part of every fingerprint built on this record
 }
 
 // Load reads a contract's source and its first limit transactions through
@@ -51,9 +51,10 @@ func (r *Record) splitHistory(txs []esapi.NormalTx, limit int) {
 		tx := txs[i]
 		switch {
 		case r.Creation == nil && tx.To == "" && strings.EqualFold(tx.ContractAddress, addr):
-			r.Creation = &txs[i]
+			creation := newTx(i, tx)
+			r.Creation = &creation
 		case strings.EqualFold(tx.To, addr) && len(r.Txs) < limit:
-			r.Txs = append(r.Txs, Tx{Index: i, NormalTx: tx})
+			r.Txs = append(r.Txs, newTx(i, tx))
 		}
 	}
 }
@@ -109,8 +110,7 @@ func (r *Record) ConstructorArgs(creationCode []byte) ([]byte, string, error) {
 		return b, "etherscan", nil
 	}
 	if r.Creation != nil {
-		input, err := hex.DecodeString(strings.TrimPrefix(r.Creation.Input, "0x"))
-		if err == nil && len(input) > len(creationCode) {
+		if input := r.Creation.Input; len(input) > len(creationCode) {
 			return input[len(creationCode):], "creation_input", nil
 		}
 	}

@@ -11,47 +11,51 @@ import (
 	"github.com/solbehave/solbehave/internal/chain"
 )
 
-// Tx is a recorded transaction with its position in the recorded txlist
-// (0 is usually the creation).
+// Tx is a recorded transaction as the project uses it: decoded once from
+// Etherscan's wire form (esapi.NormalTx) when a record is loaded, so no
+// stage parses hex or timestamps again.
 type Tx struct {
-	Index int
-	esapi.NormalTx
+	Index     int    // position in the recorded txlist (0 is usually the creation)
+	Hash      string // as recorded
+	From      common.Address
+	Sender    string // From as recorded (lower-case hex), the form rows keep
+	Nonce     uint64
+	Input     []byte // nil when the recorded input is not hex
+	Value     *big.Int
+	Gas       uint64 // the recorded gas limit
+	GasUsed   uint64
+	Block     chain.Block
+	Succeeded bool // on mainnet
 }
 
-// TxBlock is the block context of a recorded transaction.
-func TxBlock(tx esapi.NormalTx) chain.Block {
-	return chain.Block{Number: uint64(tx.BlockNumber), Time: uint64(tx.TimeStamp.Time().Unix())}
+// newTx converts a recorded transaction at position index of its txlist.
+func newTx(index int, w esapi.NormalTx) Tx {
+	tx := Tx{Index: index, Hash: w.Hash, From: common.HexToAddress(w.From), Sender: w.From,
+		Nonce: uint64(w.Nonce), Input: decodeHex(w.Input), Value: new(big.Int),
+		Gas: uint64(w.Gas), GasUsed: uint64(w.GasUsed),
+		Block:     chain.Block{Number: uint64(w.BlockNumber), Time: uint64(w.TimeStamp.Time().Unix())},
+		Succeeded: w.IsError == 0 && w.TxReceiptStatus != "0"}
+	if w.Value != nil {
+		tx.Value = w.Value.Int()
+	}
+	return tx
 }
 
-// TxInput decodes a recorded transaction's call data ("0x" is empty).
-func TxInput(tx esapi.NormalTx) []byte {
-	b, err := hex.DecodeString(strings.TrimPrefix(tx.Input, "0x"))
+func decodeHex(s string) []byte {
+	b, err := hex.DecodeString(strings.TrimPrefix(s, "0x"))
 	if err != nil {
 		return nil
 	}
 	return b
 }
 
-// TxValue is the Ether a recorded transaction sent.
-func TxValue(tx esapi.NormalTx) *big.Int {
-	if tx.Value == nil {
-		return new(big.Int)
-	}
-	return tx.Value.Int()
+// Msg is the transaction sent to address to (not the recorded one, should
+// they differ), with its sender, value, gas limit and block.
+func (tx Tx) Msg(to common.Address) chain.Msg {
+	return chain.Msg{From: tx.From, To: &to, Data: tx.Input, Value: tx.Value, Gas: tx.Gas, Block: tx.Block}
 }
 
-// TxSucceeded says whether the transaction succeeded on mainnet.
-func TxSucceeded(tx esapi.NormalTx) bool {
-	if tx.IsError != 0 {
-		return false
-	}
-	return tx.TxReceiptStatus != "0"
-}
-
-// Replay sends a recorded transaction to the deployment's address (not the
-// recorded one, should they differ), with its sender, value, gas limit and block.
+// Replay sends a recorded transaction to the deployment's address.
 func (d *Deployment) Replay(h *chain.Harness, tx Tx) (*chain.Result, error) {
-	to := d.Address
-	return h.Apply(chain.Msg{From: common.HexToAddress(tx.From), To: &to, Data: TxInput(tx.NormalTx),
-		Value: TxValue(tx.NormalTx), Gas: uint64(tx.Gas), Block: TxBlock(tx.NormalTx)})
+	return h.Apply(tx.Msg(d.Address))
 }

@@ -37,11 +37,11 @@ func History(txs []deploy.Tx) Sequence {
 	seq := Sequence{Calls: make([]Call, len(txs))}
 	for i, tx := range txs {
 		seq.Calls[i] = Call{
-			From:   common.HexToAddress(tx.From),
-			Data:   deploy.TxInput(tx.NormalTx),
-			Value:  deploy.TxValue(tx.NormalTx),
-			Gas:    uint64(tx.Gas),
-			Block:  deploy.TxBlock(tx.NormalTx),
+			From:   tx.From,
+			Data:   tx.Input,
+			Value:  tx.Value,
+			Gas:    tx.Gas,
+			Block:  tx.Block,
 			TxHash: tx.Hash,
 		}
 	}

@@ -318,11 +318,11 @@ func TestCoverageCountsStateChangingFunctions(t *testing.T) {
 }
 
 func TestHistoryKeepsSenderValueGasAndBlock(t *testing.T) {
-	var tx deploy.Tx
-	tx.From, tx.Hash, tx.Input, tx.Gas, tx.BlockNumber = "0x00000000000000000000000000000000000000aa", "0x01", "0x0102030405", 90000, 123
+	tx := deploy.Tx{From: common.HexToAddress("0xaa"), Hash: "0x01", Input: []byte{1, 2, 3, 4, 5}, Value: new(big.Int),
+		Gas: 90000, Block: chain.Block{Number: 123}}
 	seq := History([]deploy.Tx{tx})
 	c := seq.Calls[0]
-	if c.From != common.HexToAddress(tx.From) || c.Gas != 90000 || c.Block.Number != 123 || c.TxHash != "0x01" ||
+	if c.From != tx.From || c.Gas != 90000 || c.Block.Number != 123 || c.TxHash != "0x01" ||
 		len(c.Data) != 5 || c.Value.Sign() != 0 {
 		t.Errorf("call %+v", c)
 	}

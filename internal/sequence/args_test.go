@@ -93,7 +93,7 @@ func TestUsersAreTheMostFrequentSenders(t *testing.T) {
 	got := users(3, d.rec.Txs, d.rec.Deployer(), d.rec.RecordedAddress())
 	count := map[common.Address]int{}
 	for _, tx := range d.rec.Txs {
-		count[common.HexToAddress(tx.From)]++
+		count[tx.From]++
 	}
 	for _, u := range got {
 		if u == d.rec.Deployer() || count[u] == 0 {

@@ -176,7 +176,7 @@ func (g *generator) dictionary() *fuzz.Dictionary {
 	s := fuzz.Seeds{Actors: append([]common.Address{g.d.Deployer, g.d.Address}, g.users...),
 		Encoded: [][]byte{g.d.Args}, Sources: g.c.Sources, Code: [][]byte{g.d.Chain.Code(g.d.Address)}}
 	for _, tx := range g.c.History {
-		if data := deploy.TxInput(tx.NormalTx); len(data) > 4 {
+		if data := tx.Input; len(data) > 4 {
 			s.Encoded = append(s.Encoded, data[4:])
 		}
 	}

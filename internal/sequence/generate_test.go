@@ -2,6 +2,7 @@ package sequence
 
 import (
 	"context"
+	"encoding/hex"
 	"encoding/json"
 	"math/big"
 	"reflect"
@@ -48,7 +49,7 @@ func argInt(t *testing.T, a Attempt) *big.Int {
 func TestVaultReachesInitializeThenAnOverWithdrawal(t *testing.T) {
 	d := loadDemo(t, "Vault")
 	for _, tx := range d.rec.Txs {
-		if strings.HasPrefix(tx.Input, "0x8129fc1c") { // initialize()
+		if hex.EncodeToString(tx.Input[:min(4, len(tx.Input))]) == "8129fc1c" { // initialize()
 			t.Fatal("the demo history calls initialize; the test needs one that does not")
 		}
 	}

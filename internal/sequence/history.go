@@ -29,11 +29,11 @@ func historyTuples(a abi.ABI, txs []deploy.Tx) map[string][]recorded {
 	out := map[string][]recorded{}
 	for _, pass := range []bool{true, false} {
 		for _, tx := range txs {
-			ok := deploy.TxSucceeded(tx.NormalTx)
+			ok := tx.Succeeded
 			if ok != pass {
 				continue
 			}
-			data, value := deploy.TxInput(tx.NormalTx), deploy.TxValue(tx.NormalTx)
+			data, value := tx.Input, tx.Value
 			key := string(data) + "\x00" + value.String()
 			if seen[key] {
 				continue
@@ -63,7 +63,7 @@ func selectorKey(a abi.ABI, data []byte) string {
 func users(n int, txs []deploy.Tx, deployer, contract common.Address) []common.Address {
 	count, first := map[common.Address]int{}, map[common.Address]int{}
 	for i, tx := range txs {
-		a := common.HexToAddress(tx.From)
+		a := tx.From
 		if a == deployer || a == contract || a == (common.Address{}) {
 			continue
 		}
@@ -136,7 +136,7 @@ func historyPace(created chain.Block, txs []deploy.Tx) pace {
 	if len(txs) == 0 {
 		return p
 	}
-	last := deploy.TxBlock(txs[len(txs)-1].NormalTx)
+	last := txs[len(txs)-1].Block
 	if last.Number <= created.Number {
 		return p
 	}

@@ -486,9 +486,7 @@ func TestClosedManager(t *testing.T) {
 // records as a retriable timeout), not as a crashed compiler.
 func TestSlowStartIsATimeout(t *testing.T) {
 	needNode(t)
-	defer func(d time.Duration) { startupTimeout = d }(startupTimeout)
-	startupTimeout = time.Millisecond
-	m := NewManager(Options{MaxWorkers: 1})
+	m := NewManager(Options{MaxWorkers: 1, StartupTimeout: time.Millisecond})
 	defer m.Close()
 	_, err := m.Compile(context.Background(), Input{Compiler: "0.8.19", Sources: map[string]string{"k.sol": srcSimple08}})
 	if !walltime.Is(err) || errors.Is(err, ErrWorkerCrashed) {

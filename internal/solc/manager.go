@@ -41,6 +41,9 @@ func NewManager(opts Options) *Manager {
 	if opts.Npm == "" {
 		opts.Npm = "npm"
 	}
+	if opts.StartupTimeout <= 0 {
+		opts.StartupTimeout = DefaultStartupTimeout
+	}
 	return &Manager{
 		opts:    opts,
 		inst:    newInstaller(opts.CacheDir, opts.Npm, opts.Logf),
@@ -121,7 +124,7 @@ func (m *Manager) workerSpec(ctx context.Context, rel Release, once bool) (worke
 	if err != nil {
 		return workerSpec{}, err
 	}
-	return workerSpec{node: m.opts.Node, script: script, wrapper: wrapper, soljson: soljson, key: rel.Package, once: once}, nil
+	return workerSpec{node: m.opts.Node, script: script, wrapper: wrapper, soljson: soljson, key: rel.Package, once: once, startup: m.opts.StartupTimeout}, nil
 }
 
 // run compiles input on a worker of rel and returns the raw output and the

@@ -43,8 +43,8 @@ func TestMultiFileCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Success != deploy.TxSucceeded(tx.NormalTx) {
-			t.Errorf("transaction %d: success %v, recorded isError %d", tx.Index, res.Success, tx.IsError)
+		if res.Success != tx.Succeeded {
+			t.Errorf("transaction %d: success %v, recorded %v", tx.Index, res.Success, tx.Succeeded)
 		}
 		if !res.Success {
 			reverted++

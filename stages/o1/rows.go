@@ -127,7 +127,7 @@ func actors(rec *deploy.Record, orig *deploy.Deployment) []common.Address {
 	}
 	seen := map[common.Address]bool{}
 	for _, tx := range rec.Txs {
-		a := common.HexToAddress(tx.From)
+		a := tx.From
 		if !seen[a] && len(seen) < historyActors {
 			seen[a] = true
 			out = append(out, a)

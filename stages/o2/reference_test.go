@@ -112,7 +112,7 @@ func keptMainnet(t *testing.T, env *pipeline.Env, recs []*deploy.Record) []*depl
 		h, ok := d.Chain.Fork(), 0
 		n := min(200, len(rec.Txs))
 		for _, tx := range rec.Txs[:n] {
-			if res, err := d.Replay(h, tx); err == nil && res.Success == deploy.TxSucceeded(tx.NormalTx) {
+			if res, err := d.Replay(h, tx); err == nil && res.Success == tx.Succeeded {
 				ok++
 			}
 		}

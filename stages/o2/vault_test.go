@@ -1,6 +1,7 @@
 package o2
 
 import (
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math/big"
@@ -250,7 +251,7 @@ func TestVaultDemoHistory(t *testing.T) {
 	stagetest.RunStage(t, env, New())
 	withdraws := 0
 	for _, tx := range recs[0].Txs {
-		if strings.HasPrefix(tx.Input, "0x2e1a7d4d") {
+		if hex.EncodeToString(tx.Input[:min(4, len(tx.Input))]) == "2e1a7d4d" {
 			withdraws++
 		}
 	}

@@ -107,7 +107,7 @@ func checkBeyondHistory(t *testing.T, db *sql.DB, recs []*deploy.Record) {
 func historySelectors(rec *deploy.Record) map[string]bool {
 	seen := map[string]bool{}
 	for _, tx := range rec.Txs {
-		if in := deploy.TxInput(tx.NormalTx); len(in) >= 4 {
+		if in := tx.Input; len(in) >= 4 {
 			seen["0x"+hex.EncodeToString(in[:4])] = true
 		}
 	}

@@ -1,9 +1,7 @@
 package verify
 
 import (
-	"encoding/hex"
 	"fmt"
-	"strings"
 
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/proxy"
@@ -21,7 +19,7 @@ func (s *Stage) crawlFilter(rec *deploy.Record, txs int) (class, reason string) 
 	}
 	var creation []byte
 	if rec.Creation != nil {
-		creation, _ = hex.DecodeString(strings.TrimPrefix(rec.Creation.Input, "0x"))
+		creation = rec.Creation.Input
 	}
 	if v := proxy.Detect(rec.Source.Proxy, rec.Source.SourceCode, creation); v.Proxy {
 		return "proxy", "proxy: " + v.Evidence

@@ -28,11 +28,11 @@ func (v *verdict) fail(err error) {
 
 // record compares one replayed transaction with its record.
 func (v *verdict) record(d *deploy.Deployment, tx deploy.Tx, res *chain.Result) {
-	recorded, replayed := status(deploy.TxSucceeded(tx.NormalTx)), status(res.Success)
-	input := deploy.TxInput(tx.NormalTx)
+	recorded, replayed := status(tx.Succeeded), status(res.Success)
+	input := tx.Input
 	call := schemas.VerifyCall{
 		ContractID: v.repro.ContractID, TxIndex: int64(tx.Index), TxHash: tx.Hash,
-		Sender: tx.From, ValueWei: deploy.TxValue(tx.NormalTx).String(), BlockNumber: int64(tx.BlockNumber),
+		Sender: tx.Sender, ValueWei: tx.Value.String(), BlockNumber: int64(tx.Block.Number),
 		RecordedStatus: recorded, ReplayedStatus: replayed, StatusMatch: recorded == replayed,
 		RecordedGas: int64(tx.GasUsed), ReplayedGas: int64(res.GasUsed), RevertReason: failureText(res),
 	}
