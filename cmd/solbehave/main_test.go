@@ -61,3 +61,14 @@ func TestStagesAndUnknownStage(t *testing.T) {
 		t.Fatal("an unknown stage must be an error")
 	}
 }
+
+// Every job gets a compiler worker of its own: with the solc pool's default
+// of two, --jobs 16 would leave fourteen jobs queueing for compiles.
+func TestSolcWorkersFollowJobs(t *testing.T) {
+	for _, jobs := range []int{1, 2, 16} {
+		g := &globals{jobs: jobs}
+		if got := g.env().Engines.SolcOptions.MaxWorkers; got != max(2, jobs) {
+			t.Errorf("--jobs %d: %d solc workers, want %d", jobs, got, max(2, jobs))
+		}
+	}
+}

@@ -486,12 +486,28 @@ func TestClosedManager(t *testing.T) {
 // records as a retriable timeout), not as a crashed compiler.
 func TestSlowStartIsATimeout(t *testing.T) {
 	needNode(t)
-	defer func(d time.Duration) { startupTimeout = d }(startupTimeout)
-	startupTimeout = time.Millisecond
-	m := NewManager(Options{MaxWorkers: 1})
+	m := NewManager(Options{MaxWorkers: 1, StartupTimeout: time.Millisecond})
 	defer m.Close()
 	_, err := m.Compile(context.Background(), Input{Compiler: "0.8.19", Sources: map[string]string{"k.sol": srcSimple08}})
 	if !walltime.Is(err) || errors.Is(err, ErrWorkerCrashed) {
 		t.Fatalf("slow start: %v, want a walltime.Error", err)
+	}
+}
+
+// Started counts worker processes: a compile on a warm worker of the same
+// compiler starts none, another compiler starts one.
+func TestStartedCountsWorkers(t *testing.T) {
+	needNode(t)
+	m := NewManager(Options{MaxWorkers: 1})
+	defer m.Close()
+	in := Input{Compiler: "v0.4.24+commit.e67f0147", Sources: map[string]string{"c.sol": src04}}
+	compile(t, m, in)
+	compile(t, m, in)
+	if n := m.Started(); n != 1 {
+		t.Errorf("two compiles on one compiler started %d workers, want 1", n)
+	}
+	compile(t, m, Input{Compiler: "0.8.19", Sources: map[string]string{"c.sol": src08}})
+	if n := m.Started(); n != 2 {
+		t.Errorf("another compiler: %d workers started, want 2", n)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 )
 
 // Options configure a Manager; the zero value means defaults.
@@ -14,6 +15,11 @@ type Options struct {
 	Spawn      bool   // baseline: one Node process per compile instead of persistent workers
 	Node       string // default "node"
 	Npm        string // default "npm"
+	// StartupTimeout bounds loading a soljson (about 0.4 s when warm);
+	// default DefaultStartupTimeout. A slow start is the machine's, not the
+	// source's: it fails as a walltime.Error (a retriable timeout), never as
+	// a compile error.
+	StartupTimeout time.Duration
 	// Logf, when set, receives one line per install (package and time taken).
 	Logf func(format string, args ...any)
 }

@@ -23,10 +23,8 @@ var ErrWorkerCrashed = errors.New("solc: compiler worker crashed")
 // other than the release asked for (e.g. npm's solc@0.8.7 reports 0.7.5).
 var ErrVersionMismatch = errors.New("solc: compiler reports a different version")
 
-// startupTimeout bounds loading a soljson (about 0.4 s when warm). A slow
-// start is the machine's, not the source's: it fails as a walltime.Error
-// (a retriable timeout), never as a compile error.
-var startupTimeout = 2 * time.Minute // a variable for tests
+// DefaultStartupTimeout is Options.StartupTimeout when it names none.
+const DefaultStartupTimeout = 2 * time.Minute
 
 // worker is one Node process holding one loaded soljson.
 type worker struct {
@@ -61,6 +59,7 @@ type workerReply struct {
 type workerSpec struct {
 	node, script, wrapper, soljson, key string
 	once                                bool // exit after one compile (spawn baseline)
+	startup                             time.Duration
 }
 
 func startWorker(ctx context.Context, spec workerSpec) (*worker, error) {
@@ -89,15 +88,15 @@ func startWorker(ctx context.Context, spec workerSpec) (*worker, error) {
 		return nil, fmt.Errorf("solc: starting %s: %w", spec.node, err)
 	}
 	go w.read(stdout)
-	if err := w.awaitReady(ctx); err != nil {
+	if err := w.awaitReady(ctx, spec.startup); err != nil {
 		w.kill()
 		return nil, err
 	}
 	return w, nil
 }
 
-func (w *worker) awaitReady(ctx context.Context) error {
-	timer := time.NewTimer(startupTimeout)
+func (w *worker) awaitReady(ctx context.Context, limit time.Duration) error {
+	timer := time.NewTimer(limit)
 	defer timer.Stop()
 	select {
 	case r := <-w.replies:
@@ -112,7 +111,7 @@ func (w *worker) awaitReady(ctx context.Context) error {
 		}
 		return fmt.Errorf("%w: loading %s: %s", ErrWorkerCrashed, w.key, w.exitReason())
 	case <-timer.C:
-		return walltime.Errorf(startupTimeout, "solc: loading %s", w.key)
+		return walltime.Errorf(limit, "solc: loading %s", w.key)
 	case <-ctx.Done():
 		return ctx.Err()
 	}

@@ -207,12 +207,13 @@ h3 code { font-size: 0.95em; }
 <section id="runs">
 <h2>Run information</h2>
 {{with .Made}}<p class="made" data-run="{{.RunID}}">This page was drawn by run <code>{{.RunID}}</code>{{if .Started}}, started {{.Started}}{{end}}{{if .Command}}: <code>{{.Command}}</code>{{end}}{{if .Version}} (solbehave {{.Version}}){{end}}.</p>{{end}}
-{{with .Runs}}{{if .NoData}}<div class="nodata" data-table="runs">{{.NoData}}</div>{{else}}
-<p class="about">The runs recorded in this data folder (runs dataset), latest first: what made the numbers above.</p>
+{{if and .Made .Runs.NoData}}<p class="about" data-table="runs">No earlier run is recorded in this data folder.</p>
+{{else}}{{with .Runs}}{{if .NoData}}<div class="nodata" data-table="runs">{{.NoData}}</div>{{else}}
+<p class="about">The runs recorded in this data folder before this page was drawn (runs dataset), latest first: the run drawing a page records its row when it ends.</p>
 <div class="scroll"><table data-table="runs">
 <tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td{{if .Numeric}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
-{{end}}</table></div>{{end}}{{end}}
+{{end}}</table></div>{{end}}{{end}}{{end}}
 </section>
 </body>
 </html>

@@ -451,3 +451,17 @@ func TestUnwritablePageIsAStorageFailure(t *testing.T) {
 		t.Fatalf("want one retriable storage error row, got %+v, %v", errs, err)
 	}
 }
+
+// TestFirstRunNamesItself: the page a data folder's first run draws names
+// that run and says no earlier run is recorded, not "no data yet" (the run
+// records its row only after the page).
+func TestFirstRunNamesItself(t *testing.T) {
+	html, err := RenderMade(ctx, emptyDB(t), &Made{RunID: "run-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, runs, _ := strings.Cut(string(html), `<section id="runs">`)
+	if !strings.Contains(runs, `data-run="run-1"`) || strings.Contains(runs, "no data yet") {
+		t.Errorf("the first run's page says:\n%s", runs)
+	}
+}

@@ -170,6 +170,9 @@ func (s *Stage) runCV(ctx context.Context, env *pipeline.Env, u unit) (*pipeline
 	f := u.smartbugs
 	out := &pipeline.Output{}
 	t, status, err := s.deploySmartBugs(ctx, env, f, &schemas.VulnRun{})
+	if walltime.Is(err) {
+		return nil, err // the machine's failure: no row says anything of the file
+	}
 	if err != nil {
 		pipeline.Add(out, "vuln_cv", s.cvRows(f, u.fold, u.cv, status, nil))
 		return out, nil // the file detects nothing under this setting; its default unit reports the failure

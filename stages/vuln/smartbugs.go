@@ -183,13 +183,14 @@ func fileName(f *smartbugsFile) string { return filepath.Base(f.entry.Path) }
 
 // compileFile compiles the comment-stripped file with the version its entry
 // names; when that compiler cannot be loaded (not a solc error in the
-// source), with the newest release the pragma admits.
+// source, nor a start the machine made slow), with the newest release the
+// pragma admits.
 func (s *Stage) compileFile(ctx context.Context, env *pipeline.Env, f *smartbugsFile, run *schemas.VulnRun) (*solc.Output, error) {
 	src := soltext.BlankComments(f.source)
 	in := solc.Input{Compiler: f.requested(), Sources: map[string]string{fileName(f): src}}
 	out, err := env.Engines.Solc().Compile(ctx, in)
 	var ce *solc.CompileError
-	if err != nil && !errors.As(err, &ce) && ctx.Err() == nil {
+	if err != nil && !errors.As(err, &ce) && !walltime.Is(err) && ctx.Err() == nil {
 		release, perr := solc.PragmaRelease(src)
 		if perr != nil {
 			return nil, fmt.Errorf("%w (and no pragma release: %v)", err, perr)
