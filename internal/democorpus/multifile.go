@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/soltext"
 )
 
 // ozImport is how the multi-file contracts import OpenZeppelin Contracts,
@@ -109,7 +109,7 @@ var importPath = regexp.MustCompile(`\bimport\s+(?:[^;"']*?\s*from\s*)?["']([^"'
 
 func imports(src string) []string {
 	var out []string
-	for _, m := range importPath.FindAllStringSubmatch(skeleton.BlankComments(src), -1) {
+	for _, m := range importPath.FindAllStringSubmatch(soltext.BlankComments(src), -1) {
 		out = append(out, m[1])
 	}
 	return out
@@ -178,7 +178,7 @@ func libraryFiles(files map[string]string, names []string) (map[string]string, e
 	out := map[string]string{}
 	for _, name := range names {
 		for _, file := range sortedNames(files) {
-			if d, ok := skeleton.FindContract(files[file], name); ok && d.Kind == "library" {
+			if d, ok := soltext.FindContract(files[file], name); ok && d.Kind == "library" {
 				out[name] = file
 			}
 		}

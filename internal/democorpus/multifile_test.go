@@ -9,7 +9,7 @@ import (
 	esapi "github.com/nanmu42/etherscan-api"
 
 	"github.com/solbehave/solbehave/internal/etherscan"
-	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/soltext"
 )
 
 // shanghai is the timestamp mainnet activated Shanghai (PUSH0) at.
@@ -35,7 +35,7 @@ func TestMultiFileContractsFitTheSizeBound(t *testing.T) {
 		if _, ok := files[root]; !ok || len(files) < 2 {
 			t.Errorf("%s: %d files, root %s among them: %v", spec.Name, len(files), root, ok)
 		}
-		n, err := skeleton.ChainCount(files, spec.Name)
+		n, err := soltext.ChainCount(files, spec.Name)
 		if err != nil {
 			t.Fatalf("%s: %v", spec.Name, err)
 		}
