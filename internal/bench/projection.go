@@ -226,8 +226,8 @@ func (m *measured) addPairs(w *warehouse.Warehouse, run *costRun) error {
 			total += float64(r.ElapsedMS + 1)
 		}
 		for _, r := range pairs {
-			if r.StopReason == schemas.StopUndeployed || r.Error != "" {
-				continue // no campaign ran
+			if r.StopReason == schemas.StopUndeployed || r.StopReason == schemas.StopSameCode || r.Error != "" {
+				continue // no campaign ran: a model's equivalent pair is costed as a full campaign
 			}
 			kind := kindO1Neq
 			if r.Equivalent {
@@ -285,8 +285,11 @@ func flagInt(args []string, name string, def int) int {
 
 // warmFit fits the units that started no solc worker (when at least two
 // did not), and prices a worker start: what the units that started one
-// spent beyond that fit, per start.
-func warmFit(ps []point) (Fit, float64) {
+// spent beyond that fit, per start. Where too few units ran warm (each
+// compile unit of the cost run is a new compiler version), the starts are
+// taken out at shared, the price another stage measured: a start is the
+// same Node load and compiler warm-up whichever stage makes it.
+func warmFit(ps []point, shared float64) (Fit, float64) {
 	var warm []point
 	starts := 0.0
 	for _, p := range ps {
@@ -295,8 +298,14 @@ func warmFit(ps []point) (Fit, float64) {
 		}
 		starts += p.starts
 	}
-	if len(warm) < 2 || starts == 0 {
+	if starts == 0 {
 		return fitLine(ps), 0
+	}
+	if len(warm) < 2 {
+		if shared == 0 {
+			return fitLine(ps), 0
+		}
+		return fitLine(lessStarts(ps, shared)), shared
 	}
 	f := fitLine(warm)
 	extra := 0.0
@@ -306,6 +315,26 @@ func warmFit(ps []point) (Fit, float64) {
 		}
 	}
 	return f, max(extra/starts, 0)
+}
+
+// lessStarts is ps with price taken out per worker start.
+func lessStarts(ps []point, price float64) []point {
+	out := make([]point, len(ps))
+	for i, p := range ps {
+		out[i] = point{p.x, max(p.y-price*p.starts, 0), 0}
+	}
+	return out
+}
+
+// startPrice is a solc worker start's CPU as priced by the first compiling
+// stage whose warm units can price it.
+func startPrice(m *measured) float64 {
+	for _, kind := range []string{kindVerify, kindSkeleton, kindCompile} {
+		if _, price := warmFit(m.points[kind], 0); price > 0 {
+			return price
+		}
+	}
+	return 0
 }
 
 // atMix is a fit evaluated over a size distribution.
@@ -330,9 +359,10 @@ func project(m *measured, p PaperScale, run *costRun, cores []int, overheadMS fl
 		m.points[kindO1Neq] = m.points[kindO1Eq]
 		pr.Assumptions = append(pr.Assumptions, "o1: no non-equivalent pair was measured; those pairs are costed as equivalent ones (a full campaign)")
 	}
+	shared := startPrice(m)
 	row := func(kind, stage, unit, size string, units float64, mix []SizeShare, x *float64, beside bool) {
 		ps := m.points[kind]
-		f, perStart := warmFit(ps)
+		f, perStart := warmFit(ps, shared)
 		per := 0.0
 		if x != nil {
 			per = max(f.At(*x), 0)
@@ -414,7 +444,7 @@ func projectionAssumptions(p PaperScale) []string {
 		"sizes: costs fitted against contracts.n_nontrivial_functions of the measured contracts and evaluated at Figure 2's distribution (crawled for crawl and verify, kept for the rest; buckets at their middle, 11-20 at the median 16, 31+ at 40)",
 		"LLM work is apart: generation, repair requests, NatSpec and DCR extraction replies; our side of it (compiles, graph parsing) is costed, the samples are mutants",
 		"per-sample costs of o2 and o3 are unit CPU / compiling samples of the contract, so the original's replay is amortized over k samples here and over ~40 (7 models) in the paper: an overestimate",
-		"o1 pair costs split each unit's CPU over its pairs in proportion to their wall time; vuln runs at its default budget, beside the total (our extension)",
+		"o1 pair costs split each unit's CPU over its pairs in proportion to their wall time; pairs that ran no campaign (undeployed, same_code) are left out, so every equivalent pair is costed as a full campaign; vuln runs at its default budget, beside the total (our extension)",
 		"CPU is user + system time of this process and its children (the Node solc workers) around each unit, one unit at a time: the machine's load does not change it",
 		fmt.Sprintf("solc worker starts are priced apart (their CPU beyond a warm unit's, measured on the units that started one): the runner keeps each job on one compiler while its units last, so a compiling stage starts about one worker per compiler version and job, here %d versions + %d jobs", p.Compilers, p.Jobs),
 	}

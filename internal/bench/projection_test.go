@@ -4,11 +4,15 @@ import (
 	"math"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/schemas"
 )
 
 // A unit's CPU must include the solc workers it keeps busy: children that
@@ -163,5 +167,44 @@ func TestProjectPricesWorkerStartsApart(t *testing.T) {
 	}
 	if c := p.Stages[1]; c.Stage != "verify" || math.Abs(c.StartCPU-7.0/3) > 1e-3 || c.WorkerStarts != starts {
 		t.Errorf("verify row %+v: want %.3f s per start, %v starts", c, 7.0/3, starts)
+	}
+}
+
+// Each compile unit of the cost run starts a worker (a new compiler version
+// per contract), so none runs warm: the starts come out at the price verify's
+// warm units set, not folded into every sample's cost.
+func TestProjectTakesStartsOutAtTheSharedPrice(t *testing.T) {
+	m := &measured{points: map[string][]point{
+		kindVerify:  {{0, 1, 0}, {10, 1, 0}, {5, 3, 1}},               // warm 1 s; a start costs 2 s
+		kindCompile: {{3, 0.5 + 2.0/10, 0.1}, {16, 0.5 + 2.0/5, 0.2}}, // 0.5 s warm, a start over k samples
+	}}
+	p := project(m, Paper, &costRun{}, nil, 0)
+	starts := float64(Paper.Compilers + Paper.Jobs)
+	if got, want := p.CPUHours["compile"], (17500*0.5+starts*2)/3600; math.Abs(got-want) > 1e-3 {
+		t.Errorf("compile: %.4f CPU-hours, want %.4f (warm samples, starts apart)", got, want)
+	}
+	if got, want := p.CPUHours["repair"], Paper.Repairs()*0.5/3600; math.Abs(got-want) > 1e-3 {
+		t.Errorf("repair: %.4f CPU-hours, want %.4f (a recompile on a warm worker)", got, want)
+	}
+}
+
+// A same_code pair ran no campaign: its near-zero share of the unit's CPU
+// must not pass for what an equivalent pair of a model's sample costs.
+func TestPairCostsLeaveOutPairsWithoutACampaign(t *testing.T) {
+	w := warehouse.New(filepath.Join(t.TempDir(), "warehouse"))
+	rows := []schemas.FuzzResult{
+		{ContractID: "c", Model: "m", Sample: 0, Equivalent: true, ElapsedMS: 999, StopReason: "budget"},
+		{ContractID: "c", Model: "m", Sample: 1, Equivalent: true, ElapsedMS: 0, StopReason: schemas.StopSameCode},
+	}
+	if err := warehouse.Write(w.Path("fuzz_results", nil, "part"), rows); err != nil {
+		t.Fatal(err)
+	}
+	m := &measured{functions: map[string]float64{"c": 4}, points: map[string][]point{}}
+	run := &costRun{units: []unitCPU{{Stage: "o1", Unit: "c/m", Contract: "c", CPU: 2 * time.Second}}}
+	if err := m.addPairs(w, run); err != nil {
+		t.Fatal(err)
+	}
+	if eq := m.points[kindO1Eq]; len(eq) != 1 || math.Abs(eq[0].y-2*1000.0/1001) > 1e-9 {
+		t.Errorf("equivalent pair costs %+v, want one campaign at its share of 2 s", eq)
 	}
 }
