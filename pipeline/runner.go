@@ -74,28 +74,35 @@ func (r *Runner) Run(ctx context.Context, s Stage) (Counters, error) {
 	ctx, stop := context.WithCancelCause(ctx)
 	defer stop(nil)
 	var mu sync.Mutex
-	var g errgroup.Group
-	g.SetLimit(max(1, r.Env.Jobs))
-	for _, u := range todo {
-		if ctx.Err() != nil {
-			break
+	run := func(u Unit) {
+		failed, err := r.RunUnit(ctx, s, u, false)
+		if errors.Is(err, ErrStorage) {
+			stop(fmt.Errorf("%s: unit %s: %w", s.Name(), u.ID, err))
 		}
+		if ctx.Err() != nil && err != nil {
+			return // stopped: nothing was stored, the next run does it
+		}
+		failed = failed || err != nil
+		mu.Lock()
+		c.Ran++
+		if failed {
+			c.Failed++
+		}
+		mu.Unlock()
+		prog.Step(u.ID, failed)
+	}
+	q := newQueue(todo)
+	var g errgroup.Group
+	for range max(1, r.Env.Jobs) {
 		g.Go(func() error {
-			failed, err := r.RunUnit(ctx, s, u, false)
-			if errors.Is(err, ErrStorage) {
-				stop(fmt.Errorf("%s: unit %s: %w", s.Name(), u.ID, err))
+			for affinity := ""; ctx.Err() == nil; {
+				u, ok := q.next(affinity)
+				if !ok {
+					break
+				}
+				affinity = u.Affinity
+				run(u)
 			}
-			if ctx.Err() != nil && err != nil {
-				return nil // stopped: nothing was stored, the next run does it
-			}
-			failed = failed || err != nil
-			mu.Lock()
-			c.Ran++
-			if failed {
-				c.Failed++
-			}
-			mu.Unlock()
-			prog.Step(u.ID, failed)
 			return nil
 		})
 	}
@@ -149,6 +156,7 @@ func (r *Runner) Prepare(ctx context.Context, s Stage) ([]Unit, Counters, error)
 		todo = append(todo, u)
 	}
 	r.logStale(s, todo)
+	sort.SliceStable(todo, func(i, j int) bool { return todo[i].Affinity < todo[j].Affinity })
 	return todo, c, nil
 }
 

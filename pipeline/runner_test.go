@@ -10,6 +10,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -25,11 +26,14 @@ import (
 // countingStage has n units (ids from id) that each write one error-free
 // row, or fail when fail says so; it counts the units it ran.
 type countingStage struct {
-	n     int
-	id    func(i int) string
-	fail  func(id string) bool
-	files func(id string) []string
-	ran   atomic.Int32
+	n        int
+	id       func(i int) string
+	fail     func(id string) bool
+	files    func(id string) []string
+	affinity func(id string) string
+	ran      atomic.Int32
+	mu       sync.Mutex
+	order    []string // units in the order they ran
 }
 
 func (s *countingStage) Name() string             { return "counting" }
@@ -47,12 +51,18 @@ func (s *countingStage) Plan(context.Context, *Env) ([]Unit, error) {
 		if s.files != nil {
 			u.Files = s.files(id)
 		}
+		if s.affinity != nil {
+			u.Affinity = s.affinity(id)
+		}
 		units = append(units, u)
 	}
 	return units, nil
 }
 func (s *countingStage) Run(_ context.Context, _ *Env, u Unit) (*Output, error) {
 	s.ran.Add(1)
+	s.mu.Lock()
+	s.order = append(s.order, u.ID)
+	s.mu.Unlock()
 	if s.fail != nil && s.fail(u.ID) {
 		return nil, failure.New(failure.Input, false, errors.New("bad input"))
 	}
@@ -65,6 +75,54 @@ func testEnv(t *testing.T, jobs int) *Env {
 	data := t.TempDir()
 	return &Env{Data: data, Jobs: jobs, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &Engines{}}
+}
+
+// TestUnitsOfOneAffinityRunTogether: units that need the same compiler run
+// one after another (one warm worker serves them), the largest group first,
+// each group in plan order.
+func TestUnitsOfOneAffinityRunTogether(t *testing.T) {
+	s := &countingStage{n: 7, id: func(i int) string { return fmt.Sprintf("C%d_0x%040x", i, i) },
+		affinity: func(id string) string { return map[bool]string{true: "v0.8.7", false: "v0.4.24"}[id[1]%2 == 1] }}
+	if _, err := (&Runner{Env: testEnv(t, 1)}).Run(context.Background(), s); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, id := range s.order {
+		got = append(got, id[:2])
+	}
+	if want := "C0 C2 C4 C6 C1 C3 C5"; strings.Join(got, " ") != want {
+		t.Errorf("ran %v, want %s (v0.4.24's four units, then v0.8.7's three)", got, want)
+	}
+}
+
+// With several jobs, a job keeps to its compiler while it has units and
+// then takes over the largest group left: every unit runs once, and the
+// jobs switch compilers no more than there are groups and jobs.
+func TestQueueKeepsJobsOnTheirAffinity(t *testing.T) {
+	var units []Unit
+	for i := range 40 {
+		units = append(units, Unit{ID: fmt.Sprint(i), Affinity: fmt.Sprintf("v%d", i%5)})
+	}
+	q := newQueue(units)
+	prev := []string{"", "", ""}
+	seen, switches := map[string]bool{}, 0
+	for job := 0; ; job = (job + 1) % 3 {
+		u, ok := q.next(prev[job])
+		if !ok {
+			break
+		}
+		if seen[u.ID] {
+			t.Fatalf("unit %s handed out twice", u.ID)
+		}
+		seen[u.ID] = true
+		if u.Affinity != prev[job] {
+			switches++
+		}
+		prev[job] = u.Affinity
+	}
+	if len(seen) != 40 || switches > 5+3 {
+		t.Errorf("%d units handed out, %d compiler switches; want 40 and at most 8", len(seen), switches)
+	}
 }
 
 // TestFailingWriteStopsTheStage: after a write fails (a full disk, injected

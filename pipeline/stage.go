@@ -44,6 +44,10 @@ type Unit struct {
 	// relative to the data folder and named by the function that makes the
 	// path (samples/…, dcr/…): the plan refuses two units that share one.
 	Files []string
+	// Affinity groups units that share a warm engine (a compiler version:
+	// each needs its own Node worker, which takes seconds of CPU to load and
+	// warm up): the runner runs units of one affinity one after another.
+	Affinity string
 }
 
 // Env is what every stage sees of the run.

@@ -33,11 +33,15 @@ type FuzzResult struct {
 }
 
 // Stop reasons of an O1 campaign besides the fuzzer's own (budget,
-// timeout, counterexample).
+// gas_budget, counterexample).
 const (
 	// StopUndeployed: the sample compiled but could not be deployed, so
 	// every fuzzable function counts as non-equivalent without a call.
 	StopUndeployed = "undeployed"
+	// StopSameCode: the sample's deployment equals the original's but for
+	// the metadata tails, so every fuzzable function is equivalent without
+	// a call.
+	StopSameCode = "same_code"
 )
 
 func init() {

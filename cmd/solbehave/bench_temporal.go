@@ -82,7 +82,7 @@ func benchTemporal(cmd *cobra.Command, g *globals, workers []int) error {
 			Unit: "units/s", Command: command, Method: fmt.Sprintf("Temporal, %d worker process(es): %s", n, method)})
 	}
 	if oneWorker > 0 {
-		figs = append(figs, bench.Figure{Name: temporalFigurePrefix + "overhead_ms_per_unit", Value: round2((oneWorker - local) * 1000 / float64(units)),
+		figs = append(figs, bench.Figure{Name: bench.TemporalOverheadFigure, Value: round2((oneWorker - local) * 1000 / float64(units)),
 			Unit: "ms/unit", Command: command, Method: "(wall time on Temporal with 1 worker - local wall time) / units, same parallelism: " + method})
 	}
 	printTemporalFigures(cmd.OutOrStdout(), figs)
@@ -136,6 +136,9 @@ func mergeFigures(path, command string, figs []bench.Figure) error {
 		}
 	}
 	rep.Figures = append(kept, figs...)
+	if p := rep.Projection; p != nil {
+		p.SetWall(p.Cores(), bench.TemporalOverheadMS(rep))
+	}
 	if err := rep.Write(path); err != nil {
 		return err
 	}

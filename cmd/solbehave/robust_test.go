@@ -10,10 +10,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -77,7 +75,13 @@ func digest(t *testing.T, data string) string {
 
 func copyDir(t *testing.T, src, dst string) {
 	t.Helper()
-	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+	if err := copyTree(src, dst); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func copyTree(src, dst string) error {
+	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -92,19 +96,18 @@ func copyDir(t *testing.T, src, dst string) {
 		}
 		return os.WriteFile(target, b, 0o644)
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
 
 // TestIncrementalRerunRecomputesOnlyTheChangedContract changes one contract's
-// source in a copy of the demo corpus: the rerun recomputes that contract's
-// units in every stage and no other, and the warehouse then equals a
-// from-scratch run on the changed corpus.
+// source in a copy of the small corpus whose warehouse is a copy of the
+// reference run's: the rerun recomputes that contract's units in every stage
+// and no other, and the warehouse then equals a from-scratch run on the
+// changed corpus.
 func TestIncrementalRerunRecomputesOnlyTheChangedContract(t *testing.T) {
-	corpus := smallCorpus(t)
-	data := t.TempDir()
-	first := runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", data)...)
+	t.Parallel()
+	ref := smallReference(t)
+	corpus, data := smallCorpus(t), t.TempDir()
+	copyDir(t, ref.data, data)
 
 	vault := filepath.Join(corpus, "Vault_0x4c9fd16cf84c1405a1a54a415446860e67a41b37", "getsourcecode.json")
 	b, _ := os.ReadFile(vault)
@@ -115,8 +118,11 @@ func TestIncrementalRerunRecomputesOnlyTheChangedContract(t *testing.T) {
 	os.WriteFile(vault, []byte(changed), 0o644)
 
 	second := runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", data)...)
+	if len(second) == 0 {
+		t.Fatal("the rerun ran no stage")
+	}
 	for stage, c := range second {
-		perContract := first[stage].Units / len(smallCorpusIDs)
+		perContract := c.Units / len(smallCorpusIDs)
 		if stage == "report" {
 			perContract = 1 // one unit over the whole warehouse, which changed
 		}
@@ -131,52 +137,44 @@ func TestIncrementalRerunRecomputesOnlyTheChangedContract(t *testing.T) {
 	}
 }
 
-// TestDeterminismAndShards: two runs with the same seed give identical rows in
-// every dataset, and so does running the corpus as 3 shards one after another.
+// TestDeterminismAndShards: a run with the same seed and one job at a time
+// gives rows identical to the reference run's in every dataset, and so does
+// running the corpus as 3 shards one after another.
 func TestDeterminismAndShards(t *testing.T) {
-	corpus := smallCorpus(t)
-	a, b, sharded := t.TempDir(), t.TempDir(), t.TempDir()
-	runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", a)...)
-	runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", b, "--jobs", "1")...)
-	da, db := digest(t, a), digest(t, b)
-	if da != db {
-		t.Fatalf("two runs differ:\n%s\nvs\n%s", da, db)
+	t.Parallel()
+	ref := smallReference(t)
+	b, sharded := t.TempDir(), t.TempDir()
+	runIn(t, append(pipelineArgs, "--corpus", ref.corpus, "--data", b, "--jobs", "1")...)
+	if db := digest(t, b); db != ref.digest {
+		t.Fatalf("two runs differ:\n%s\nvs\n%s", ref.digest, db)
 	}
 	for i := 0; i < 3; i++ {
-		runIn(t, append(pipelineArgs, "--corpus", corpus, "--data", sharded, "--shard", fmt.Sprintf("%d/3", i))...)
+		runIn(t, append(pipelineArgs, "--corpus", ref.corpus, "--data", sharded, "--shard", fmt.Sprintf("%d/3", i))...)
 	}
-	if ds := digest(t, sharded); ds != da {
-		t.Fatalf("3 shards differ from one run:\n%s\nvs\n%s", ds, da)
+	if ds := digest(t, sharded); ds != ref.digest {
+		t.Fatalf("3 shards differ from one run:\n%s\nvs\n%s", ds, ref.digest)
 	}
-	if !strings.Contains(da, "verify_calls ") {
-		t.Fatalf("digest lists no verify_calls:\n%s", da)
+	if !strings.Contains(ref.digest, "verify_calls ") {
+		t.Fatalf("digest lists no verify_calls:\n%s", ref.digest)
 	}
 }
 
 // TestKilledRunResumes SIGKILLs `solbehave run` at random moments, resumes it,
-// and compares the warehouse with an uninterrupted run's.
+// and compares the warehouse with the uninterrupted reference run's.
 func TestKilledRunResumes(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: the crash trials build the binary and run the pipeline several times")
 	}
-	bin := filepath.Join(t.TempDir(), "solbehave")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	corpus := smallCorpus(t)
-	reference := t.TempDir()
-	start := time.Now()
-	runBin(t, bin, corpus, reference, 0)
-	full := time.Since(start)
-	want := digest(t, reference)
+	t.Parallel()
+	ref := smallReference(t)
 	rng := rand.New(rand.NewPCG(42, 0))
 	for trial := 0; trial < 3; trial++ {
 		data := t.TempDir()
-		kill := time.Duration(float64(full) * (0.1 + 0.8*rng.Float64()))
-		runBin(t, bin, corpus, data, kill)
-		runBin(t, bin, corpus, data, 0)
-		if got := digest(t, data); got != want {
-			t.Fatalf("trial %d (killed after %s): resumed warehouse differs:\n%s\nvs\n%s", trial, kill, got, want)
+		kill := time.Duration(float64(ref.wall) * (0.1 + 0.8*rng.Float64()))
+		runBin(t, ref.bin, ref.corpus, data, kill)
+		runBin(t, ref.bin, ref.corpus, data, 0)
+		if got := digest(t, data); got != ref.digest {
+			t.Fatalf("trial %d (killed after %s): resumed warehouse differs:\n%s\nvs\n%s", trial, kill, got, ref.digest)
 		}
 		assertNoTempFiles(t, data)
 	}
@@ -185,20 +183,8 @@ func TestKilledRunResumes(t *testing.T) {
 // runBin runs the binary to completion, or SIGKILLs it after killAfter.
 func runBin(t *testing.T, bin, corpus, data string, killAfter time.Duration) {
 	t.Helper()
-	cmd := exec.Command(bin, append(pipelineArgs, "--corpus", corpus, "--data", data)...)
-	var out bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &out
-	if err := cmd.Start(); err != nil {
+	if err := runBinary(bin, corpus, data, killAfter); err != nil {
 		t.Fatal(err)
-	}
-	if killAfter > 0 {
-		timer := time.AfterFunc(killAfter, func() { cmd.Process.Signal(syscall.SIGKILL) })
-		cmd.Wait()
-		timer.Stop()
-		return
-	}
-	if err := cmd.Wait(); err != nil {
-		t.Fatalf("run: %v\n%s", err, out.String())
 	}
 }
 
@@ -272,13 +258,16 @@ func TestSecretsNeverReachOutputs(t *testing.T) {
 // fault ends as a row with its reason, the sound contracts complete, and the
 // exit status says that something failed.
 func TestFaultCorpusNeverStopsTheRun(t *testing.T) {
+	t.Parallel()
 	data := t.TempDir()
 	root, _ := newRootWithGlobals()
 	var out bytes.Buffer
 	root.SetOut(&out)
 	root.SetErr(&out)
 	// The fault corpus's histories are short: --min-txs 1 lets each fault reach the stage it is about.
-	root.SetArgs(append(append([]string{}, pipelineArgs...), "--corpus", "../../data/faults", "--data", data, "--min-txs", "1"))
+	// Every fuzzed call of GasEater burns O1's whole gas limit: 20 calls per function reach
+	// the same rows and reasons as 200 at a tenth of the time.
+	root.SetArgs(append(append([]string{}, pipelineArgs...), "--corpus", "../../data/faults", "--data", data, "--min-txs", "1", "--o1-calls", "20"))
 	err := root.ExecuteContext(context.Background())
 	var fe *failedUnitsError
 	if !errors.As(err, &fe) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/redact"
+	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 )
@@ -155,7 +156,8 @@ func (g *globals) env() *pipeline.Env {
 		Log:       newLoggerTo(g.logw, g.quiet),
 		Out:       os.Stdout,
 		Warehouse: warehouse.New(filepath.Join(g.data, "warehouse")),
-		Engines:   &pipeline.Engines{},
+		// One compiler worker per job: with fewer, jobs would queue for compiles.
+		Engines: &pipeline.Engines{SolcOptions: solc.Options{MaxWorkers: max(2, g.jobs)}},
 	}
 }
 

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -25,14 +24,11 @@ func TestTemporal(t *testing.T) {
 	if testing.Short() {
 		t.Skip("-short: builds the binary and the Temporal dev server, and runs the pipeline three times on workers")
 	}
-	bin := buildSolbehave(t)
+	t.Parallel()
+	// The reference ran the same binary as the workers.
+	ref := smallReference(t)
+	bin, corpus, want := ref.bin, ref.corpus, ref.digest
 	addr := devServer(t, bin)
-	corpus := smallCorpus(t)
-	// The reference runs the same binary as the workers: the tree may change
-	// between compiling this test and building the binary.
-	reference := t.TempDir()
-	runBin(t, bin, corpus, reference, 0)
-	want := digest(t, reference)
 
 	t.Run("ThreeWorkers", func(t *testing.T) {
 		for i := 0; i < 3; i++ {
@@ -97,16 +93,6 @@ func TestTemporal(t *testing.T) {
 			t.Errorf("the retried O2 unit of the Vault wrote no rows: %q", rows)
 		}
 	})
-}
-
-// buildSolbehave builds the binary the worker and run processes execute.
-func buildSolbehave(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "solbehave")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // firstLine waits for the first of the processes to print a line containing

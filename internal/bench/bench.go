@@ -53,19 +53,25 @@ type Config struct {
 	HardhatTimeout           time.Duration // per contract (all its runs)
 	Curve                    []int         // contract counts the curve reports; nil = every 10 and all
 	Log                      io.Writer     // progress lines; nil = discard
+	// Projection is the cost run at the paper's parameters behind the
+	// projected CPU-hours of the paper's evaluation.
+	Projection ProjectionConfig
 }
 
 // Defaults is the full bench: 1,000 transactions, 3 runs, k = 10.
 func Defaults() Config {
 	return Config{Mode: "full", Txs: 1000, Runs: 3, Samples: 10, SpawnCompiles: 3, FuzzCalls: 2000, FuzzFunctions: 3,
-		Hardhat: HardhatAuto, InstallTimeout: 10 * time.Minute, HardhatTimeout: 10 * time.Minute}
+		Hardhat: HardhatAuto, InstallTimeout: 10 * time.Minute, HardhatTimeout: 10 * time.Minute,
+		Projection: ProjectionConfig{Samples: 10, VulnSamples: 1, Cores: []int{2, 16, 64}}}
 }
 
 // Smoke is the small bench `make test` runs: two contracts, a few
 // transactions, two runs, k = 2.
 func Smoke() Config {
 	return Config{Mode: "smoke", Contracts: 2, Txs: 20, Runs: 2, Samples: 2, SpawnCompiles: 1, O3Budget: 20, FuzzCalls: 100, FuzzFunctions: 1,
-		Hardhat: HardhatAuto, InstallTimeout: 4 * time.Minute, HardhatTimeout: 3 * time.Minute}
+		Hardhat: HardhatAuto, InstallTimeout: 4 * time.Minute, HardhatTimeout: 3 * time.Minute,
+		Projection: ProjectionConfig{Samples: 2, VulnSamples: 1, Cores: []int{2, 16},
+			Args: []string{"--o1-calls", "200", "--o2-budget", "100", "--o3-budget", "30", "--vuln-generations", "2", "--vuln-population", "4"}}}
 }
 
 func (c Config) validate() error {
@@ -74,6 +80,8 @@ func (c Config) validate() error {
 		return errors.New("bench: corpus and data folders are required")
 	case c.Txs <= 0 || c.Runs <= 0 || c.Samples <= 0 || c.SpawnCompiles <= 0 || c.SampleCompiles < 0 || c.O3Budget < 0 || c.Contracts < 0 || c.FuzzCalls < 0 || c.FuzzFunctions < 0:
 		return fmt.Errorf("bench: txs, runs, samples and spawn compiles must be positive, contracts and fuzz budgets not negative (got %+v)", c)
+	case c.Projection.Samples < 0 || c.Projection.VulnSamples < 0 || c.Projection.Only && c.Projection.Samples == 0:
+		return fmt.Errorf("bench: projection samples must not be negative, and --projection-only needs them (got %+v)", c.Projection)
 	case c.Hardhat != HardhatAuto && c.Hardhat != HardhatOn && c.Hardhat != HardhatOff:
 		return fmt.Errorf("bench: hardhat mode %q: want auto, on or off", c.Hardhat)
 	}
@@ -85,15 +93,17 @@ func ReportPath(data string) string { return filepath.Join(data, "bench", "lates
 
 // bencher holds what one run shares across contracts.
 type bencher struct {
-	cfg       Config
-	log       io.Writer
-	client    *etherscan.Client
-	warm      *solc.Manager // persistent workers, one at a time: per-core figures
-	spawn     *solc.Manager // one Node process per compile: the baseline
-	hardhat   *Hardhat
-	notes     []string
-	start     time.Time
-	loadStart string // /proc/loadavg when the run began
+	cfg        Config
+	log        io.Writer
+	client     *etherscan.Client
+	warm       *solc.Manager // persistent workers, one at a time: per-core figures
+	spawn      *solc.Manager // one Node process per compile: the baseline
+	hardhat    *Hardhat
+	notes      []string
+	start      time.Time
+	loadStart  string      // /proc/loadavg when the run began
+	projection *Projection // nil until the cost run is done
+	previous   *Report     // latest.json as the run found it (nil: none)
 }
 
 // Run measures every engine on the corpus and returns the report (also
@@ -106,12 +116,31 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if b.log == nil {
 		b.log = io.Discard
 	}
+	b.previous, _ = ReadReport(ReportPath(cfg.Data))
 	entries, err := b.open()
 	if err != nil {
 		return nil, err
 	}
 	defer b.warm.Close()
 	defer b.spawn.Close()
+	var done []*contractRun
+	if !cfg.Projection.Only {
+		if done, err = b.measureEngines(ctx, entries); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Projection.Samples > 0 {
+		if err := b.runProjection(ctx, entries); err != nil {
+			return nil, err
+		}
+	}
+	rep := b.report(done, len(entries))
+	return rep, rep.Write(ReportPath(cfg.Data))
+}
+
+// measureEngines runs every engine measurement on each contract, writing the
+// report after each (an interrupted run leaves its figures so far).
+func (b *bencher) measureEngines(ctx context.Context, entries []etherscan.Entry) ([]*contractRun, error) {
 	b.setUpHardhat(ctx)
 	var done []*contractRun
 	for i, e := range entries {
@@ -123,12 +152,26 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cr.Wall = time.Since(b.start)
 		done = append(done, cr)
 		fmt.Fprintf(b.log, "bench: [%d/%d] %s\n", i+1, len(entries), cr.summary())
-		// Written after every contract, so an interrupted run leaves its figures so far.
-		if err := b.report(done, len(entries)).Write(ReportPath(cfg.Data)); err != nil {
+		if err := b.report(done, len(entries)).Write(ReportPath(b.cfg.Data)); err != nil {
 			return nil, err
 		}
 	}
-	return b.report(done, len(entries)), nil
+	return done, nil
+}
+
+// runProjection measures the unit costs and projects the paper's evaluation.
+func (b *bencher) runProjection(ctx context.Context, entries []etherscan.Entry) error {
+	run, err := b.measureCosts(ctx, entries)
+	defer run.Close()
+	if err != nil {
+		return err
+	}
+	m, err := readMeasured(run)
+	if err != nil {
+		return fmt.Errorf("bench: reading the cost run: %w", err)
+	}
+	b.projection = project(m, Paper, run, b.cfg.Projection.Cores, TemporalOverheadMS(b.previous))
+	return nil
 }
 
 // open lists the corpus and starts the compiler managers.

@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -65,6 +66,39 @@ func TestSmoke(t *testing.T) {
 	}
 	if f, _ := got.Figure("transactions.replayed"); f.Value != float64(2*cfg.Txs) {
 		t.Errorf("transactions.replayed = %v, want %d", f.Value, 2*cfg.Txs)
+	}
+	checkProjection(t, got.Projection)
+}
+
+// checkProjection: the cost run measured every stage, and the projection
+// costs each one in the total (vuln beside it) and adds them up.
+func checkProjection(t *testing.T, p *Projection) {
+	t.Helper()
+	if p == nil {
+		t.Fatal("latest.json has no projection")
+	}
+	total := 0.0
+	for _, stage := range []string{"crawl", "verify", "skeleton", "compile", "repair", "o1", "o2", "dcr", "sequences", "o3"} {
+		if p.CPUHours[stage] <= 0 {
+			t.Errorf("projection: %s costs %v CPU-hours", stage, p.CPUHours[stage])
+		}
+		total += p.CPUHours[stage]
+	}
+	if math.Abs(total-p.TotalCPUHours) > 1e-3 || p.BesideCPUHours["vuln"] <= 0 || p.CPUHours["vuln"] != 0 {
+		t.Errorf("projection: total %v, stages add to %v; vuln %v beside, %v inside", p.TotalCPUHours, total, p.BesideCPUHours["vuln"], p.CPUHours["vuln"])
+	}
+	for _, c := range p.Stages {
+		if c.Measured == 0 && c.Unit != "non-equivalent function pair" {
+			t.Errorf("projection: %s (%s) was not measured", c.Stage, c.Unit)
+		}
+	}
+	for _, stage := range []string{"verify", "compile", "o1", "o2", "o3", "vuln"} {
+		if p.MeasuredCPUSeconds[stage] <= 0 {
+			t.Errorf("cost run: %s took %v CPU-s", stage, p.MeasuredCPUSeconds[stage])
+		}
+	}
+	if len(p.Wall) == 0 || p.Wall[0].Hours <= 0 {
+		t.Errorf("projection: wall %+v", p.Wall)
 	}
 }
 

@@ -42,6 +42,9 @@ type Report struct {
 	Curve     []CurvePoint     `json:"curve"`
 	Findings  []Finding        `json:"findings"` // status differences between engines
 	Notes     []string         `json:"notes"`    // what was left out, and why
+	// Projection is the paper's evaluation costed from measured unit costs
+	// (absent when the run made none).
+	Projection *Projection `json:"projection,omitempty"`
 }
 
 // Machine is where the figures were measured.
@@ -122,6 +125,19 @@ func (r *Report) Write(path string) error {
 	return atomicfile.WriteFile(path, append(b, '\n'), 0o644)
 }
 
+// TemporalOverheadFigure is the Temporal figure the projection's wall time
+// adds per unit (written by `bench --temporal`).
+const TemporalOverheadFigure = "temporal_overhead_ms_per_unit"
+
+// TemporalOverheadMS is that figure of a report; 0 when absent.
+func TemporalOverheadMS(r *Report) float64 {
+	if r == nil {
+		return 0
+	}
+	f, _ := r.Figure(TemporalOverheadFigure)
+	return f.Value
+}
+
 // ReadReport loads a latest.json.
 func ReadReport(path string) (*Report, error) {
 	b, err := os.ReadFile(path)
@@ -135,8 +151,14 @@ func ReadReport(path string) (*Report, error) {
 	return r, nil
 }
 
-// report turns the raw measurements into figures.
+// report turns the raw measurements into figures. A projection-only run
+// keeps the engine figures latest.json held.
 func (b *bencher) report(done []*contractRun, planned int) *Report {
+	if b.cfg.Projection.Only && b.previous != nil {
+		r := *b.previous
+		r.Projection = b.projection
+		return &r
+	}
 	f := figurer{runs: b.cfg.Runs, compileRuns: b.cfg.SpawnCompiles, command: b.cfg.Command}
 	r := &Report{Schema: SchemaVersion, Created: time.Now().UTC(), Mode: b.cfg.Mode, Command: b.cfg.Command,
 		Complete: len(done) == planned, Planned: planned,
@@ -157,6 +179,7 @@ func (b *bencher) report(done []*contractRun, planned int) *Report {
 		r.Curve = append(r.Curve, CurvePoint{Contracts: n, Figures: append(f.aggregate(done[:n]), f.point(done[:n])...)})
 	}
 	r.Notes = append(r.Notes, sectionNotes(done)...)
+	r.Projection = b.projection
 	if c := b.cfg.SampleCompiles; c > 0 && c < b.cfg.Samples {
 		r.Notes = append(r.Notes, fmt.Sprintf("o2: only %d of the k=%d samples were recompiled per contract (--sample-compiles); the others reuse those outputs, and o2 end to end counts k compiles at the measured mean", c, b.cfg.Samples))
 	}

@@ -11,8 +11,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 
-	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/soltext"
 )
 
 // TestAblationLedgers: each size-ablation ledger compiles and has exactly
@@ -50,7 +50,7 @@ func TestAblationLedgers(t *testing.T) {
 		}
 		want := 0
 		fmt.Sscanf(strings.TrimPrefix(spec.Name, "Ledger"), "%d", &want)
-		chain, err := skeleton.ChainCount(map[string]string{spec.Name + ".sol": src}, spec.Name)
+		chain, err := soltext.ChainCount(map[string]string{spec.Name + ".sol": src}, spec.Name)
 		if n != want || chain != want || n < 21 || n > 40 {
 			t.Errorf("%s: %d state-changing ABI functions, chain count %d (%v), want %d in 21-40", spec.Name, n, chain, err, want)
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/soltext"
 )
 
 // FuzzExtractBody: whatever a model replies, the extractor returns one
@@ -18,7 +18,7 @@ func FuzzExtractBody(f *testing.F) {
 		if err != nil {
 			return
 		}
-		end, ok := skeleton.MatchBrace(body, 0)
+		end, ok := soltext.MatchBrace(body, 0)
 		if !strings.HasPrefix(body, "{") || !ok || end != len(body)-1 {
 			t.Fatalf("reply %q gave an unbalanced body %q", reply, body)
 		}
@@ -39,8 +39,8 @@ func FuzzMerge(f *testing.F) {
 		if err != nil {
 			return
 		}
-		for _, d := range skeleton.Definitions(base) {
-			if _, ok := skeleton.FindContract(out, d.Name); !ok {
+		for _, d := range soltext.Definitions(base) {
+			if _, ok := soltext.FindContract(out, d.Name); !ok {
 				t.Fatalf("merged source lost %s:\nbase %q\ncode %q\nout %q", d.Name, base, code, out)
 			}
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/soltext"
 )
 
 const mainnetCorpus = "../../../shared/corpus/mainnet"
@@ -119,7 +120,7 @@ func abiNontrivial(t *testing.T, raw []byte) int {
 // regenerates at least as many non-trivial bodies as the contract has
 // non-trivial ABI functions (the size filter's count), and more bodies than
 // the target alone wherever the target inherits code; the lexer's chain
-// (skeleton.Chain, for source that is not compiled) is solc's
+// (soltext.Chain, for source that is not compiled) is solc's
 // linearisation. Skeletons only: no generation.
 func TestChainCoversNontrivialOnMainnet(t *testing.T) {
 	checked, chainTotal, targetTotal := 0, 0, 0
@@ -171,9 +172,9 @@ func TestChainCoversNontrivialOnMainnet(t *testing.T) {
 	}
 }
 
-// lexerChain is skeleton.Chain's linearisation as file:name.
+// lexerChain is soltext.Chain's linearisation as file:name.
 func lexerChain(orig *Original, target string) string {
-	chain, err := skeleton.Chain(orig.Files, orig.File, target)
+	chain, err := soltext.Chain(orig.Files, orig.File, target)
 	if err != nil {
 		return err.Error()
 	}

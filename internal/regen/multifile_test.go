@@ -15,6 +15,7 @@ import (
 	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
@@ -200,8 +201,8 @@ func TestImportMergesIntoDefiningFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	base := f.orig.Files[stagetest.MultiFileBase]
-	def, _ := skeleton.FindContract(base, "BaseToken")
-	tok, _ := skeleton.FindContract(f.orig.Files[stagetest.MultiFileFile], "CapToken")
+	def, _ := soltext.FindContract(base, "BaseToken")
+	tok, _ := soltext.FindContract(f.orig.Files[stagetest.MultiFileFile], "CapToken")
 	sample := "```solidity\n" + strings.Replace(base[def.Start:def.End], "balanceOf[to] += amount;", "balanceOf[to] += amount + 1;", 1) + "\n\n" +
 		strings.Replace(f.orig.Files[stagetest.MultiFileFile][tok.Start:tok.End], `"Cap Token"`, `"Cap Token 2"`, 1) + "\n```"
 	if err := os.WriteFile(filepath.Join(cdir, "0.sol"), []byte(sample), 0o644); err != nil {
@@ -236,7 +237,7 @@ func TestRepairAcrossFiles(t *testing.T) {
 			!strings.Contains(prompt, "// File: "+stagetest.MultiFileFile+"\n") || strings.Contains(prompt, "library FxMath") {
 			return llmtest.Reply{Status: 400, Body: "the request does not show the chain's files"}
 		}
-		def, _ := skeleton.FindContract(broken[stagetest.MultiFileBase], "BaseToken")
+		def, _ := soltext.FindContract(broken[stagetest.MultiFileBase], "BaseToken")
 		return llmtest.Reply{Content: llmtest.Fenced(strings.Replace(broken[stagetest.MultiFileBase][def.Start:def.End], "amont", "amount", 1))}
 	})
 	c := llm.New(llm.Options{BaseURL: s.BaseURL(), Model: "m"})

@@ -8,6 +8,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -120,11 +121,11 @@ type RepairTask struct {
 // first, read from the sample's text; the target's file alone when the
 // chain cannot be read.
 func (t RepairTask) shownFiles() []string {
-	chain, err := skeleton.Chain(t.Files, t.File, t.Target)
+	chain, err := soltext.Chain(t.Files, t.File, t.Target)
 	if err != nil {
 		return []string{t.File}
 	}
-	files := skeleton.ChainFiles(chain)
+	files := soltext.ChainFiles(chain)
 	for _, f := range files {
 		if f == t.File {
 			return files

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/soltext"
 )
 
 var fenceRe = regexp.MustCompile("(?m)^[ \t]*(```+|~~~+)[ \t]*([A-Za-z0-9_+-]*)[^\n]*$")
@@ -65,7 +66,7 @@ func ExtractBody(reply string, f skeleton.Function, contract string) (string, er
 		return checkBody(body)
 	}
 	if strings.HasPrefix(code, "{") {
-		if end, ok := skeleton.MatchBrace(code, 0); ok && strings.TrimSpace(code[end+1:]) == "" {
+		if end, ok := soltext.MatchBrace(code, 0); ok && strings.TrimSpace(code[end+1:]) == "" {
 			return checkBody(code)
 		}
 	}
@@ -77,7 +78,7 @@ func ExtractBody(reply string, f skeleton.Function, contract string) (string, er
 }
 
 func checkBody(body string) (string, error) {
-	end, ok := skeleton.MatchBrace(body, 0)
+	end, ok := soltext.MatchBrace(body, 0)
 	if !ok || end != len(body)-1 {
 		return "", errors.New("the reply's braces do not balance")
 	}
@@ -111,7 +112,7 @@ func bodyOfDefinition(code string, f skeleton.Function, contract string) (string
 	default:
 		heads = []string{"function " + f.Name}
 	}
-	blank := skeleton.BlankComments(code) // no head is found inside a comment
+	blank := soltext.BlankComments(code) // no head is found inside a comment
 	var fallback string
 	for _, head := range heads {
 		for _, at := range wordIndexes(blank, head) {
@@ -119,7 +120,7 @@ func bodyOfDefinition(code string, f skeleton.Function, contract string) (string
 			if !ok {
 				continue
 			}
-			end, ok := skeleton.MatchBrace(code, open)
+			end, ok := soltext.MatchBrace(code, open)
 			if !ok {
 				continue
 			}
@@ -296,7 +297,7 @@ func MergeFiles(files map[string]string, target, code string) (map[string]string
 	edits := map[string][]skeleton.Edit{}
 	var extra, defined []string
 	seen := map[string]bool{}
-	for _, d := range skeleton.Definitions(code) {
+	for _, d := range soltext.Definitions(code) {
 		if seen[d.Name] {
 			continue // a name defined twice: the first definition counts
 		}
@@ -326,7 +327,7 @@ func MergeFiles(files map[string]string, target, code string) (map[string]string
 
 // definitionFiles maps each name defined in files to its definition: the
 // target file's first, then the other files' in path order.
-func definitionFiles(files map[string]string, target string) map[string]skeleton.Located {
+func definitionFiles(files map[string]string, target string) map[string]soltext.Located {
 	names := make([]string, 0, len(files))
 	for n := range files {
 		if n != target {
@@ -337,11 +338,11 @@ func definitionFiles(files map[string]string, target string) map[string]skeleton
 	if _, ok := files[target]; ok {
 		names = append([]string{target}, names...)
 	}
-	out := map[string]skeleton.Located{}
+	out := map[string]soltext.Located{}
 	for _, n := range names {
-		for _, d := range skeleton.Definitions(files[n]) {
+		for _, d := range soltext.Definitions(files[n]) {
 			if _, dup := out[d.Name]; !dup {
-				out[d.Name] = skeleton.Located{File: n, Definition: d}
+				out[d.Name] = soltext.Located{File: n, Definition: d}
 			}
 		}
 	}

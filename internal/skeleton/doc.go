@@ -1,8 +1,8 @@
 // Package skeleton turns an original contract into the skeleton the
 // generators complete (solbehave paper §IV-B), and puts samples back
 // together. Everything here is a pure function of source text and its AST
-// (internal/solast): positions come from the AST's `src` ranges, and the
-// only text scanning is a small lexer that knows strings and comments.
+// (internal/solast): positions come from the AST's `src` ranges; text
+// scanning (comments, definitions, the chain) is internal/soltext's.
 //
 // A skeleton is the original source with
 //   - every comment stripped (the `// SPDX-License-Identifier:` line is kept:
@@ -26,9 +26,6 @@
 // Function keys are unique across files. Each file declaring a regenerated
 // function is written back in place; Show renders those files as the one
 // text a model sees (`// File: <name>` before each when there are several).
-// Chain reads the same linearisation from source text alone (the lexer),
-// for text that is not compiled.
-//
 // Fill puts bodies (and, for mutants, altered headers) into the holes;
 // Stubbed fills every hole with a stub (`{}`, or `{ revert(); }` where an
 // empty body cannot return a storage pointer) so the skeleton can be

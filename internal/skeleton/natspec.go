@@ -3,6 +3,8 @@ package skeleton
 import (
 	"strings"
 	"unicode"
+
+	"github.com/solbehave/solbehave/internal/soltext"
 )
 
 // Doc is a function's NatSpec text as a model wrote it; empty parts fall
@@ -151,7 +153,7 @@ func sentence(ws []string) string {
 
 // natSpecBlock renders lines as `///` comments ending where the function
 // starts, indented like it.
-func natSpecBlock(src string, cls []byte, at int, lines []string) string {
+func natSpecBlock(src string, cls []soltext.Class, at int, lines []string) string {
 	if len(lines) == 0 {
 		return ""
 	}
@@ -159,7 +161,7 @@ func natSpecBlock(src string, cls []byte, at int, lines []string) string {
 	indent, lead := "", ""
 	for i := ls; i < at; i++ {
 		switch {
-		case cls[i] != code: // a comment the skeleton deletes
+		case cls[i] != soltext.Code: // a comment the skeleton deletes
 		case src[i] == ' ' || src[i] == '\t':
 			if lead == "" && strings.TrimSpace(src[ls:i]) == "" {
 				indent += src[i : i+1]

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/solbehave/solbehave/internal/solast"
+	"github.com/solbehave/solbehave/internal/soltext"
 )
 
 // Placeholder marks a body not written yet.
@@ -131,7 +132,7 @@ func Build(in Input, docs DocFunc) (*Skeleton, error) {
 	}
 	sk := &Skeleton{Format: Format, Target: in.Target, Scope: scope, File: in.File, Files: map[string]string{}}
 	for name, text := range in.Files {
-		sk.Files[name] = StripComments(text)
+		sk.Files[name] = soltext.StripComments(text)
 	}
 	for _, file := range filesOf(fns) {
 		sk.Files[file] = render(in.Files[file], fns, file)
@@ -227,7 +228,7 @@ func inGenerationOrder(chain []chainContract) []chainContract {
 		files[i] = c.file
 	}
 	rank := map[string]int{}
-	for i, f := range baseFirst(files) {
+	for i, f := range soltext.BaseFirst(files) {
 		rank[f] = i
 	}
 	out := append([]chainContract(nil), chain...)
@@ -291,12 +292,6 @@ func filesOf(fns []Function) []string {
 	return out
 }
 
-// IsNontrivial is the paper's non-trivial function (§IV-A c): neither a
-// constructor nor view or pure.
-func IsNontrivial(kind, mutability string) bool {
-	return kind != "constructor" && mutability != "view" && mutability != "pure"
-}
-
 // describe lists the contract's functions with their original ranges.
 func describe(contract *solast.Node, src string) ([]Function, error) {
 	decls := solast.Functions(contract)
@@ -322,7 +317,7 @@ func describe(contract *solast.Node, src string) ([]Function, error) {
 		f.Signature = Signature(f.Kind, f.Name, f.Params)
 		f.Key = functionKey(f, names)
 		f.Stub = stubFor(d)
-		f.Nontrivial = f.HasBody && IsNontrivial(f.Kind, f.StateMutability)
+		f.Nontrivial = f.HasBody && soltext.IsNontrivial(f.Kind, f.StateMutability)
 		out = append(out, f)
 	}
 	return out, nil
@@ -381,52 +376,52 @@ func varTypeString(v *solast.Node) string {
 // functions it declares.
 func render(src string, fns []Function, file string) string {
 	type mark struct {
-		edit
+		soltext.Edit
 		fn      int
 		natspec bool
 	}
 	var marks []mark
-	var bodies []span
-	cls := classify(src)
+	var bodies []soltext.Span
+	cls := soltext.Classify(src)
 	for i, f := range fns {
 		if f.File != file {
 			continue
 		}
 		// an insertion at every function start (its NatSpec, maybe none)
 		// marks where its header begins in the output
-		marks = append(marks, mark{edit{f.Orig.Start, f.Orig.Start, natSpecBlock(src, cls, f.Orig.Start, f.NatSpec)}, i, true})
+		marks = append(marks, mark{soltext.Edit{Start: f.Orig.Start, End: f.Orig.Start, Text: natSpecBlock(src, cls, f.Orig.Start, f.NatSpec)}, i, true})
 		if f.HasBody {
-			marks = append(marks, mark{edit{f.Orig.BodyStart, f.Orig.BodyEnd, Placeholder}, i, false})
-			bodies = append(bodies, span{f.Orig.BodyStart, f.Orig.BodyEnd})
+			marks = append(marks, mark{soltext.Edit{Start: f.Orig.BodyStart, End: f.Orig.BodyEnd, Text: Placeholder}, i, false})
+			bodies = append(bodies, soltext.Span{Start: f.Orig.BodyStart, End: f.Orig.BodyEnd})
 		}
 	}
-	for _, c := range commentEdits(src) {
+	for _, c := range soltext.CommentEdits(src) {
 		if !inside(c, bodies) {
-			marks = append(marks, mark{edit: c, fn: -1})
+			marks = append(marks, mark{Edit: c, fn: -1})
 		}
 	}
-	sort.SliceStable(marks, func(i, j int) bool { return marks[i].start < marks[j].start })
+	sort.SliceStable(marks, func(i, j int) bool { return marks[i].Start < marks[j].Start })
 	var b strings.Builder
 	pos := 0
 	starts := map[int]int{} // fn -> header start in the output
 	for _, m := range marks {
-		if m.start < pos {
+		if m.Start < pos {
 			continue // inside an earlier edit (cannot happen with AST ranges; be safe)
 		}
-		b.WriteString(src[pos:m.start])
+		b.WriteString(src[pos:m.Start])
 		if m.fn >= 0 && m.natspec {
-			b.WriteString(m.text)
+			b.WriteString(m.Text)
 			starts[m.fn] = b.Len()
 		} else if m.fn >= 0 {
 			f := &fns[m.fn]
 			f.HeaderStart = starts[m.fn]
 			f.BodyStart = b.Len()
-			b.WriteString(m.text)
+			b.WriteString(m.Text)
 			f.BodyEnd = b.Len()
 		} else {
-			b.WriteString(m.text)
+			b.WriteString(m.Text)
 		}
-		pos = m.end
+		pos = m.End
 	}
 	b.WriteString(src[pos:])
 	text := b.String()
@@ -438,9 +433,9 @@ func render(src string, fns []Function, file string) string {
 	return text
 }
 
-func inside(e edit, spans []span) bool {
+func inside(e soltext.Edit, spans []soltext.Span) bool {
 	for _, s := range spans {
-		if e.start >= s.start && e.end <= s.end {
+		if e.Start >= s.Start && e.End <= s.End {
 			return true
 		}
 	}
@@ -579,14 +574,14 @@ type Original struct {
 
 type originalFile struct {
 	src      string
-	comments []edit
+	comments []soltext.Edit
 }
 
 // NewOriginal prepares the original files.
 func NewOriginal(files map[string]string) *Original {
 	o := &Original{files: make(map[string]*originalFile, len(files))}
 	for name, src := range files {
-		o.files[name] = &originalFile{src: src, comments: commentEdits(src)}
+		o.files[name] = &originalFile{src: src, comments: soltext.CommentEdits(src)}
 	}
 	return o
 }
@@ -615,44 +610,44 @@ func (o *Original) Header(f Function, edits ...Edit) string {
 // cut renders src[from:to] with the given edits and the comment deletions
 // that fall inside the range and do not overlap them.
 func (o *originalFile) cut(from, to int, given []Edit) string {
-	var es []edit
+	var es []soltext.Edit
 	for _, g := range given {
 		if g.Start < from || g.End > to || g.Start > g.End {
 			continue // outside the range: ignore rather than corrupt
 		}
-		es = append(es, edit{g.Start - from, g.End - from, g.Text})
+		es = append(es, soltext.Edit{Start: g.Start - from, End: g.End - from, Text: g.Text})
 	}
 	for _, c := range o.comments {
-		if c.start < from || c.end > to {
+		if c.Start < from || c.End > to {
 			continue
 		}
-		local := edit{c.start - from, c.end - from, c.text}
+		local := soltext.Edit{Start: c.Start - from, End: c.End - from, Text: c.Text}
 		if !overlaps(local, es) {
 			es = append(es, local)
 		}
 	}
-	sort.SliceStable(es, func(i, j int) bool { return es[i].start < es[j].start })
-	return apply(o.src[from:to], dropOverlaps(es))
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Start < es[j].Start })
+	return soltext.Apply(o.src[from:to], dropOverlaps(es))
 }
 
-func overlaps(e edit, es []edit) bool {
+func overlaps(e soltext.Edit, es []soltext.Edit) bool {
 	for _, x := range es {
-		if e.start < x.end && x.start < e.end || e.start == x.start {
+		if e.Start < x.End && x.Start < e.End || e.Start == x.Start {
 			return true
 		}
 	}
 	return false
 }
 
-func dropOverlaps(es []edit) []edit {
-	var out []edit
+func dropOverlaps(es []soltext.Edit) []soltext.Edit {
+	var out []soltext.Edit
 	end := -1
 	for _, e := range es {
-		if e.start < end {
+		if e.Start < end {
 			continue
 		}
 		out = append(out, e)
-		end = max(end, e.end)
+		end = max(end, e.End)
 	}
 	return out
 }

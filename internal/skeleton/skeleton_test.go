@@ -13,6 +13,7 @@ import (
 	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
@@ -86,37 +87,6 @@ contract Vault {
     function helper(uint x) internal pure returns (uint) { return x + 1; }
 }
 `
-
-func TestStripComments(t *testing.T) {
-	got := skeleton.StripComments("// SPDX-License-Identifier: MIT\n// gone\nuint a; // tail\nuint/*x*/b = 1; /* z */\n  /* whole\n line */\nstring s = \"//keep /*keep*/\";\n")
-	want := "// SPDX-License-Identifier: MIT\nuint a;\nuint b = 1;\nstring s = \"//keep /*keep*/\";\n"
-	if got != want {
-		t.Fatalf("got\n%q\nwant\n%q", got, want)
-	}
-}
-
-func TestDefinitionsAndBraces(t *testing.T) {
-	src := "pragma solidity ^0.8.0;\n// contract Fake {}\nlibrary L { function f() internal {} }\nabstract contract A { string s = \"}\"; }\ninterface I { function g() external; }\ncontract C is A { function h() public { if (true) { } } }\n"
-	defs := skeleton.Definitions(src)
-	var names []string
-	for _, d := range defs {
-		names = append(names, d.Kind+":"+d.Name)
-	}
-	if strings.Join(names, ",") != "library:L,contract:A,interface:I,contract:C" {
-		t.Fatalf("definitions %v", names)
-	}
-	c, ok := skeleton.FindContract(src, "C")
-	if !ok || !strings.HasPrefix(src[c.Start:], "contract C") || !strings.HasSuffix(src[:c.End], "} } }") {
-		t.Fatalf("FindContract C: %+v %v", c, ok)
-	}
-	a, _ := skeleton.FindContract(src, "A")
-	if !strings.HasPrefix(src[a.Start:], "abstract contract A") {
-		t.Fatalf("abstract contract starts at %q", src[a.Start:a.Start+10])
-	}
-	if _, ok := skeleton.MatchBrace("{ \"}\" ", 0); ok {
-		t.Fatal("an unclosed brace matched")
-	}
-}
 
 func TestBuildVault(t *testing.T) {
 	sk := build(t, "0.4.24", "Vault.sol", "Vault", vault04)
@@ -462,7 +432,7 @@ func TestChainMatchesSolc(t *testing.T) {
 		{files, asts, stagetest.MultiFileFile, stagetest.MultiFileTarget},
 		{map[string]string{"WOLFCOIN.sol": string(wolf)}, map[string]*solast.Node{"WOLFCOIN.sol": wroot}, "WOLFCOIN.sol", "WOLFCOIN"},
 	} {
-		chain, err := skeleton.Chain(c.files, c.file, c.target)
+		chain, err := soltext.Chain(c.files, c.file, c.target)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -474,7 +444,7 @@ func TestChainMatchesSolc(t *testing.T) {
 			t.Errorf("%s: lexer chain\n%v\nsolc\n%v", c.target, got, want)
 		}
 	}
-	if _, err := skeleton.Chain(files, "src/IMintable.sol", stagetest.MultiFileTarget); err == nil {
+	if _, err := soltext.Chain(files, "src/IMintable.sol", stagetest.MultiFileTarget); err == nil {
 		t.Error("a target looked up in a file that does not define it was found")
 	}
 }
@@ -498,13 +468,3 @@ func solcLinearization(asts map[string]*solast.Node, target string) []string {
 	return out
 }
 
-func TestDefinitionBases(t *testing.T) {
-	src := "contract A {}\ncontract B is A /* is X */ {}\nabstract contract C is\n  B,\n  Lib.D(1, f(2, 3)), E {}\ncontract Island {}\n"
-	var got []string
-	for _, d := range skeleton.Definitions(src) {
-		got = append(got, d.Name+"<"+strings.Join(d.Bases, "+"))
-	}
-	if strings.Join(got, " ") != "A< B<A C<B+D+E Island<" {
-		t.Fatalf("bases %v", got)
-	}
-}

@@ -493,3 +493,21 @@ func TestSlowStartIsATimeout(t *testing.T) {
 		t.Fatalf("slow start: %v, want a walltime.Error", err)
 	}
 }
+
+// Started counts worker processes: a compile on a warm worker of the same
+// compiler starts none, another compiler starts one.
+func TestStartedCountsWorkers(t *testing.T) {
+	needNode(t)
+	m := NewManager(Options{MaxWorkers: 1})
+	defer m.Close()
+	in := Input{Compiler: "v0.4.24+commit.e67f0147", Sources: map[string]string{"c.sol": src04}}
+	compile(t, m, in)
+	compile(t, m, in)
+	if n := m.Started(); n != 1 {
+		t.Errorf("two compiles on one compiler started %d workers, want 1", n)
+	}
+	compile(t, m, Input{Compiler: "0.8.19", Sources: map[string]string{"c.sol": src08}})
+	if n := m.Started(); n != 2 {
+		t.Errorf("another compiler: %d workers started, want 2", n)
+	}
+}

@@ -19,7 +19,13 @@ type Manager struct {
 
 	spawnMu sync.Mutex
 	spawned map[*worker]bool // Spawn mode: processes running now, killed by Close
+
+	started atomic.Int64 // worker processes started, for cost accounting
 }
+
+// Started is how many worker processes the manager has started: each loads
+// its compiler and warms it up, seconds of CPU that a warm worker saves.
+func (m *Manager) Started() int64 { return m.started.Load() }
 
 // NewManager returns a Manager; zero Options give the defaults.
 func NewManager(opts Options) *Manager {
@@ -129,6 +135,7 @@ func (m *Manager) run(ctx context.Context, rel Release, input []byte) ([]byte, s
 		return nil, "", err
 	}
 	start := func(ctx context.Context) (*worker, error) {
+		m.started.Add(1)
 		w, err := startWorker(ctx, spec)
 		if err != nil {
 			return nil, err

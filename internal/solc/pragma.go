@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/solbehave/solbehave/internal/soltext"
 )
 
 // ErrNoPragma is returned by PragmaRelease when the source has no
@@ -36,7 +38,7 @@ func newestAdmitted(ranges []versionRange) (string, error) {
 
 func pragmaRanges(source string) ([]versionRange, error) {
 	var out []versionRange
-	for _, m := range pragmaPattern.FindAllStringSubmatch(stripComments(source), -1) {
+	for _, m := range pragmaPattern.FindAllStringSubmatch(soltext.BlankComments(source), -1) {
 		r, err := parseRange(m[1])
 		if err != nil {
 			return nil, err
@@ -56,50 +58,6 @@ func allAdmit(ranges []versionRange, v semver) bool {
 		}
 	}
 	return true
-}
-
-// stripComments blanks // and /* */ comments outside string literals, so a
-// commented-out pragma does not count.
-func stripComments(src string) string {
-	var b strings.Builder
-	b.Grow(len(src))
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		switch {
-		case c == '"' || c == '\'':
-			j := skipString(src, i)
-			b.WriteString(src[i:j])
-			i = j - 1
-		case strings.HasPrefix(src[i:], "//"):
-			for i < len(src) && src[i] != '\n' {
-				i++
-			}
-			b.WriteByte('\n')
-		case strings.HasPrefix(src[i:], "/*"):
-			end := strings.Index(src[i+2:], "*/")
-			if end < 0 {
-				return b.String()
-			}
-			i += end + 3
-			b.WriteByte(' ')
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
-}
-
-func skipString(src string, i int) int {
-	quote := src[i]
-	for j := i + 1; j < len(src); j++ {
-		switch src[j] {
-		case '\\':
-			j++
-		case quote, '\n':
-			return j + 1
-		}
-	}
-	return len(src)
 }
 
 // versionRange is a disjunction of conjunctions of comparators (semver

@@ -1,6 +1,8 @@
 package temporal
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,6 +13,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"sort"
+	"strings"
+	"sync"
 	"time"
 )
 
@@ -61,18 +65,92 @@ func DevServerBinary(ctx context.Context, src, cacheDir string, log *slog.Logger
 	// Build beside the target and rename, so concurrent builders and killed
 	// builds never leave a partial binary at bin.
 	tmp := fmt.Sprintf("%s.tmp-%d", bin, os.Getpid())
-	cmd := exec.CommandContext(ctx, "go", "build", "-o", tmp, ".")
-	cmd.Dir = src
-	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
-	if out, err := cmd.CombinedOutput(); err != nil {
+	if err := goBuild(ctx, src, tmp, log); err != nil {
 		os.Remove(tmp)
-		return "", fmt.Errorf("building %s: %w\n%s", src, err, out)
+		return "", err
 	}
 	if err := os.Rename(tmp, bin); err != nil {
 		return "", err
 	}
 	log.Info("built the Temporal dev server", "elapsed", time.Since(start).Round(time.Second).String())
 	return bin, nil
+}
+
+// progressEvery is how often a build that is still running says how far it
+// got: the first build takes many minutes on a small machine.
+var progressEvery = 15 * time.Second
+
+// goBuild runs `go build -v` of the module at src into out, logging every
+// progressEvery how many modules it downloaded and packages it compiled.
+func goBuild(ctx context.Context, src, out string, log *slog.Logger) error {
+	r, w, err := os.Pipe()
+	if err != nil {
+		return err
+	}
+	defer r.Close()
+	cmd := exec.CommandContext(ctx, "go", "build", "-v", "-o", out, ".")
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOWORK=off")
+	cmd.Stdout, cmd.Stderr = w, w
+	err = cmd.Start()
+	w.Close() // the child holds its own copy: EOF comes when it exits
+	if err != nil {
+		return fmt.Errorf("building %s: %w", src, err)
+	}
+	p := &buildProgress{start: time.Now()}
+	tick := time.NewTicker(progressEvery)
+	defer tick.Stop()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		lines := bufio.NewScanner(r)
+		lines.Buffer(make([]byte, 64*1024), 1024*1024)
+		for lines.Scan() {
+			p.add(lines.Text())
+		}
+	}()
+	for waiting := true; waiting; {
+		select {
+		case <-done:
+			waiting = false
+		case <-tick.C:
+			p.report(log)
+		}
+	}
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("building %s: %w\n%s", src, err, p.output.String())
+	}
+	return nil
+}
+
+// buildProgress counts what `go build -v` reports.
+type buildProgress struct {
+	start             time.Time
+	mu                sync.Mutex
+	modules, packages int
+	last              string
+	output            bytes.Buffer // everything, for the error of a failed build
+}
+
+func (p *buildProgress) add(line string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.output.WriteString(line + "\n")
+	switch {
+	case strings.HasPrefix(line, "go: downloading "):
+		p.modules++
+		p.last = strings.TrimPrefix(line, "go: downloading ")
+	case line != "" && !strings.ContainsAny(line, " \t:"):
+		p.packages++ // -v names each package it compiles
+		p.last = line
+	}
+}
+
+func (p *buildProgress) report(log *slog.Logger) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	log.Info("building the Temporal dev server", "modules_downloaded", p.modules, "packages_compiled", p.packages,
+		"last", p.last, "elapsed", time.Since(p.start).Round(time.Second).String())
 }
 
 // moduleHash digests the module's go.mod, go.sum and Go files and the Go

@@ -14,7 +14,7 @@ import (
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/regen/regentest"
-	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
@@ -50,7 +50,7 @@ func TestCompileAndRepair(t *testing.T) {
 			return llmtest.Reply{Status: 400, Body: "unexpected repair request"}
 		}
 		broken := r.Last()[strings.Index(r.Last(), "```solidity\n")+12:]
-		def, _ := skeleton.FindContract(broken, "Vault")
+		def, _ := soltext.FindContract(broken, "Vault")
 		return llmtest.Reply{Content: "The fix:\n" + llmtest.Fenced(strings.Replace(broken[def.Start:def.End], "amont", "amount", 1))}
 	})
 	s := New()
@@ -180,7 +180,7 @@ func TestCompileAndRepairAcrossFiles(t *testing.T) {
 			return llmtest.Reply{Status: 400, Body: "unexpected repair request"}
 		}
 		broken := shown[strings.Index(shown, "// File: "+stagetest.MultiFileBase):]
-		def, _ := skeleton.FindContract(broken, "BaseToken")
+		def, _ := soltext.FindContract(broken, "BaseToken")
 		return llmtest.Reply{Content: llmtest.Fenced(strings.Replace(broken[def.Start:def.End], "amont", "amount", 1))}
 	})
 	s := New()

@@ -15,8 +15,8 @@ import (
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/regen"
-	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -51,7 +51,7 @@ func (c *compiler) file(files map[string]string) string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		if _, ok := skeleton.FindContract(files[n], c.target); ok {
+		if _, ok := soltext.FindContract(files[n], c.target); ok {
 			return n
 		}
 	}

@@ -18,7 +18,7 @@ import (
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/redact"
-	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -120,7 +120,7 @@ func chainSize(src *esapi.ContractSource) int64 {
 	if err != nil {
 		return -1
 	}
-	n, err := skeleton.ChainCount(files.Files, src.ContractName)
+	n, err := soltext.ChainCount(files.Files, src.ContractName)
 	if err != nil {
 		return -1
 	}

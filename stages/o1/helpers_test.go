@@ -51,6 +51,18 @@ func compile(t testing.TB, env *pipeline.Env, rec *deploy.Record, edit func(stri
 	return id
 }
 
+// equivalentVariant compiles the original with one more public function at
+// the end of the target contract (the file's last): the original's functions
+// behave as before, but the code differs, so O1 fuzzes it (the original's own
+// code is equivalent without a call).
+func equivalentVariant(t testing.TB, env *pipeline.Env, rec *deploy.Record) string {
+	t.Helper()
+	return compile(t, env, rec, func(src string) string {
+		i := strings.LastIndex(src, "}")
+		return src[:i] + "    function solbehaveVariant() public pure returns (uint256) { return 7; }\n" + src[i:]
+	})
+}
+
 // replaceFunction swaps the function whose header starts with header for body.
 func replaceFunction(t testing.TB, src, header, body string) string {
 	t.Helper()

@@ -19,16 +19,17 @@ import (
 // on the machine at any budget.
 const loadCalls = 1500
 
-// referenceEnv writes two reference samples (the original's own code) of
-// each contract as O1's inputs.
+// referenceEnv writes two reference samples of each contract as O1's
+// inputs: equivalent variants whose code differs from the original's, so
+// that O1 fuzzes them (the original's own code is not fuzzed).
 func referenceEnv(t *testing.T, names ...string) *pipeline.Env {
 	t.Helper()
 	env := stagetest.NewEnv(t, demoCorpus, engines)
 	for _, name := range names {
 		rec := loadDemo(t, name)
-		origID := compile(t, env, rec, nil)
+		origID, variantID := compile(t, env, rec, nil), equivalentVariant(t, env, rec)
 		stagetest.WriteInputs(t, env, rec.Entry.ID, origID, []schemas.Sample{
-			stagetest.Sample("reference", 0, origID, ""), stagetest.Sample("reference", 1, origID, ""),
+			stagetest.Sample("reference", 0, variantID, ""), stagetest.Sample("reference", 1, variantID, ""),
 		})
 	}
 	return env
@@ -67,6 +68,9 @@ func TestReferenceUnderLoad(t *testing.T) {
 	stallProcess(t, 500*time.Millisecond, 10500*time.Millisecond, 3)
 	loaded, loadedCx := referenceRows(t, env)
 	for _, r := range loaded {
+		if r.Calls == 0 {
+			t.Errorf("%s sample %d, %s: not fuzzed (stop %s): the test needs campaigns", r.ContractID, r.Sample, r.Signature, r.StopReason)
+		}
 		if !r.Equivalent {
 			t.Errorf("under load, reference sample %d of %s is non-equivalent on %s (stop %s after %d calls)",
 				r.Sample, r.ContractID, r.Signature, r.StopReason, r.Calls)

@@ -25,6 +25,12 @@
 // constructors stored, and the known actors (deployer, contract, libraries,
 // coinbase, the first senders of the recorded history).
 //
+// A sample whose deployment is the original's but for the metadata tails
+// (see sameBehaviour: the same creation, state and code, nothing that reads
+// code as data) is equivalent on every function without a call (stop
+// reason `same_code`): fuzzing it could find nothing, and its budget is
+// the largest O1 spends (every call of every function).
+//
 // One unit per contract and model: the original is deployed once and every
 // compiling sample of that model is fuzzed against it. A sample that
 // compiled but cannot be deployed counts as non-equivalent on every
@@ -89,7 +95,7 @@ func New() *Stage {
 }
 
 func (s *Stage) Name() string    { return "o1" }
-func (s *Stage) Version() string { return "3" } // 2: calls have an 8M gas limit; 3: no verdict from a clock, counterexamples replayed
+func (s *Stage) Version() string { return "4" } // 2: calls have an 8M gas limit; 3: no verdict from a clock, counterexamples replayed; 4: same code not fuzzed
 func (s *Stage) Summary() string {
 	return "O1: fuzz every fuzzable function of the original and each compiling sample side by side, coverage guided"
 }
@@ -217,6 +223,9 @@ func (s *Stage) fuzzSample(ctx context.Context, env *pipeline.Env, u unit, orig 
 	sd := dep.Deployment
 	if sd == nil {
 		return undeployedRows(row, methods, env.Seed, errors.New(dep.DeployErr)), nil, nil
+	}
+	if sameBehaviour(orig, sd) {
+		return sameCodeRows(row, methods, env.Seed), nil, nil
 	}
 	dict := fuzz.NewDictionaryFrom(seeds(u.rec, orig, sd, sampleSources(env.Data, smp)))
 	var results []schemas.FuzzResult

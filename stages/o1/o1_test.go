@@ -17,16 +17,18 @@ import (
 
 const figure1Model = "import:figure1"
 
-// vaultInputs writes the Vault's original, two reference samples and the
+// vaultInputs writes the Vault's original, two reference samples (the
+// original's own code, and an equivalent variant whose code differs) and the
 // Figure 1 regenerated withdraw as one imported sample.
 func vaultInputs(t *testing.T, env *pipeline.Env) string {
 	rec := loadDemo(t, "Vault")
 	origID := compile(t, env, rec, nil)
+	variantID := equivalentVariant(t, env, rec)
 	figID := compile(t, env, rec, func(src string) string {
 		return replaceFunction(t, src, "function withdraw(", figure1Withdraw)
 	})
 	stagetest.WriteInputs(t, env, rec.Entry.ID, origID, []schemas.Sample{
-		stagetest.Sample("reference", 0, origID, ""), stagetest.Sample("reference", 1, origID, ""), stagetest.Sample(figure1Model, 0, figID, ""),
+		stagetest.Sample("reference", 0, origID, ""), stagetest.Sample("reference", 1, variantID, ""), stagetest.Sample(figure1Model, 0, figID, ""),
 	})
 	return rec.Entry.ID
 }
@@ -45,8 +47,9 @@ func readResults(t *testing.T, env *pipeline.Env) ([]schemas.FuzzResult, []schem
 }
 
 // TestVaultReferenceAndFigure1: reference samples are equivalent on every
-// function over the whole budget; the Figure 1 withdraw is not, and its
-// counterexample is one initialize-free call.
+// function, the original's own code without a call and the variant over the
+// whole budget; the Figure 1 withdraw is not, and its counterexample is one
+// initialize-free call.
 func TestVaultReferenceAndFigure1(t *testing.T) {
 	env := stagetest.NewEnv(t, demoCorpus, engines)
 	id := vaultInputs(t, env)
@@ -59,6 +62,12 @@ func TestVaultReferenceAndFigure1(t *testing.T) {
 		wantEq := !(r.Model == figure1Model && r.Function == "withdraw")
 		if r.Equivalent != wantEq {
 			t.Errorf("%s/%d %s: equivalent=%v, want %v", r.Model, r.Sample, r.Signature, r.Equivalent, wantEq)
+		}
+		if sameCode := r.Model == "reference" && r.Sample == 0; sameCode {
+			if r.StopReason != schemas.StopSameCode || r.Calls != 0 {
+				t.Errorf("%s/%d %s: stop=%s after %d calls, want same_code without a call", r.Model, r.Sample, r.Signature, r.StopReason, r.Calls)
+			}
+			continue
 		}
 		if wantEq && (r.StopReason != fuzz.StopBudget || r.Calls != fuzz.DefaultCalls) {
 			t.Errorf("%s/%d %s: stop=%s after %d calls, want the whole budget", r.Model, r.Sample, r.Signature, r.StopReason, r.Calls)

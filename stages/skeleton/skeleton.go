@@ -125,7 +125,8 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 			continue
 		}
 		fp := pipeline.Fingerprint(s.Version(), k.sourceSHA, k.artifact, natspec, skeletonFormat, "regenerate="+s.Regenerate, k.ablation)
-		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: unit{entry: e, artifact: k.artifact, ablation: k.ablation}})
+		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: unit{entry: e, artifact: k.artifact, ablation: k.ablation},
+			Affinity: k.compiler})
 	}
 	return units, nil
 }
@@ -137,6 +138,7 @@ const skeletonFormat = "skeleton-3"
 type keptContract struct {
 	sourceSHA, artifact string
 	ablation            bool
+	compiler            string // the original's, which compiles the skeleton too
 }
 
 // keptContracts maps each kept contract to its source digest and artifact;
@@ -163,7 +165,7 @@ func keptContracts(env *pipeline.Env, ablation bool) (map[string]keptContract, e
 		if prev, seen := out[c.ContractID]; seen && !prev.ablation {
 			continue // a kept row wins over another row of the same contract
 		}
-		out[c.ContractID] = keptContract{sourceSHA: c.SourceSHA256, artifact: artifacts[c.ContractID], ablation: !c.Kept}
+		out[c.ContractID] = keptContract{sourceSHA: c.SourceSHA256, artifact: artifacts[c.ContractID], ablation: !c.Kept, compiler: c.CompilerUsed}
 	}
 	return out, nil
 }

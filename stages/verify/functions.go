@@ -7,9 +7,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 
-	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -77,7 +77,7 @@ func functionRow(contractID string, d definition, f solast.Function, parsed abi.
 		Mutability: f.StateMutability, Visibility: f.Visibility, Modifiers: strings.Join(f.Modifiers, ","),
 		SourceFile: d.file, SourceStart: int64(f.Src.Start), SourceLen: int64(f.Src.Length), HasBody: f.BodySrc != nil,
 	}
-	row.Nontrivial = row.HasBody && skeleton.IsNontrivial(f.Kind, f.StateMutability)
+	row.Nontrivial = row.HasBody && soltext.IsNontrivial(f.Kind, f.StateMutability)
 	if f.Kind == "function" && (f.Visibility == "public" || f.Visibility == "external") {
 		if m, ok := matchMethod(parsed, f); ok {
 			row.Selector, row.Signature = "0x"+hex.EncodeToString(m.ID), m.Sig

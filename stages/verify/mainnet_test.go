@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"testing"
 
-	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
@@ -109,7 +109,7 @@ func TestLexerChainCountAgreesOnMainnet(t *testing.T) {
 			continue
 		}
 		n := countFunctions(target, functionRows(rec.Entry.ID, out, target, rec.Files.Files))
-		lexed, err := skeleton.ChainCount(rec.Files.Files, rec.Name())
+		lexed, err := soltext.ChainCount(rec.Files.Files, rec.Name())
 		if err != nil || lexed != n.nontrivial {
 			t.Errorf("%s: the lexer counts %d (%v), the compiled chain %d", rec.Name(), lexed, err, n.nontrivial)
 		}

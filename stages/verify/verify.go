@@ -85,9 +85,17 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		} else {
 			u.rec = &deploy.Record{Entry: e}
 		}
-		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: u})
+		units = append(units, pipeline.Unit{ID: e.ID, Contract: e.ID, Fingerprint: fp, Payload: u, Affinity: compilerOf(rec)})
 	}
 	return units, nil
+}
+
+// compilerOf is the compiler a record asks for ("" when unknown).
+func compilerOf(rec *deploy.Record) string {
+	if rec == nil || rec.Source == nil {
+		return ""
+	}
+	return rec.Source.CompilerVersion
 }
 
 // Run verifies one contract. A contract that cannot be verified still gets

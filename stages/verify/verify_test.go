@@ -320,3 +320,26 @@ func TestUninstallableCompilerIsRetried(t *testing.T) {
 		t.Fatalf("want the reason class network, got %+v", rows)
 	}
 }
+
+// TestUnitsGroupByCompiler: each unit names its compiler as its affinity, so
+// the runner compiles the contracts of one version on one warm worker.
+func TestUnitsGroupByCompiler(t *testing.T) {
+	data := t.TempDir()
+	env := &pipeline.Env{Corpus: "../../data/corpus/demo", Data: data, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	units, err := New().Plan(context.Background(), env)
+	if err != nil || len(units) == 0 {
+		t.Fatalf("plan: %d units, %v", len(units), err)
+	}
+	versions := map[string]bool{}
+	for _, u := range units {
+		want := u.Payload.(unit).rec.Source.CompilerVersion
+		if u.Affinity == "" || u.Affinity != want {
+			t.Errorf("%s: affinity %q, want its compiler %q", u.ID, u.Affinity, want)
+		}
+		versions[u.Affinity] = true
+	}
+	if len(versions) < 2 {
+		t.Errorf("the demo corpus should hold two compilers, got %v", versions)
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/soltext"
 	engine "github.com/solbehave/solbehave/internal/vuln"
 	"github.com/solbehave/solbehave/internal/walltime"
 	"github.com/solbehave/solbehave/pipeline"
@@ -185,7 +186,7 @@ func fileName(f *smartbugsFile) string { return filepath.Base(f.entry.Path) }
 // source, nor a start the machine made slow), with the newest release the
 // pragma admits.
 func (s *Stage) compileFile(ctx context.Context, env *pipeline.Env, f *smartbugsFile, run *schemas.VulnRun) (*solc.Output, error) {
-	src := StripComments(f.source)
+	src := soltext.BlankComments(f.source)
 	in := solc.Input{Compiler: f.requested(), Sources: map[string]string{fileName(f): src}}
 	out, err := env.Engines.Solc().Compile(ctx, in)
 	var ce *solc.CompileError
@@ -377,7 +378,7 @@ func mapCategory(category string, labelled []int, lines []string) (engine.Class,
 
 func anyLine(labelled []int, lines []string, re *regexp.Regexp) bool {
 	for _, n := range labelled {
-		if n >= 1 && n <= len(lines) && re.MatchString(StripComments(lines[n-1])) {
+		if n >= 1 && n <= len(lines) && re.MatchString(soltext.BlankComments(lines[n-1])) {
 			return true
 		}
 	}

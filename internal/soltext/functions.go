@@ -1,4 +1,4 @@
-package skeleton
+package soltext
 
 import "strings"
 
@@ -17,6 +17,12 @@ type DeclaredFunction struct {
 // a body and is neither a constructor nor view or pure.
 func (f DeclaredFunction) Nontrivial() bool {
 	return f.HasBody && IsNontrivial(f.Kind, f.Mutability)
+}
+
+// IsNontrivial is the paper's non-trivial function (§IV-A c): neither a
+// constructor nor view or pure.
+func IsNontrivial(kind, mutability string) bool {
+	return kind != "constructor" && mutability != "view" && mutability != "pure"
 }
 
 // Functions lists the functions d (a definition of src) declares.
@@ -71,18 +77,18 @@ type token struct {
 }
 
 func tokenize(src string) []token {
-	cls := classify(src)
+	cls := Classify(src)
 	var out []token
 	for i := 0; i < len(src); {
 		switch {
-		case cls[i] == str:
+		case cls[i] == String:
 			j := i
-			for j < len(src) && cls[j] == str {
+			for j < len(src) && cls[j] == String {
 				j++
 			}
 			out = append(out, token{`"`, i})
 			i = j
-		case cls[i] != code || isSpace(src[i]):
+		case cls[i] != Code || isSpace(src[i]):
 			i++
 		case isIdent(src[i]):
 			word, j := identAt(src, i)

@@ -1,4 +1,4 @@
-package skeleton
+package soltext
 
 import (
 	"fmt"
@@ -179,12 +179,12 @@ func ChainFiles(chain []Located) []string {
 			files = append(files, l.File)
 		}
 	}
-	return baseFirst(files)
+	return BaseFirst(files)
 }
 
-// baseFirst orders the files of a chain listed most derived first (one
+// BaseFirst orders the files of a chain listed most derived first (one
 // entry per contract) by their first appearance read most base first.
-func baseFirst(files []string) []string {
+func BaseFirst(files []string) []string {
 	var out []string
 	seen := map[string]bool{}
 	for i := len(files) - 1; i >= 0; i-- {

@@ -1,30 +1,33 @@
-package skeleton
+package soltext
 
 import (
 	"sort"
 	"strings"
 )
 
-// byte classes of a source text
+// Class says what a byte of a source text belongs to.
+type Class byte
+
+// The classes of Classify.
 const (
-	code byte = iota
-	lineComment
-	blockComment
-	str
+	Code Class = iota
+	LineComment
+	BlockComment
+	String
 )
 
-// classify labels each byte of src as code, comment or string literal.
+// Classify labels each byte of src as code, comment or string literal.
 // Unterminated comments and strings run to the end of the text (a string to
 // the end of its line).
-func classify(src string) []byte {
+func Classify(src string) []Class {
 	cls, _ := scan(src)
 	return cls
 }
 
 // scan classifies src and returns its comment ranges in order.
-func scan(src string) ([]byte, []span) {
-	cls := make([]byte, len(src))
-	var spans []span
+func scan(src string) ([]Class, []Span) {
+	cls := make([]Class, len(src))
+	var spans []Span
 	for i := 0; i < len(src); {
 		switch {
 		case strings.HasPrefix(src[i:], "//"):
@@ -32,20 +35,20 @@ func scan(src string) ([]byte, []span) {
 			if j := strings.IndexByte(src[i:], '\n'); j >= 0 {
 				end = i + j
 			}
-			fill(cls, i, end, lineComment)
-			spans = append(spans, span{i, end})
+			fill(cls, i, end, LineComment)
+			spans = append(spans, Span{i, end})
 			i = end
 		case strings.HasPrefix(src[i:], "/*"):
 			end := len(src)
 			if j := strings.Index(src[i+2:], "*/"); j >= 0 {
 				end = i + 2 + j + 2
 			}
-			fill(cls, i, end, blockComment)
-			spans = append(spans, span{i, end})
+			fill(cls, i, end, BlockComment)
+			spans = append(spans, Span{i, end})
 			i = end
 		case src[i] == '"' || src[i] == '\'':
 			end := stringEnd(src, i)
-			fill(cls, i, end, str)
+			fill(cls, i, end, String)
 			i = end
 		default:
 			i++
@@ -54,7 +57,7 @@ func scan(src string) ([]byte, []span) {
 	return cls, spans
 }
 
-func fill(cls []byte, from, to int, c byte) {
+func fill(cls []Class, from, to int, c Class) {
 	for k := from; k < to; k++ {
 		cls[k] = c
 	}
@@ -76,27 +79,28 @@ func stringEnd(src string, i int) int {
 	return len(src)
 }
 
-type span struct{ start, end int }
+// Span is the byte range [Start, End) of a text.
+type Span struct{ Start, End int }
 
 // comments returns the comment ranges of src in order.
-func comments(src string) []span {
+func comments(src string) []Span {
 	_, spans := scan(src)
 	return spans
 }
 
-// edit replaces src[start:end] with text.
-type edit struct {
-	start, end int
-	text       string
+// Edit replaces src[Start:End] with Text.
+type Edit struct {
+	Start, End int
+	Text       string
 }
 
-// commentEdits deletes every comment but the SPDX line, taking whole lines
+// CommentEdits deletes every comment but the SPDX line, taking whole lines
 // when a comment is alone on its lines and leaving one space where a block
 // comment separated two tokens.
-func commentEdits(src string) []edit {
-	var out []edit
+func CommentEdits(src string) []Edit {
+	var out []Edit
 	for _, c := range comments(src) {
-		if strings.HasPrefix(src[c.start:], "// SPDX-License-Identifier:") {
+		if strings.HasPrefix(src[c.Start:], "// SPDX-License-Identifier:") {
 			continue
 		}
 		out = append(out, commentEdit(src, c))
@@ -104,29 +108,29 @@ func commentEdits(src string) []edit {
 	return mergeEdits(out)
 }
 
-func commentEdit(src string, c span) edit {
-	ls := strings.LastIndexByte(src[:c.start], '\n') + 1
+func commentEdit(src string, c Span) Edit {
+	ls := strings.LastIndexByte(src[:c.Start], '\n') + 1
 	le := len(src)
-	if k := strings.IndexByte(src[c.end:], '\n'); k >= 0 {
-		le = c.end + k
+	if k := strings.IndexByte(src[c.End:], '\n'); k >= 0 {
+		le = c.End + k
 	}
-	blankBefore := strings.TrimSpace(src[ls:c.start]) == ""
-	blankAfter := strings.TrimSpace(src[c.end:le]) == ""
+	blankBefore := strings.TrimSpace(src[ls:c.Start]) == ""
+	blankAfter := strings.TrimSpace(src[c.End:le]) == ""
 	switch {
 	case blankBefore && blankAfter:
 		end := le
 		if end < len(src) {
 			end++ // the newline too
 		}
-		return edit{ls, end, ""}
+		return Edit{ls, end, ""}
 	case blankAfter:
-		return edit{trimLeftSpaces(src, c.start, ls), le, ""}
+		return Edit{trimLeftSpaces(src, c.Start, ls), le, ""}
 	case blankBefore:
-		return edit{c.start, skipSpaces(src, c.end, le), ""}
-	case c.start > 0 && isSpace(src[c.start-1]) || c.end < len(src) && isSpace(src[c.end]):
-		return edit{c.start, c.end, ""}
+		return Edit{c.Start, skipSpaces(src, c.End, le), ""}
+	case c.Start > 0 && isSpace(src[c.Start-1]) || c.End < len(src) && isSpace(src[c.End]):
+		return Edit{c.Start, c.End, ""}
 	default:
-		return edit{c.start, c.end, " "} // keep two tokens apart
+		return Edit{c.Start, c.End, " "} // keep two tokens apart
 	}
 }
 
@@ -148,12 +152,12 @@ func skipSpaces(src string, i, ceil int) int {
 
 // mergeEdits sorts edits and merges overlapping deletions (two comments on
 // one line both claiming the spaces between them).
-func mergeEdits(es []edit) []edit {
-	sort.SliceStable(es, func(i, j int) bool { return es[i].start < es[j].start })
-	var out []edit
+func mergeEdits(es []Edit) []Edit {
+	sort.SliceStable(es, func(i, j int) bool { return es[i].Start < es[j].Start })
+	var out []Edit
 	for _, e := range es {
-		if n := len(out); n > 0 && e.start < out[n-1].end {
-			out[n-1].end = max(out[n-1].end, e.end)
+		if n := len(out); n > 0 && e.Start < out[n-1].End {
+			out[n-1].End = max(out[n-1].End, e.End)
 			continue
 		}
 		out = append(out, e)
@@ -161,14 +165,14 @@ func mergeEdits(es []edit) []edit {
 	return out
 }
 
-// apply applies sorted, non-overlapping edits.
-func apply(src string, es []edit) string {
+// Apply applies sorted, non-overlapping edits.
+func Apply(src string, es []Edit) string {
 	var b strings.Builder
 	pos := 0
 	for _, e := range es {
-		b.WriteString(src[pos:e.start])
-		b.WriteString(e.text)
-		pos = e.end
+		b.WriteString(src[pos:e.Start])
+		b.WriteString(e.Text)
+		pos = e.End
 	}
 	b.WriteString(src[pos:])
 	return b.String()
@@ -176,16 +180,16 @@ func apply(src string, es []edit) string {
 
 // StripComments removes every comment of a Solidity text (except the SPDX
 // licence line); string literals are left alone.
-func StripComments(src string) string { return apply(src, commentEdits(src)) }
+func StripComments(src string) string { return Apply(src, CommentEdits(src)) }
 
-// BlankComments replaces every comment byte but newlines with a space, so
-// a search over the result finds no word inside a comment and its offsets
-// are still those of src.
+// BlankComments replaces every comment byte but line breaks with a space,
+// so a search over the result finds no word inside a comment and its
+// offsets and line numbers are still those of src.
 func BlankComments(src string) string {
-	cls := classify(src)
+	cls := Classify(src)
 	b := []byte(src)
 	for i, c := range cls {
-		if (c == lineComment || c == blockComment) && b[i] != '\n' {
+		if (c == LineComment || c == BlockComment) && b[i] != '\n' && b[i] != '\r' {
 			b[i] = ' '
 		}
 	}
@@ -198,17 +202,17 @@ func MatchBrace(src string, open int) (int, bool) {
 	if open < 0 || open >= len(src) || src[open] != '{' {
 		return 0, false
 	}
-	return matchBrace(src, classify(src), open)
+	return matchBrace(src, Classify(src), open)
 }
 
 // matchBrace is MatchBrace over a text already classified.
-func matchBrace(src string, cls []byte, open int) (int, bool) {
+func matchBrace(src string, cls []Class, open int) (int, bool) {
 	if open < 0 || open >= len(src) || src[open] != '{' {
 		return 0, false
 	}
 	depth := 0
 	for i := open; i < len(src); i++ {
-		if cls[i] != code {
+		if cls[i] != Code {
 			continue
 		}
 		switch src[i] {
@@ -235,11 +239,11 @@ type Definition struct {
 // definitions of a text that need not compile (a model's reply, an imported
 // sample).
 func Definitions(src string) []Definition {
-	cls := classify(src)
+	cls := Classify(src)
 	var out []Definition
 	depth := 0
 	for i := 0; i < len(src); i++ {
-		if cls[i] != code {
+		if cls[i] != Code {
 			continue
 		}
 		switch src[i] {
@@ -267,7 +271,7 @@ func isIdent(c byte) bool {
 	return c == '_' || c == '$' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
-func definitionAt(src string, cls []byte, i int) (Definition, bool) {
+func definitionAt(src string, cls []Class, i int) (Definition, bool) {
 	start := i
 	word, j := identAt(src, i)
 	if word == "abstract" {
@@ -281,8 +285,8 @@ func definitionAt(src string, cls []byte, i int) (Definition, bool) {
 		return Definition{}, false
 	}
 	open := k
-	for open < len(src) && (cls[open] != code || src[open] != '{') {
-		if cls[open] == code && src[open] == ';' {
+	for open < len(src) && (cls[open] != Code || src[open] != '{') {
+		if cls[open] == Code && src[open] == ';' {
 			return Definition{}, false
 		}
 		open++
@@ -296,10 +300,10 @@ func definitionAt(src string, cls []byte, i int) (Definition, bool) {
 
 // baseNames reads the inheritance list `is A, B(args), M.C` of a header
 // (src[from:to], between the name and the body's `{`).
-func baseNames(src string, cls []byte, from, to int) []string {
+func baseNames(src string, cls []Class, from, to int) []string {
 	var header strings.Builder
 	for i := from; i < to; i++ {
-		if cls[i] == code {
+		if cls[i] == Code {
 			header.WriteByte(src[i])
 		}
 	}
@@ -343,8 +347,8 @@ func identAt(src string, i int) (string, int) {
 	return src[i:j], j
 }
 
-func skipBlank(src string, cls []byte, i int) int {
-	for i < len(src) && (cls[i] != code || src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
+func skipBlank(src string, cls []Class, i int) int {
+	for i < len(src) && (cls[i] != Code || src[i] == ' ' || src[i] == '\t' || src[i] == '\n' || src[i] == '\r') {
 		i++
 	}
 	return i

@@ -1,9 +1,9 @@
-package skeleton_test
+package soltext_test
 
 import (
 	"testing"
 
-	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/soltext"
 )
 
 // multiFile is a two-file source whose target inherits across files, with
@@ -50,11 +50,11 @@ func TestChainCountAcrossFiles(t *testing.T) {
 	// (Ownable); not: constructors, the modifier, views, pure functions, the
 	// bodiless _checkOwner, the interface, the library, Other, the string's
 	// and the comment's functions, the function-typed variable.
-	n, err := skeleton.ChainCount(sizedSource, "Token")
+	n, err := soltext.ChainCount(sizedSource, "Token")
 	if err != nil || n != 6 {
 		t.Fatalf("chain count %d (%v), want 6", n, err)
 	}
-	if _, err := skeleton.ChainCount(sizedSource, "Missing"); err == nil {
+	if _, err := soltext.ChainCount(sizedSource, "Missing"); err == nil {
 		t.Fatal("a target the sources do not define was sized")
 	}
 }
@@ -71,7 +71,7 @@ contract Coin is Owned {
     function balanceOf(address a) public constant returns (uint) { return balances[a]; }
     function give(address a) public { balances[a] += 1; }
 }`
-	n, err := skeleton.ChainCount(map[string]string{"Coin.sol": src}, "Coin")
+	n, err := soltext.ChainCount(map[string]string{"Coin.sol": src}, "Coin")
 	if err != nil || n != 3 { // kill, the fallback, give
 		t.Fatalf("chain count %d (%v), want 3", n, err)
 	}
@@ -85,8 +85,8 @@ func FuzzChainCount(f *testing.F) {
 	f.Add("abstract contract")
 	f.Add("contract C is { function } } } {{")
 	f.Fuzz(func(t *testing.T, src string) {
-		for _, d := range skeleton.Definitions(src) {
-			n, err := skeleton.ChainCount(map[string]string{"f.sol": src}, d.Name)
+		for _, d := range soltext.Definitions(src) {
+			n, err := soltext.ChainCount(map[string]string{"f.sol": src}, d.Name)
 			if err != nil || n < 0 || n > len(src) {
 				t.Fatalf("%s: %d (%v)", d.Name, n, err)
 			}

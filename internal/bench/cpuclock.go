@@ -1,0 +1,91 @@
+package bench
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// clockTicks is Linux's USER_HZ, the unit of /proc/<pid>/stat's times.
+const clockTicks = 100
+
+// treeCPU is the user and system time of this process and of every process
+// it started: the ones still running (the persistent solc workers, read from
+// /proc) and the ones already waited for (RUSAGE_CHILDREN). A unit's cost is
+// the difference of two readings around it, so compiles done in a Node
+// worker count as much as the Go code's own work. Where /proc cannot be read,
+// living children are left out.
+func treeCPU() time.Duration {
+	total := processCPU()
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) == nil {
+		total += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	return total + descendantsCPU(os.Getpid())
+}
+
+// procStat is what treeCPU reads of one /proc/<pid>/stat.
+type procStat struct {
+	ppid       int
+	cpu        time.Duration // utime + stime
+	childrenCP time.Duration // cutime + cstime: its own waited-for children
+}
+
+// descendantsCPU sums the CPU of the living descendants of pid, with what
+// each of them has waited for.
+func descendantsCPU(pid int) time.Duration {
+	stats := readProcStats()
+	children := map[int][]int{}
+	for p, s := range stats {
+		children[s.ppid] = append(children[s.ppid], p)
+	}
+	var total time.Duration
+	queue := children[pid]
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		total += stats[p].cpu + stats[p].childrenCP
+		queue = append(queue, children[p]...)
+	}
+	return total
+}
+
+func readProcStats() map[int]procStat {
+	paths, _ := filepath.Glob("/proc/[0-9]*/stat")
+	out := make(map[int]procStat, len(paths))
+	for _, path := range paths {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			continue // exited meanwhile
+		}
+		pid, err := strconv.Atoi(filepath.Base(filepath.Dir(path)))
+		if s, ok := parseProcStat(b); ok && err == nil {
+			out[pid] = s
+		}
+	}
+	return out
+}
+
+// parseProcStat reads fields 4 (ppid) and 14-17 (utime, stime, cutime,
+// cstime) of a stat line; the command name (field 2) may hold spaces and
+// parentheses, so fields are counted after its last ')'.
+func parseProcStat(b []byte) (procStat, bool) {
+	i := bytes.LastIndexByte(b, ')')
+	if i < 0 {
+		return procStat{}, false
+	}
+	f := bytes.Fields(b[i+1:]) // f[0] is field 3 (state)
+	if len(f) < 15 {
+		return procStat{}, false
+	}
+	n := func(k int) int64 { v, _ := strconv.ParseInt(string(f[k-3]), 10, 64); return v }
+	tick := time.Second / clockTicks
+	return procStat{
+		ppid:       int(n(4)),
+		cpu:        time.Duration(n(14)+n(15)) * tick,
+		childrenCP: time.Duration(n(16)+n(17)) * tick,
+	}, true
+}

@@ -1,0 +1,81 @@
+package bench
+
+// PaperScale is the evaluation the projection costs: the solbehave paper's
+// §IV-A (construction), §V-A (protocol), Table I (compile rates per model)
+// and Figure 2 (sizes).
+type PaperScale struct {
+	Crawled, Verified, Kept int
+	Models, K               int
+	// RawCompile and Repaired are Table I's Compile@10 per model, before and
+	// after the one repair pass: the samples that do not compile raw get a
+	// repair (one more compile), the repaired ones reach the oracles.
+	RawCompile, Repaired []float64
+	// Equivalent is the share of compiling function pairs O1 finds
+	// equivalent, pooled over models and samples (31.4%).
+	Equivalent float64
+	O2Txs      int // O2's budget: the first 1,000 recorded transactions
+	// O3Settings: every sample is replayed on the reference extractor's
+	// sequences and on its own model's (§V-D's fixed and matched settings).
+	O3Settings int
+	// CrawledMix and KeptMix are Figure 2's size distributions (non-trivial
+	// functions) of the crawled candidates and of the 250 kept contracts.
+	CrawledMix, KeptMix []SizeShare
+	// Compilers bounds the compiler versions of the crawled contracts (every
+	// solc release, 0.4.0 to 0.8.30) and Jobs is the machine the evaluation
+	// runs on (16 cores): a compiling stage starts a worker per version and job.
+	Compilers, Jobs int
+}
+
+// WorkerStarts is how many solc workers a compiling stage starts.
+func (p PaperScale) WorkerStarts() float64 { return float64(p.Compilers + p.Jobs) }
+
+// SizeShare is one Figure 2 bucket: its share of the contracts and the
+// function count the projection evaluates the fitted costs at.
+type SizeShare struct {
+	Bucket    string  `json:"bucket"`
+	Functions float64 `json:"functions"`
+	Share     float64 `json:"share"`
+}
+
+// Paper is the solbehave paper's evaluation. Buckets are evaluated at their
+// middle; the kept 11-20 bucket at 16, the paper's median (p75 = 18), and the
+// open 31+ bucket at 40 (the paper gives no upper end).
+var Paper = PaperScale{
+	Crawled: 8360, Verified: 2098, Kept: 250, Models: 7, K: 10,
+	RawCompile: []float64{0.891, 0.647, 0.532, 0.480, 0.412, 0.343, 0.188},
+	Repaired:   []float64{0.927, 0.713, 0.618, 0.579, 0.521, 0.399, 0.264},
+	Equivalent: 0.314, O2Txs: 1000, O3Settings: 2,
+	CrawledMix: []SizeShare{{"0", 0, 0.09}, {"1-5", 3, 0.09}, {"6-10", 8, 0.08}, {"11-20", 15.5, 0.14},
+		{"21-30", 25.5, 0.22}, {"31+", 40, 0.38}},
+	KeptMix:   []SizeShare{{"1-5", 3, 37.0 / 250}, {"6-10", 8, 40.0 / 250}, {"11-20", 16, 173.0 / 250}},
+	Compilers: 96, Jobs: 16,
+}
+
+// Samples is every generated sample: kept contracts x models x k.
+func (p PaperScale) Samples() float64 { return float64(p.Kept * p.Models * p.K) }
+
+// Repairs is the samples that do not compile as generated (one repair each).
+func (p PaperScale) Repairs() float64 {
+	return float64(p.Kept*p.K) * sumOf(p.RawCompile, func(r float64) float64 { return 1 - r })
+}
+
+// Compiling is the samples that compile after repair: the oracles' subjects.
+func (p PaperScale) Compiling() float64 {
+	return float64(p.Kept*p.K) * sumOf(p.Repaired, func(r float64) float64 { return r })
+}
+
+// PipelineUnits is how many units the evaluation's stages run (crawl and
+// verify per candidate; skeleton, o2, o3 per kept contract; generate,
+// compile, o1, dcr and sequences per kept contract and model), which the
+// Temporal overhead is paid on.
+func (p PaperScale) PipelineUnits() float64 {
+	return float64(2*p.Crawled + p.Kept*(3+5*p.Models))
+}
+
+func sumOf(xs []float64, f func(float64) float64) float64 {
+	s := 0.0
+	for _, x := range xs {
+		s += f(x)
+	}
+	return s
+}

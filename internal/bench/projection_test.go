@@ -1,0 +1,167 @@
+package bench
+
+import (
+	"math"
+	"os"
+	"os/exec"
+	"runtime"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// A unit's CPU must include the solc workers it keeps busy: children that
+// are still running count, not only this process's own time.
+func TestTreeCPUCountsLivingChildren(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	before := treeCPU()
+	// Burn CPU, then stay alive so the time is only in /proc, not yet in RUSAGE_CHILDREN.
+	child := exec.Command("sh", "-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; echo burnt; sleep 30")
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { child.Process.Kill(); child.Wait() }()
+	buf := make([]byte, 16)
+	if n, _ := out.Read(buf); !strings.Contains(string(buf[:n]), "burnt") {
+		t.Fatalf("child said %q", buf[:n])
+	}
+	childCPU := procCPU(t, child.Process.Pid)
+	if childCPU < 50*time.Millisecond {
+		t.Skipf("the child burnt only %s", childCPU)
+	}
+	if got := treeCPU() - before; got < childCPU {
+		t.Fatalf("treeCPU grew by %s while a living child used %s", got, childCPU)
+	}
+}
+
+// procCPU reads one process's utime + stime.
+func procCPU(t *testing.T, pid int) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, ok := parseProcStat(b)
+	if !ok {
+		t.Fatalf("cannot parse %q", b)
+	}
+	return s.cpu
+}
+
+func TestParseProcStatNameWithSpacesAndParens(t *testing.T) {
+	line := []byte("4242 (node (worker) 1) S 17 4242 4242 0 -1 4194560 100 0 0 0 250 50 7 3 20 0 11 0 900 1000 200")
+	s, ok := parseProcStat(line)
+	if !ok || s.ppid != 17 || s.cpu != 3*time.Second || s.childrenCP != 100*time.Millisecond {
+		t.Fatalf("got %+v, %v; want ppid 17, cpu 3s, children 100ms", s, ok)
+	}
+}
+
+func TestFitLine(t *testing.T) {
+	f := fitLine([]point{{1, 3, 0}, {2, 5, 0}, {4, 9, 0}}) // y = 1 + 2x
+	if math.Abs(f.Intercept-1) > 1e-9 || math.Abs(f.Slope-2) > 1e-9 || math.Abs(f.R2-1) > 1e-9 || f.MinSize != 1 || f.MaxSize != 4 {
+		t.Errorf("y = 1 + 2x: got %+v", f)
+	}
+	// A cost that falls with size is noise: the mean, flat.
+	if f := fitLine([]point{{1, 4, 0}, {3, 2, 0}}); f.Slope != 0 || f.Intercept != 3 {
+		t.Errorf("falling: got %+v, want the mean 3 and slope 0", f)
+	}
+	if f := fitLine([]point{{5, 2, 0}, {5, 4, 0}}); f.Slope != 0 || f.Intercept != 3 {
+		t.Errorf("one size: got %+v, want the mean", f)
+	}
+}
+
+// TestProjectScalesToThePaper checks the arithmetic on flat unit costs:
+// every stage is its unit cost times the paper's count of units, vuln stays
+// beside the total, and the wall time spreads the total over the cores.
+func TestProjectScalesToThePaper(t *testing.T) {
+	flat := func(y float64) []point { return []point{{3, y, 0}, {8, y, 0}, {16, y, 0}} }
+	m := &measured{points: map[string][]point{
+		kindCrawl: flat(0.01), kindVerify: flat(1), kindSkeleton: flat(0.5), kindCompile: flat(0.4),
+		kindO1Eq: flat(0.2), kindO1Neq: flat(0.02), kindO1Pairs: flat(10), kindO2: {{1000, 0.05, 0}},
+		kindDCR: flat(0.03), kindSequences: flat(0.3), kindO3: flat(0.04), kindVuln: flat(5),
+	}}
+	run := &costRun{args: []string{"--samples", "10"}}
+	p := project(m, Paper, run, []int{16}, 0)
+	compiling := 2500 * (0.927 + 0.713 + 0.618 + 0.579 + 0.521 + 0.399 + 0.264) // Table I, repaired
+	repairs := 2500 * (7 - (0.891 + 0.647 + 0.532 + 0.480 + 0.412 + 0.343 + 0.188))
+	want := map[string]float64{
+		"crawl": 8360 * 0.01, "verify": 8360 * 1, "skeleton": 250 * 0.5, "compile": 17500 * 0.4, "repair": repairs * 0.4,
+		"o1":  compiling * 10 * (0.314*0.2 + 0.686*0.02),
+		"o2":  compiling * 0.05,
+		"dcr": 1750 * 0.03, "sequences": 1750 * 0.3, "o3": 2 * compiling * 0.04,
+	}
+	total := 0.0
+	for stage, sec := range want {
+		total += sec / 3600
+		if got := p.CPUHours[stage]; math.Abs(got-sec/3600) > 2e-3 {
+			t.Errorf("%s: %.4f CPU-hours, want %.4f", stage, got, sec/3600)
+		}
+	}
+	if len(p.CPUHours) != len(want) {
+		t.Errorf("stages in the total: %v", p.CPUHours)
+	}
+	if got, w := p.BesideCPUHours["vuln"], (250+compiling)*5/3600; math.Abs(got-w) > 2e-3 {
+		t.Errorf("vuln beside: %.4f, want %.4f", got, w)
+	}
+	if math.Abs(p.TotalCPUHours-total) > 1e-2 || p.Met != (p.TotalCPUHours < CPUGoal) {
+		t.Errorf("total %.4f (met %v), want %.4f", p.TotalCPUHours, p.Met, total)
+	}
+	if len(p.Wall) != 1 || p.Wall[0].Cores != 16 || math.Abs(p.Wall[0].Hours-p.TotalCPUHours/16) > 1e-3 {
+		t.Errorf("wall on 16 cores: %+v, want %.4f h", p.Wall, p.TotalCPUHours/16)
+	}
+	p.SetWall(p.Cores(), 50) // 50 ms per unit on Temporal
+	if w := (p.TotalCPUHours + Paper.PipelineUnits()*0.05/3600) / 16; math.Abs(p.Wall[0].Hours-w) > 1e-3 {
+		t.Errorf("wall with Temporal's overhead: %+v, want %.4f h", p.Wall, w)
+	}
+}
+
+// Sizes matter: a cost that grows with the function count is evaluated at
+// Figure 2's sizes, not at the measured contracts' mean.
+func TestProjectEvaluatesFitsAtThePaperSizes(t *testing.T) {
+	m := &measured{points: map[string][]point{kindVerify: {{0, 1, 0}, {10, 2, 0}, {20, 3, 0}}}} // 1 + 0.1 x
+	p := project(m, Paper, &costRun{}, nil, 0)
+	perCandidate := 0.0
+	for _, b := range Paper.CrawledMix {
+		perCandidate += b.Share * (1 + 0.1*b.Functions)
+	}
+	if got, want := p.CPUHours["verify"], 8360*perCandidate/3600; math.Abs(got-want) > 1e-3 {
+		t.Errorf("verify: %.4f CPU-hours, want %.4f", got, want)
+	}
+}
+
+// Without a measured non-equivalent pair (a corpus whose mutants all stay
+// equivalent), such pairs are costed as equivalent ones, not as free.
+func TestProjectUnmeasuredNonEquivalentPairs(t *testing.T) {
+	m := &measured{points: map[string][]point{kindO1Eq: {{5, 0.2, 0}}, kindO1Pairs: {{5, 10, 0}}}}
+	p := project(m, Paper, &costRun{}, nil, 0)
+	if want := Paper.Compiling() * 10 * 0.2 / 3600; math.Abs(p.CPUHours["o1"]-want) > 1e-2 {
+		t.Errorf("o1: %.4f CPU-hours, want %.4f (every pair at the equivalent cost)", p.CPUHours["o1"], want)
+	}
+}
+
+// A unit that started a solc worker pays the compiler's load and warm-up:
+// the projection costs units at the warm units' fit and prices the starts
+// apart, as many as the evaluation makes (one per compiler version and job).
+func TestProjectPricesWorkerStartsApart(t *testing.T) {
+	m := &measured{points: map[string][]point{kindVerify: {{0, 1, 0}, {10, 2, 0}, {20, 3, 0}, {5, 4.5, 1}, {15, 6.5, 2}}}} // warm: 1 + 0.1 x
+	p := project(m, Paper, &costRun{}, nil, 0)
+	// The cold units spent 4.5 - 1.5 = 3 and 6.5 - 2.5 = 4 over the fit: 7 s for 3 starts.
+	perCandidate := 0.0
+	for _, b := range Paper.CrawledMix {
+		perCandidate += b.Share * (1 + 0.1*b.Functions)
+	}
+	starts := float64(Paper.Compilers + Paper.Jobs)
+	if got, want := p.CPUHours["verify"], (8360*perCandidate+starts*7.0/3)/3600; math.Abs(got-want) > 1e-3 {
+		t.Errorf("verify: %.4f CPU-hours, want %.4f", got, want)
+	}
+	if c := p.Stages[1]; c.Stage != "verify" || math.Abs(c.StartCPU-7.0/3) > 1e-3 || c.WorkerStarts != starts {
+		t.Errorf("verify row %+v: want %.3f s per start, %v starts", c, 7.0/3, starts)
+	}
+}
