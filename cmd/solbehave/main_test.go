@@ -43,11 +43,11 @@ func TestVerticalSlice(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.TrimSpace(out); got != "kept,replayed,reproduced\n8,1600,1600" {
-		t.Fatalf("demo corpus: want all 8 contracts kept with 200/200 reproduced, got:\n%s", got)
+	if got := strings.TrimSpace(out); got != "kept,replayed,reproduced\n12,2400,2400" {
+		t.Fatalf("demo corpus: want all 12 contracts but the proxy kept with 200/200 reproduced, got:\n%s", got)
 	}
 	out, err = solbehave(t, "sql", "--data", data, "--format", "json", "SELECT count(*) AS n FROM verify_calls")
-	if err != nil || !strings.Contains(out, `"n": 1600`) && !strings.Contains(out, `"n":1600`) {
+	if err != nil || !strings.Contains(out, `"n": 2400`) && !strings.Contains(out, `"n":2400`) {
 		t.Fatalf("verify_calls through DuckDB: %v\n%s", err, out)
 	}
 }

@@ -1,6 +1,8 @@
-// Package democorpus is solbehave's built-in demo corpus: eight small
+// Package democorpus is solbehave's built-in demo corpus: thirteen
 // Solidity contracts written for the project (embedded under contracts/),
-// a scripted scenario of user behaviour for each, and the deterministic
+// eight flattened into one file each and five recorded as Etherscan records
+// a multi-file source (its standard-JSON input) built on OpenZeppelin
+// Contracts from npm, a scripted scenario of user behaviour for each, and the deterministic
 // generator that runs those scenarios on the real harness (internal/chain)
 // with the contracts built by the real compiler (internal/solc) and records
 // what happened in Etherscan's format, exactly as the mainnet recordings in
@@ -19,8 +21,10 @@
 // choice through math/rand/v2's PCG, one stream per contract. Each history
 // is dated in its compiler's era: the 0.4.24 contracts in 2018 (blocks
 // 5.5M-6.9M, proof-of-work blocks of 13-16 s), the 0.8.19 contracts in 2023
-// (blocks 16.6M-16.9M, 12 s slots, before Shanghai), with one to a few
-// hundred blocks between transactions. Every transaction runs once with ample
+// (blocks 16.6M-16.9M, 12 s slots, before Shanghai), the 0.8.21 ones
+// (OpenZeppelin 5, whose compiler emits PUSH0) in autumn 2023 (blocks
+// 18.3M-18.8M, after Shanghai), with one to a few hundred blocks between
+// transactions. Every transaction runs once with ample
 // gas to learn its gas use, then for real with the limit recorded
 // (gasUsed*1.2 + 10,000, rounded up to a thousand; raised should refunds make
 // that limit change the outcome), so replaying a record with its own gas
@@ -111,4 +115,40 @@
 // one-hour minimum, top-ups by others, vouchers for another amount (bad
 // signature) or above the deposit, timeouts claimed early. Never called:
 // setMinDuration, transferOwnership.
+//
+// # Multi-file contracts (2023 mainnet's shape)
+//
+// Each is its own files (contracts/multi/<Name>/) plus the OpenZeppelin
+// files they import (contracts/oz/<release>/, only those, MIT), recorded as
+// a Hardhat project verifies: SourceCode is the standard-JSON input between
+// double braces, the files named as imported (`@openzeppelin/contracts/...`).
+// Their histories are 211-212 transactions, the owner's setup included, and
+// every one but the proxy has 1 to 20 non-trivial functions in its
+// inheritance chain (the size filter's count; a test checks it).
+//
+// PhasedMintNFT (0.8.19, OpenZeppelin 4.8.1, chain count 20): ERC-721 with
+// Enumerable, an allowlist phase then a public one, 120 tokens, four per
+// wallet; OpenZeppelin's ERC721 and ERC721Enumerable trimmed (no _safeMint,
+// _burn, after-transfer hook) to fit the bound. The owner allowlists and
+// opens the phases; holders transfer (plain and both safe variants),
+// approve and set operators; the owner withdraws.
+//
+// RoleVesting (0.8.19, OpenZeppelin 4.8.1, 12): ether vesting governed by
+// AccessControl (and ReentrancyGuard): the admin grants two vesters their
+// role, they fund schedules, beneficiaries release; the admin revokes
+// schedules and one vester's role. Never called: renounceRole.
+//
+// HarborToken (0.8.21, OpenZeppelin 5.0.1, 19): a capped ERC-20 with
+// Ownable and Pausable: the owner mints allocations, pauses for a few
+// hours, mints again. Never called: renounceOwnership, transferOwnership.
+//
+// TipJar (0.8.21, OpenZeppelin 5.0.1, 10): tips to registered creators,
+// kept in an external library (TipLedger) deployed just before it and
+// linked at its address (settings.libraries). Never called:
+// renounceOwnership, transferOwnership.
+//
+// ERC1967Proxy (0.8.21, OpenZeppelin 5.0.1): OpenZeppelin's proxy in front
+// of NameRegistry (contracts/NameRegistry.sol, deployed just before it,
+// not part of the corpus); Etherscan's Proxy flag and Implementation are
+// recorded, so the crawl's proxy filter drops it.
 package democorpus

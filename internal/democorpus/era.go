@@ -40,6 +40,15 @@ var (
 		blockSeconds: 12, jitter: 0, timeLimit: 1_681_338_455,
 		gasPrice: gasPrice2023,
 	}
+	// era2023Shanghai holds the 0.8.21 contracts (OpenZeppelin 5, whose
+	// compiler targets Shanghai: PUSH0): autumn 2023, after Shanghai
+	// (anchored at its first block) and before Cancun (timestamp 1710338135).
+	era2023Shanghai = era{
+		name: "2023-shanghai", firstBlock: 18_300_000, lastBlock: 18_800_000,
+		anchorBlock: 17_034_870, anchorTime: 1_681_338_479, anchorBlockSeconds: 12.13,
+		blockSeconds: 12, jitter: 0, timeLimit: 1_710_338_135,
+		gasPrice: gasPrice2023,
+	}
 )
 
 // eraOf is the era a compiler's contracts are dated in.
@@ -49,6 +58,8 @@ func eraOf(compiler string) (era, bool) {
 		return era2018, true
 	case compiler0819:
 		return era2023, true
+	case compiler0821:
+		return era2023Shanghai, true
 	}
 	return era{}, false
 }

@@ -56,26 +56,146 @@ func generateSpecs(ctx context.Context, m *solc.Manager, seed uint64, specs []Sp
 
 // build is a compiled demo contract.
 type build struct {
-	spec   Spec
-	source string
-	code   []byte
-	abi    []byte // compact JSON, as Etherscan shows it
+	spec       Spec
+	sourceCode string // SourceCode as Etherscan answers it: the flat file, or the standard-JSON input
+	code       []byte
+	abi        []byte // compact JSON, as Etherscan shows it
+	// before is what the deployer deploys just before the contract: its
+	// libraries, then the implementation behind a proxy.
+	before []predeploy
+	// implementationABI is the ABI a proxy's scenario calls it with.
+	implementationABI []byte
+}
+
+// predeploy is a contract deployed before a demo contract, at a nonce of
+// its deployer just below the contract's.
+type predeploy struct {
+	name  string
+	code  []byte
+	nonce uint64
+	addr  common.Address
 }
 
 func compileAll(ctx context.Context, m *solc.Manager, specs []Spec) ([]build, error) {
 	var builds []build
 	for _, spec := range specs {
-		src, err := spec.Source()
-		if err != nil {
-			return nil, err
-		}
-		code, abiJSON, err := compile(ctx, m, spec, src)
+		b, err := compileSpec(ctx, m, spec)
 		if err != nil {
 			return nil, fmt.Errorf("democorpus: compile %s: %w", spec.Name, err)
 		}
-		builds = append(builds, build{spec: spec, source: src, code: code, abi: abiJSON})
+		builds = append(builds, b)
 	}
 	return builds, nil
+}
+
+func compileSpec(ctx context.Context, m *solc.Manager, spec Spec) (build, error) {
+	if spec.MultiFile() {
+		return compileMultiFile(ctx, m, spec)
+	}
+	src, err := spec.Source()
+	if err != nil {
+		return build{}, err
+	}
+	code, abiJSON, err := compile(ctx, m, spec, src)
+	return build{spec: spec, sourceCode: src, code: code, abi: abiJSON}, err
+}
+
+// compileMultiFile builds the contract from the standard-JSON input it is
+// recorded with, its libraries linked where its deployer puts them.
+func compileMultiFile(ctx context.Context, m *solc.Manager, spec Spec) (build, error) {
+	files, _, err := spec.Files()
+	if err != nil {
+		return build{}, err
+	}
+	b := build{spec: spec}
+	if b.before, err = plannedPredeploys(spec); err != nil {
+		return build{}, err
+	}
+	libraries, err := linkedAt(files, b.before[:len(spec.Libraries)])
+	if err != nil {
+		return build{}, err
+	}
+	input, err := spec.standardJSON(files, libraries)
+	if err != nil {
+		return build{}, err
+	}
+	out, err := m.Compile(ctx, solc.Input{Compiler: spec.Compiler, StandardJSON: input})
+	if err != nil {
+		return build{}, err
+	}
+	if b.code, b.abi, err = contractOf(out, spec.Name); err != nil {
+		return build{}, err
+	}
+	for i, name := range spec.Libraries {
+		if b.before[i].code, _, err = contractOf(out, name); err != nil {
+			return build{}, err
+		}
+	}
+	if spec.Implementation != "" {
+		impl := &b.before[len(b.before)-1]
+		impl.code, b.implementationABI, err = compileImplementation(ctx, m, spec)
+		if err != nil {
+			return build{}, err
+		}
+	}
+	b.sourceCode = etherscanSourceCode(input)
+	return b, nil
+}
+
+// plannedPredeploys places the libraries, then the implementation, at the
+// deployer's nonces just below the contract's.
+func plannedPredeploys(spec Spec) ([]predeploy, error) {
+	names := append([]string(nil), spec.Libraries...)
+	if spec.Implementation != "" {
+		names = append(names, spec.Implementation)
+	}
+	if uint64(len(names)) > spec.DeployNonce {
+		return nil, fmt.Errorf("deploy nonce %d leaves no room for %d earlier deployments", spec.DeployNonce, len(names))
+	}
+	deployer, err := deployerOf(spec.Name)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]predeploy, len(names))
+	for i, name := range names {
+		nonce := spec.DeployNonce - uint64(len(names)-i)
+		out[i] = predeploy{name: name, nonce: nonce, addr: crypto.CreateAddress(deployer.Addr, nonce)}
+	}
+	return out, nil
+}
+
+// linkedAt is settings.libraries: each library's file, name and address.
+func linkedAt(files map[string]string, libs []predeploy) (map[string]map[string]string, error) {
+	if len(libs) == 0 {
+		return nil, nil
+	}
+	names := make([]string, len(libs))
+	for i, l := range libs {
+		names[i] = l.name
+	}
+	where, err := libraryFiles(files, names)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]map[string]string{}
+	for _, l := range libs {
+		if out[where[l.name]] == nil {
+			out[where[l.name]] = map[string]string{}
+		}
+		out[where[l.name]][l.name] = l.addr.Hex()
+	}
+	return out, nil
+}
+
+// compileImplementation builds the contract behind a proxy from its own
+// flattened file, with the proxy's compiler and settings.
+func compileImplementation(ctx context.Context, m *solc.Manager, proxy Spec) ([]byte, []byte, error) {
+	impl := Spec{Name: proxy.Implementation, Compiler: proxy.Compiler, Optimize: proxy.Optimize}
+	src, err := impl.Source()
+	if err != nil {
+		return nil, nil, err
+	}
+	return compile(ctx, m, impl, src)
 }
 
 // record runs every scenario with the seed's population.
@@ -105,17 +225,29 @@ func recordOne(b build, seed uint64, population []account) (*Recording, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ABI: %w", err)
 	}
+	calls, err := b.callABI(parsed)
+	if err != nil {
+		return nil, err
+	}
 	deployer, err := deployerOf(spec.Name)
 	if err != nil {
 		return nil, err
 	}
 	rng := rand.New(rand.NewPCG(seed, nameHash(spec.Name)))
 	users := choose(rng, population, spec.Users)
-	s := newSession(e, rng, chain.New(chain.Options{}), parsed, deployer, users)
-
+	s := newSession(e, rng, chain.New(chain.Options{}), calls, deployer, users)
+	for _, p := range b.before {
+		if err := s.install(spec.StartBlock, p.nonce, p.code); err != nil {
+			return nil, fmt.Errorf("%s: %w", p.name, err)
+		}
+	}
 	var args []byte
 	if spec.args != nil {
-		args, err = parsed.Pack("", spec.args(e.timeOf(spec.StartBlock), deployer, users)...)
+		c := deployContext{time: e.timeOf(spec.StartBlock), deployer: deployer, users: users, implementationABI: calls}
+		if len(b.before) > 0 {
+			c.implementation = b.before[len(b.before)-1].addr
+		}
+		args, err = parsed.Pack("", spec.args(c)...)
 		if err != nil {
 			return nil, fmt.Errorf("constructor arguments: %w", err)
 		}
@@ -130,19 +262,49 @@ func recordOne(b build, seed uint64, population []account) (*Recording, error) {
 	if err := checkDates(e, s.txs); err != nil {
 		return nil, err
 	}
-	return &Recording{Source: sourceRecord(spec, b.source, b.abi, args), Txs: s.txs, Reasons: s.reasons,
+	return &Recording{Source: sourceRecord(b, args), Txs: s.txs, Reasons: s.reasons,
 		Address: lower(s.address)}, nil
 }
 
-// compile builds the spec's contract with its recorded settings and returns
-// its creation code and ABI.
+// deployContext is what a spec's constructor arguments may depend on.
+type deployContext struct {
+	time     uint64 // the creation block's timestamp
+	deployer account
+	users    []account
+	// implementation is the last contract deployed before this one (a
+	// proxy's implementation), and implementationABI the ABI calls use.
+	implementation    common.Address
+	implementationABI abi.ABI
+}
+
+// callABI is the ABI the scenario calls the contract with: its own, or
+// its implementation's behind a proxy.
+func (b build) callABI(own abi.ABI) (abi.ABI, error) {
+	if b.spec.Implementation == "" {
+		return own, nil
+	}
+	parsed, err := abi.JSON(bytes.NewReader(b.implementationABI))
+	if err != nil {
+		return abi.ABI{}, fmt.Errorf("ABI of %s: %w", b.spec.Implementation, err)
+	}
+	return parsed, nil
+}
+
+// compile builds a flattened contract with its recorded settings and
+// returns its creation code and ABI.
 func compile(ctx context.Context, m *solc.Manager, spec Spec, src string) ([]byte, json.RawMessage, error) {
 	out, err := m.Compile(ctx, solc.Input{Compiler: spec.Compiler, Sources: map[string]string{spec.Name + ".sol": src},
 		Optimize: spec.Optimize, Runs: 200})
 	if err != nil {
 		return nil, nil, err
 	}
-	c, err := out.Contract(spec.Name)
+	return contractOf(out, spec.Name)
+}
+
+// contractOf is a compiled contract's creation code and its ABI as compact
+// JSON, as Etherscan shows it.
+func contractOf(out *solc.Output, name string) ([]byte, json.RawMessage, error) {
+	c, err := out.Contract(name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -157,15 +319,24 @@ func compile(ctx context.Context, m *solc.Manager, spec Spec, src string) ([]byt
 	return code, compact.Bytes(), nil
 }
 
-func sourceRecord(spec Spec, src string, abiJSON, args []byte) SourceRecord {
+func sourceRecord(b build, args []byte) SourceRecord {
+	spec := b.spec
 	opt := "0"
 	if spec.Optimize {
 		opt = "1"
 	}
-	return SourceRecord{SourceCode: src, ABI: string(abiJSON), ContractName: spec.Name,
+	evm := "Default"
+	if spec.EVMVersion != "" {
+		evm = spec.EVMVersion
+	}
+	rec := SourceRecord{SourceCode: b.sourceCode, ABI: string(b.abi), ContractName: spec.Name,
 		CompilerVersion: spec.Compiler, OptimizationUsed: opt, Runs: "200",
-		ConstructorArguments: hex.EncodeToString(args), EVMVersion: "Default", LicenseType: spec.License,
+		ConstructorArguments: hex.EncodeToString(args), EVMVersion: evm, LicenseType: spec.License,
 		Proxy: "0"}
+	if spec.Implementation != "" {
+		rec.Proxy, rec.Implementation = "1", lower(b.before[len(b.before)-1].addr)
+	}
+	return rec
 }
 
 // checkDates keeps a history inside its era: its block range, and before

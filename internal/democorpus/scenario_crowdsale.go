@@ -20,9 +20,9 @@ func crowdsaleWindow(deployTime uint64) (open, close uint64) {
 }
 
 // crowdsaleArgs: the first user is the team's wallet.
-func crowdsaleArgs(deployTime uint64, _ account, users []account) []any {
-	open, close := crowdsaleWindow(deployTime)
-	return []any{users[0].Addr, big.NewInt(crowdsaleRate), new(big.Int).SetUint64(open), new(big.Int).SetUint64(close),
+func crowdsaleArgs(c deployContext) []any {
+	open, close := crowdsaleWindow(c.time)
+	return []any{c.users[0].Addr, big.NewInt(crowdsaleRate), new(big.Int).SetUint64(open), new(big.Int).SetUint64(close),
 		milliEther(crowdsaleCapEther * 1000), milliEther(crowdsaleGoalEther * 1000)}
 }
 

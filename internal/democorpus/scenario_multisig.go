@@ -12,9 +12,9 @@ const (
 )
 
 // multisigArgs: the deployer and four users own the wallet; three must confirm.
-func multisigArgs(_ uint64, deployer account, users []account) []any {
-	owners := []common.Address{deployer.Addr}
-	for _, u := range users[:multisigOwners-1] {
+func multisigArgs(c deployContext) []any {
+	owners := []common.Address{c.deployer.Addr}
+	for _, u := range c.users[:multisigOwners-1] {
 		owners = append(owners, u.Addr)
 	}
 	return []any{owners, big.NewInt(multisigRequired)}

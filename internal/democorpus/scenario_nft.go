@@ -18,12 +18,10 @@ var (
 
 // nftPlay mirrors token ownership and approvals.
 type nftPlay struct {
+	tokenBook
 	s          *session
 	allowed    []account
-	owners     map[uint64]account // token id -> owner
-	approved   map[uint64]account
 	mintedBy   map[common.Address]uint64
-	minted     uint64
 	publicOpen bool
 }
 
@@ -32,8 +30,7 @@ type nftPlay struct {
 // opens the public mint, which sells out (later mints revert); holders
 // approve and transfer tokens; the owner withdraws the proceeds twice.
 func nftScenario(s *session) {
-	n := &nftPlay{s: s, allowed: s.users[:nftAllowlisted], owners: map[uint64]account{}, approved: map[uint64]account{},
-		mintedBy: map[common.Address]uint64{}}
+	n := &nftPlay{tokenBook: newTokenBook(s), s: s, allowed: s.users[:nftAllowlisted], mintedBy: map[common.Address]uint64{}}
 	owner := s.deployer
 	s.maxGap = 30
 	for _, batch := range [][]account{n.allowed[:15], n.allowed[15:]} {
@@ -143,58 +140,6 @@ func (n *nftPlay) wrongPayment() {
 func (n *nftPlay) mint(a account, method string, q uint64, value *big.Int) {
 	if n.s.call(a, value, method, new(big.Int).SetUint64(q)) {
 		n.mintedBy[a.Addr] += q
-		for range q {
-			n.minted++
-			n.owners[n.minted] = a
-		}
-	}
-}
-
-// ownedToken picks a minted token, the one's owner and whether any exists.
-func (n *nftPlay) ownedToken() (uint64, account, bool) {
-	if n.minted == 0 {
-		return 0, account{}, false
-	}
-	id := 1 + uint64(n.s.rng.IntN(int(n.minted)))
-	return id, n.owners[id], true
-}
-
-func (n *nftPlay) transfer() {
-	if id, from, ok := n.ownedToken(); ok {
-		n.move(from, from, n.s.user(), id)
-	}
-}
-
-func (n *nftPlay) approve() {
-	if id, from, ok := n.ownedToken(); ok {
-		to := n.s.user()
-		if to.Addr != from.Addr && n.s.call(from, nil, "approve", to.Addr, new(big.Int).SetUint64(id)) {
-			n.approved[id] = to
-		}
-	}
-}
-
-// transferApproved lets an approved operator move the token to itself.
-func (n *nftPlay) transferApproved() {
-	for id := uint64(1); id <= n.minted; id++ {
-		if op, ok := n.approved[id]; ok && n.s.chance(0.3) {
-			n.move(op, n.owners[id], op, id)
-			return
-		}
-	}
-}
-
-func (n *nftPlay) transferNotOwned() {
-	if id, owner, ok := n.ownedToken(); ok {
-		if other := n.s.user(); other.Addr != owner.Addr {
-			n.move(other, owner, n.s.user(), id)
-		}
-	}
-}
-
-func (n *nftPlay) move(caller, from, to account, id uint64) {
-	if n.s.call(caller, nil, "transferFrom", from.Addr, to.Addr, new(big.Int).SetUint64(id)) {
-		n.owners[id] = to
-		delete(n.approved, id)
+		n.add(a, q)
 	}
 }

@@ -77,6 +77,21 @@ func (s *session) deploy(at, nonce uint64, code, args []byte) error {
 	return nil
 }
 
+// install deploys code from the deployer at `nonce` in block `at`, before
+// the contract's creation; it is not part of the contract's history.
+func (s *session) install(at, nonce uint64, code []byte) error {
+	s.block, s.time = at, s.era.timeOf(at)
+	s.h.SetNonce(s.deployer.Addr, nonce)
+	res, err := s.h.Apply(chain.Msg{From: s.deployer.Addr, Data: code, Gas: probeGas, Block: s.blockCtx()})
+	if err != nil {
+		return err
+	}
+	if want := crypto.CreateAddress(s.deployer.Addr, nonce); !res.Success || res.ContractAddress != want {
+		return fmt.Errorf("deployment at nonce %d failed or missed %s: %v %s", nonce, want.Hex(), res.Err, res.RevertReason)
+	}
+	return nil
+}
+
 // call sends a transaction to method with args and returns whether it succeeded.
 func (s *session) call(from account, value *big.Int, method string, args ...any) bool {
 	m, ok := s.abi.Methods[method]

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -64,6 +66,9 @@ func Deploy(r *Record, out *solc.Output, c *solc.Contract, args []byte, opts cha
 	if err != nil {
 		return nil, err
 	}
+	if err := placeLinkedLibraries(h, out, r.LinkedLibraries(), d.Block); err != nil {
+		return nil, err
+	}
 	code, err := c.CreationCode(d.Libraries)
 	if err != nil {
 		return nil, err
@@ -103,6 +108,45 @@ func deployFailure(res *chain.Result) string {
 	return msg
 }
 
+// placeLinkedLibraries puts each library the recorded compiler input
+// linked at a fixed address (settings.libraries: the address it had on
+// mainnet) at that address, compiled from out: the contract's code calls it
+// there, and a fresh chain holds nothing there. A library keeps no state,
+// so its runtime code is all it needs.
+func placeLinkedLibraries(h *chain.Harness, out *solc.Output, linked map[string]common.Address, b chain.Block) error {
+	for _, name := range slices.Sorted(maps.Keys(linked)) {
+		if len(h.Code(linked[name])) > 0 {
+			continue
+		}
+		lib, err := out.Contract(name)
+		if err != nil {
+			return fmt.Errorf("library %s: %w", name, err)
+		}
+		at, err := deployLibrary(h, lib, nil, b)
+		if err != nil {
+			return err
+		}
+		h.SetCode(linked[name], h.Code(at))
+	}
+	return nil
+}
+
+// deployLibrary creates lib (linked to libs) from LibraryDeployer.
+func deployLibrary(h *chain.Harness, lib *solc.Contract, libs map[string]common.Address, b chain.Block) (common.Address, error) {
+	code, err := lib.CreationCode(libs)
+	if err != nil {
+		return common.Address{}, err
+	}
+	res, err := h.Apply(chain.Msg{From: LibraryDeployer, Data: code, Gas: DeployGas, Block: b})
+	if err != nil {
+		return common.Address{}, err
+	}
+	if !res.Success {
+		return common.Address{}, &DeployError{Reason: "library " + lib.Name + ": " + deployFailure(res)}
+	}
+	return res.ContractAddress, nil
+}
+
 // deployLibraries deploys every library c links against (and theirs, first).
 func deployLibraries(h *chain.Harness, out *solc.Output, c *solc.Contract, b chain.Block) (map[string]common.Address, error) {
 	libs := map[string]common.Address{}
@@ -122,18 +166,11 @@ func deployLibraries(h *chain.Harness, out *solc.Output, c *solc.Contract, b cha
 			if err := visit(lib, depth+1); err != nil {
 				return err
 			}
-			code, err := lib.CreationCode(libs)
+			at, err := deployLibrary(h, lib, libs, b)
 			if err != nil {
 				return err
 			}
-			res, err := h.Apply(chain.Msg{From: LibraryDeployer, Data: code, Gas: DeployGas, Block: b})
-			if err != nil {
-				return err
-			}
-			if !res.Success {
-				return &DeployError{Reason: "library " + name + ": " + deployFailure(res)}
-			}
-			libs[name] = res.ContractAddress
+			libs[name] = at
 		}
 		return nil
 	}

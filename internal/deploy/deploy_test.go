@@ -18,7 +18,10 @@ import (
 
 const demoCorpus = "../../data/corpus/demo"
 
-func loadVault(t *testing.T) *Record {
+func loadVault(t *testing.T) *Record { return loadDemo(t, "Vault") }
+
+// loadDemo reads a demo contract with its first 200 transactions.
+func loadDemo(t *testing.T, name string) *Record {
 	t.Helper()
 	c, err := etherscan.NewRecorded(demoCorpus)
 	if err != nil {
@@ -26,7 +29,7 @@ func loadVault(t *testing.T) *Record {
 	}
 	entries, _ := etherscan.ListCorpus(demoCorpus)
 	for _, e := range entries {
-		if e.Name == "Vault" {
+		if e.Name == name {
 			rec, err := Load(c, e, 200)
 			if err != nil {
 				t.Fatal(err)
@@ -34,7 +37,7 @@ func loadVault(t *testing.T) *Record {
 			return rec
 		}
 	}
-	t.Fatal("the demo corpus has no Vault")
+	t.Fatalf("the demo corpus has no %s", name)
 	return nil
 }
 
@@ -126,27 +129,35 @@ func TestFigure1Vault(t *testing.T) {
 	}
 }
 
+// TestReplayReproducesDemoHistory: Vault, and TipJar, whose recorded
+// standard-JSON input links its library at the address it had (the
+// library must be there on the fresh chain for the history to replay).
 func TestReplayReproducesDemoHistory(t *testing.T) {
-	rec := loadVault(t)
 	m := solc.NewManager(solc.Options{})
 	defer m.Close()
-	out := compile(t, m, rec, nil)
-	target, _ := rec.Target(out)
-	d, err := Deploy(rec, out, target, nil, chain.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tx := range rec.Txs {
-		res, err := d.Replay(d.Chain, tx)
+	for _, name := range []string{"Vault", "TipJar"} {
+		rec := loadDemo(t, name)
+		out := compile(t, m, rec, nil)
+		target, _ := rec.Target(out)
+		d, err := Deploy(rec, out, target, nil, chain.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Success != tx.Succeeded {
-			t.Fatalf("tx %d (%s): replayed success=%v, recorded %v", tx.Index, tx.Hash, res.Success, tx.Succeeded)
+		for _, tx := range rec.Txs {
+			res, err := d.Replay(d.Chain, tx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Success != tx.Succeeded {
+				t.Fatalf("%s tx %d (%s): replayed success=%v, recorded %v", name, tx.Index, tx.Hash, res.Success, tx.Succeeded)
+			}
 		}
-	}
-	if len(rec.Txs) != 200 {
-		t.Fatalf("want the first 200 transactions after the creation, got %d", len(rec.Txs))
+		if len(rec.Txs) != 200 {
+			t.Fatalf("%s: want the first 200 transactions after the creation, got %d", name, len(rec.Txs))
+		}
+		if linked := rec.LinkedLibraries(); name == "TipJar" && (len(linked) != 1 || len(d.Chain.Code(linked["TipLedger"])) == 0) {
+			t.Fatalf("TipJar: linked libraries %v not placed", linked)
+		}
 	}
 }
 

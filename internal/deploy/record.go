@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/ethereum/go-ethereum/common"
 	esapi "github.com/nanmu42/etherscan-api"
 
 	"github.com/solbehave/solbehave/internal/etherscan"
@@ -66,6 +67,31 @@ func digest(parts ...any) string {
 		h.Write(b)
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// LinkedLibraries are the libraries the recorded standard-JSON input links
+// at fixed addresses (settings.libraries), by name.
+func (r *Record) LinkedLibraries() map[string]common.Address {
+	if r.Files == nil || len(r.Files.StandardJSON) == 0 {
+		return nil
+	}
+	var in struct {
+		Settings struct {
+			Libraries map[string]map[string]string `json:"libraries"`
+		} `json:"settings"`
+	}
+	if json.Unmarshal(r.Files.StandardJSON, &in) != nil {
+		return nil // the compiler reports a bad input
+	}
+	out := map[string]common.Address{}
+	for _, byName := range in.Settings.Libraries {
+		for name, addr := range byName {
+			if common.IsHexAddress(addr) {
+				out[name] = common.HexToAddress(addr)
+			}
+		}
+	}
+	return out
 }
 
 // CompileInput is the compiler input that reproduces the recorded build;

@@ -19,6 +19,7 @@ import (
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/proxy"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/warehouse"
@@ -71,6 +72,22 @@ func LoadRecords(t testing.TB, corpus string, budget int, ids ...string) []*depl
 		t.Fatalf("corpus %s: found %d of the contracts %v", corpus, len(recs), ids)
 	}
 	return recs
+}
+
+// Admitted leaves out the records the crawl's proxy filter drops (the demo
+// corpus's ERC1967Proxy): verify keeps none of them, so no oracle sees them.
+func Admitted(recs []*deploy.Record) []*deploy.Record {
+	var out []*deploy.Record
+	for _, rec := range recs {
+		var creation []byte
+		if rec.Creation != nil {
+			creation = rec.Creation.Input
+		}
+		if !proxy.Detect(rec.Source.Proxy, rec.Source.SourceCode, creation).Proxy {
+			out = append(out, rec)
+		}
+	}
+	return out
 }
 
 // compiled keeps the compiler outputs of a test binary: several tests

@@ -256,3 +256,39 @@ func TestRecordedCrawlFiltersProxiesAndShortHistories(t *testing.T) {
 		}
 	}
 }
+
+// The recorded crawl of the demo corpus: the proxy (Etherscan's flag on an
+// ERC1967Proxy standard-JSON record) is dropped, every other candidate
+// passes, and each multi-file candidate is sized from its files: 1 to 20
+// non-trivial functions in its chain, more than its state-changing ABI
+// methods (OpenZeppelin's internal functions count).
+func TestRecordedCrawlOfTheDemoCorpus(t *testing.T) {
+	data := t.TempDir()
+	env := &pipeline.Env{Corpus: "../../data/corpus/demo", Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := warehouse.ReadDataset[schemas.CrawlCandidate](env.Warehouse, "crawl_candidates")
+	if err != nil {
+		t.Fatal(err)
+	}
+	multi := map[string]int64{"PhasedMintNFT": 20, "RoleVesting": 12, "HarborToken": 19, "TipJar": 10}
+	for _, r := range rows {
+		if r.Name == "ERC1967Proxy" {
+			if r.Passed || r.Reason != "proxy" {
+				t.Errorf("the proxy: passed=%v reason=%q", r.Passed, r.Reason)
+			}
+			continue
+		}
+		if !r.Passed || r.NNontrivialFunctions < 1 || r.NNontrivialFunctions > 20 {
+			t.Errorf("%s: passed=%v (%s), %d non-trivial functions", r.Name, r.Passed, r.Reason, r.NNontrivialFunctions)
+		}
+		if n, ok := multi[r.Name]; ok && (r.NNontrivialFunctions != n || r.NStateChangingABI >= n) {
+			t.Errorf("%s: chain count %d (want %d), %d state-changing ABI methods", r.Name, r.NNontrivialFunctions, n, r.NStateChangingABI)
+		}
+	}
+	if len(rows) != 13 {
+		t.Fatalf("%d candidates, want 13", len(rows))
+	}
+}

@@ -73,7 +73,7 @@ func checkNoFalseAlarm(t *testing.T, db *sql.DB, recs []*deploy.Record, k int) {
 
 func TestReferenceSamplesNeverDivergeDemo(t *testing.T) {
 	env := stagetest.NewEnv(t, demoCorpus, engines)
-	recs := stagetest.LoadRecords(t, demoCorpus, 1000)
+	recs := stagetest.Admitted(stagetest.LoadRecords(t, demoCorpus, 1000))
 	db := referenceRun(t, env, recs, 2, 1000)
 	checkNoFalseAlarm(t, db, recs, 2)
 	// The replay is not vacuous: it saw successes, reverts, events and writes.
