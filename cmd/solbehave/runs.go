@@ -10,10 +10,9 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
-	"github.com/solbehave/solbehave/internal/config"
+	"github.com/solbehave/solbehave/cmd/solbehave/release"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -98,7 +97,7 @@ func corpusDigest(dir string) (string, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		sum, err := fileSHA256(path)
+		sum, err := release.FileSHA256(path)
 		if err != nil {
 			return err
 		}
@@ -127,15 +126,4 @@ func exitStatus(err error) int {
 		return 2
 	}
 	return 1
-}
-
-// releaseCommand shows a recorded command line without local paths.
-func releaseCommand(cmdline string) string {
-	parts := strings.Fields(cmdline)
-	for i, p := range parts {
-		if name, val, ok := strings.Cut(p, "="); ok && strings.HasPrefix(name, "--") {
-			parts[i] = name + "=" + config.Localless(val)
-		}
-	}
-	return strings.Join(parts, " ")
 }

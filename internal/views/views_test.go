@@ -88,7 +88,7 @@ func TestParquetReadsBackThroughDuckDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := memDB(t)
-	rows, err := db.Query("SELECT * FROM read_parquet(" + sqlString(path) + ") ORDER BY contract_id, tx_index")
+	rows, err := db.Query("SELECT * FROM read_parquet(" + QuoteString(path) + ") ORDER BY contract_id, tx_index")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestRowColumnsMatchDuckDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := describe(t, memDB(t), "SELECT * FROM read_parquet("+sqlString(path)+")")
+	want := describe(t, memDB(t), "SELECT * FROM read_parquet("+QuoteString(path)+")")
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("rowColumns\n%v\nDuckDB\n%v", got, want)
 	}
@@ -199,8 +199,8 @@ func TestEmptyViewMatchesParquetView(t *testing.T) {
 	}
 	emptyDB, fullDB := openMem(t, empty), openMem(t, full)
 	for _, d := range schemas.All() {
-		placeholder := describe(t, emptyDB, "SELECT * FROM "+sqlIdent(d.Name))
-		real := describe(t, fullDB, "SELECT * FROM "+sqlIdent(d.Name))
+		placeholder := describe(t, emptyDB, "SELECT * FROM "+QuoteIdent(d.Name))
+		real := describe(t, fullDB, "SELECT * FROM "+QuoteIdent(d.Name))
 		if !reflect.DeepEqual(placeholder, real) {
 			t.Errorf("%s: empty view\n%v\nparquet view\n%v", d.Name, placeholder, real)
 		}
@@ -550,7 +550,7 @@ func describe(t *testing.T, db *sql.DB, query string) []column {
 func count(t *testing.T, db *sql.DB, view string) int64 {
 	t.Helper()
 	var n int64
-	if err := db.QueryRow("SELECT count(*) FROM " + sqlIdent(view)).Scan(&n); err != nil {
+	if err := db.QueryRow("SELECT count(*) FROM " + QuoteIdent(view)).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

@@ -1,4 +1,4 @@
-package main
+package release
 
 import (
 	"fmt"
@@ -15,8 +15,8 @@ const staleShown = 20
 // while the warehouse holds rows of a unit that is stale or failed, unless
 // --allow-stale: the release's card then lists them. A unit not run yet has
 // no rows (a release of the stages up to o2 is complete as such).
-func (p *publisher) checkCurrency() error {
-	c, err := pipeline.ReadCurrency(p.g.data)
+func (p *Publisher) checkCurrency() error {
+	c, err := pipeline.ReadCurrency(p.Data)
 	if err != nil {
 		return err
 	}
@@ -29,7 +29,7 @@ func (p *publisher) checkCurrency() error {
 			p.stale = append(p.stale, m.Stage+" "+m.Unit+": failed (see the errors dataset)")
 		}
 	}
-	if len(p.stale) == 0 || p.allowStale {
+	if len(p.stale) == 0 || p.AllowStale {
 		return nil
 	}
 	shown := p.stale[:min(len(p.stale), staleShown)]
@@ -44,7 +44,7 @@ func (p *publisher) checkCurrency() error {
 
 // writeStale lists in the card the stale and failed units of a release
 // made with --allow-stale.
-func (p *publisher) writeStale(b *strings.Builder) {
+func (p *Publisher) writeStale(b *strings.Builder) {
 	if len(p.stale) == 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-package main
+package release
 
 import (
 	"encoding/json"
@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/buildinfo"
+
 	"github.com/spf13/pflag"
 	"go.yaml.in/yaml/v3"
 
@@ -16,16 +18,16 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-// releaseMeta is what a release says of itself: its title, its creators
+// Meta is what a release says of itself: its title, its creators
 // (whoever publishes the run, never assumed), its version and the data's
 // licence. Each is a publish flag and a key of solbehave.toml.
-type releaseMeta struct {
+type Meta struct {
 	title, version, license string
 	creators                []string // "Family, Given" or a name, each
 }
 
 // bind defines the flags (publish's, and the configuration's key space).
-func (m *releaseMeta) bind(f *pflag.FlagSet) {
+func (m *Meta) Bind(f *pflag.FlagSet) {
 	f.StringVar(&m.title, "title", releaseTitle, "the release's title")
 	f.StringArrayVar(&m.creators, "creators", nil, `the release's creators, "Family, Given" (or an organisation's name), `+
 		"one per flag or a list in solbehave.toml; required: whoever publishes the data is its creator")
@@ -35,7 +37,7 @@ func (m *releaseMeta) bind(f *pflag.FlagSet) {
 
 // check refuses a release whose creators are not given: the paper's
 // authors did not make this run, and a placeholder is no one.
-func (m *releaseMeta) check() error {
+func (m *Meta) Check() error {
 	var given []string
 	for _, c := range m.creators {
 		if c = strings.TrimSpace(c); c != "" {
@@ -65,51 +67,51 @@ func cffPerson(c string) map[string]string {
 
 // writeMetadata writes what dataset hosts read: CITATION.cff, .zenodo.json,
 // datapackage.json (Frictionless, fields from schemas/) and LICENSE. The
-// creators are the publisher's; the paper is the preferred citation.
-func (p *publisher) writeMetadata() error {
-	v := readVersion()
-	version := p.meta.version
+// creators are the Publisher's; the paper is the preferred citation.
+func (p *Publisher) writeMetadata() error {
+	v := buildinfo.Read()
+	version := p.Meta.version
 	if version == "" {
 		version = v.Version
 	}
 	today := time.Now().UTC().Format("2006-01-02")
 	var paperCFF []map[string]string
-	for _, a := range paperAuthors {
+	for _, a := range PaperAuthors {
 		i := strings.LastIndex(a, " ")
 		paperCFF = append(paperCFF, map[string]string{"given-names": a[:i], "family-names": a[i+1:]})
 	}
 	var authors []map[string]string
 	var creators []map[string]string
-	for _, c := range p.meta.creators {
+	for _, c := range p.Meta.creators {
 		authors = append(authors, cffPerson(c))
 		creators = append(creators, map[string]string{"name": c})
 	}
 	cff := map[string]any{
 		"cff-version": "1.2.0", "message": "If you use this dataset, please cite the paper whose protocol it ran (preferred) and the dataset.",
-		"type": "dataset", "title": p.meta.title, "version": version, "date-released": today, "license": p.meta.license,
+		"type": "dataset", "title": p.Meta.title, "version": version, "date-released": today, "license": p.Meta.license,
 		"authors":  authors,
 		"keywords": []string{"solidity", "smart contracts", "LLM code generation", "differential testing", "DCR graphs"},
 		"references": []map[string]any{
 			{"type": "software", "title": "solbehave", "version": v.Version, "commit": v.Revision, "url": toolURL,
 				"authors": []map[string]string{{"name": "solbehave contributors"}}},
-			{"type": "article", "title": paperTitle, "year": 2026, "url": paperURL, "authors": paperCFF},
+			{"type": "article", "title": PaperTitle, "year": 2026, "url": paperURL, "authors": paperCFF},
 		},
-		"preferred-citation": map[string]any{"type": "article", "title": paperTitle, "year": 2026, "url": paperURL, "authors": paperCFF},
+		"preferred-citation": map[string]any{"type": "article", "title": PaperTitle, "year": 2026, "url": paperURL, "authors": paperCFF},
 	}
 	cffText, err := yaml.Marshal(cff)
 	if err != nil {
 		return err
 	}
 	zenodo := map[string]any{
-		"title": p.meta.title, "upload_type": "dataset", "version": version, "license": strings.ToLower(p.meta.license),
+		"title": p.Meta.title, "upload_type": "dataset", "version": version, "license": strings.ToLower(p.Meta.license),
 		"description": "Outcomes of the SolBehave benchmark pipeline (solbehave " + v.Version + "): Parquet datasets, " +
-			"the DuckDB views computing the tables of \"" + paperTitle + "\", provenance of every row. See README.md.",
+			"the DuckDB views computing the tables of \"" + PaperTitle + "\", provenance of every row. See README.md.",
 		"creators": creators, "keywords": []string{"solidity", "smart contracts", "LLM", "benchmark", "differential testing"},
 		"related_identifiers": []map[string]string{{"identifier": paperURL, "relation": "isSupplementTo", "scheme": "url"}},
 		"publication_date":    today,
 	}
 	files := map[string]any{"CITATION.cff": string(cffText), ".zenodo.json": zenodo, "datapackage.json": p.datapackage(version)}
-	files["LICENSE"] = "Data: " + p.meta.license + " (https://spdx.org/licenses/" + p.meta.license + ".html), every dataset and the DCR graphs.\n\n" +
+	files["LICENSE"] = "Data: " + p.Meta.license + " (https://spdx.org/licenses/" + p.Meta.license + ".html), every dataset and the DCR graphs.\n\n" +
 		"Samples and skeletons in the files dataset are derived from verified Ethereum contract sources and keep\n" +
 		"their own licence: the files.license column gives the SPDX identifier of the source's header, or\n" +
 		"\"unknown\" where it has none. README.md lists them per contract.\n"
@@ -123,7 +125,7 @@ func (p *publisher) writeMetadata() error {
 				return err
 			}
 		}
-		if err := os.WriteFile(filepath.Join(p.out, name), b, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(p.Out, name), b, 0o644); err != nil {
 			return err
 		}
 	}
@@ -132,7 +134,7 @@ func (p *publisher) writeMetadata() error {
 
 // datapackage is the Frictionless descriptor: one resource per dataset,
 // fields from its schema doc (plus run_id, which a release adds).
-func (p *publisher) datapackage(version string) map[string]any {
+func (p *Publisher) datapackage(version string) map[string]any {
 	var resources []map[string]any
 	for _, d := range schemas.All() {
 		fields := docFields(d.Doc)
@@ -140,14 +142,14 @@ func (p *publisher) datapackage(version string) map[string]any {
 			fields = append(fields, map[string]string{"name": "run_id", "type": "string", "description": "the run that made the row (runs.run_id)"})
 		}
 		resources = append(resources, map[string]any{
-			"name": d.Name, "path": filepathSlash(releaseFile(d.Name)), "format": "parquet",
+			"name": d.Name, "path": filepathSlash(File(d.Name)), "format": "parquet",
 			"mediatype": "application/vnd.apache.parquet", "description": views.DocSummary(d.Doc),
 			"schema": map[string]any{"fields": fields},
 		})
 	}
 	return map[string]any{
-		"profile": "data-package", "name": "solbehave-release", "title": p.meta.title, "version": version,
-		"licenses":  []map[string]string{{"name": p.meta.license, "path": "https://spdx.org/licenses/" + p.meta.license + ".html"}},
+		"profile": "data-package", "name": "solbehave-release", "title": p.Meta.title, "version": version,
+		"licenses":  []map[string]string{{"name": p.Meta.license, "path": "https://spdx.org/licenses/" + p.Meta.license + ".html"}},
 		"homepage":  toolURL,
 		"resources": resources,
 	}

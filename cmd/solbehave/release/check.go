@@ -1,4 +1,4 @@
-package main
+package release
 
 import (
 	"archive/tar"
@@ -24,6 +24,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -31,9 +32,9 @@ import (
 // front matter, CITATION.cff and the JSON files parse and hold their
 // required keys, every path they name exists, every dataset is a resource
 // with its fields, and SHA256SUMS verifies.
-func checkRelease(dir string) error {
+func Check(dir string) error {
 	var errs []error
-	front, err := cardFront(filepath.Join(dir, "README.md"))
+	front, err := CardFront(filepath.Join(dir, "README.md"))
 	errs = append(errs, err)
 	errs = append(errs, requireKeys("README.md front matter", front, "license", "configs", "task_categories"))
 	if configs, ok := front["configs"].([]any); ok {
@@ -47,10 +48,10 @@ func checkRelease(dir string) error {
 		}
 	}
 	var cff map[string]any
-	errs = append(errs, readYAML(filepath.Join(dir, "CITATION.cff"), &cff))
+	errs = append(errs, ReadYAML(filepath.Join(dir, "CITATION.cff"), &cff))
 	errs = append(errs, requireKeys("CITATION.cff", cff, "cff-version", "message", "title", "authors"))
 	var zen map[string]any
-	errs = append(errs, readJSON(filepath.Join(dir, ".zenodo.json"), &zen))
+	errs = append(errs, ReadJSON(filepath.Join(dir, ".zenodo.json"), &zen))
 	errs = append(errs, requireKeys(".zenodo.json", zen, "title", "upload_type", "description", "creators", "license"))
 	errs = append(errs, checkDatapackage(dir))
 	errs = append(errs, verifyChecksums(dir))
@@ -65,7 +66,7 @@ func checkDatapackage(dir string) error {
 			Schema     struct{ Fields []struct{ Name, Type string } }
 		} `json:"resources"`
 	}
-	if err := readJSON(filepath.Join(dir, "datapackage.json"), &pkg); err != nil {
+	if err := ReadJSON(filepath.Join(dir, "datapackage.json"), &pkg); err != nil {
 		return err
 	}
 	var errs []error
@@ -86,8 +87,8 @@ func checkDatapackage(dir string) error {
 	return errors.Join(errs...)
 }
 
-// cardFront parses the YAML between the README's leading --- lines.
-func cardFront(path string) (map[string]any, error) {
+// CardFront parses the YAML between the README's leading --- lines.
+func CardFront(path string) (map[string]any, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
@@ -104,7 +105,8 @@ func cardFront(path string) (map[string]any, error) {
 	return front, nil
 }
 
-func readYAML(path string, v any) error {
+// ReadYAML reads a YAML file into v.
+func ReadYAML(path string, v any) error {
 	b, err := os.ReadFile(path)
 	if err == nil {
 		err = yaml.Unmarshal(b, v)
@@ -115,7 +117,8 @@ func readYAML(path string, v any) error {
 	return nil
 }
 
-func readJSON(path string, v any) error {
+// ReadJSON reads a JSON file into v.
+func ReadJSON(path string, v any) error {
 	b, err := os.ReadFile(path)
 	if err == nil {
 		err = json.Unmarshal(b, v)
@@ -164,7 +167,7 @@ func verifyChecksums(dir string) error {
 		if !ok {
 			return fmt.Errorf("%s: bad line %q", releaseSums, sc.Text())
 		}
-		got, err := fileSHA256(filepath.Join(dir, filepath.FromSlash(rel)))
+		got, err := FileSHA256(filepath.Join(dir, filepath.FromSlash(rel)))
 		if err != nil || got != sum {
 			return fmt.Errorf("%s: %s does not verify", releaseSums, rel)
 		}
@@ -183,16 +186,16 @@ func verifyChecksums(dir string) error {
 }
 
 // localPaths are the folders of this machine a release must not name.
-func (p *publisher) localPaths() []string {
+func (p *Publisher) localPaths() []string {
 	var out []string
 	add := func(path string) {
 		if abs, err := filepath.Abs(path); err == nil && len(abs) > 1 {
 			out = append(out, abs)
 		}
 	}
-	add(p.g.data)
-	add(p.g.corpus)
-	add(p.out)
+	add(p.Data)
+	add(p.Corpus)
+	add(p.Out)
 	if wd, err := os.Getwd(); err == nil {
 		add(wd)
 	}
@@ -207,7 +210,7 @@ func (p *publisher) localPaths() []string {
 // checkNoLocalPaths looks for any of paths in every file of the release:
 // text files as text, Parquet files decoded through DuckDB (every column
 // of every row, as text), the DuckDB file through its views' SQL.
-func checkNoLocalPaths(ctx context.Context, dir string, paths []string) error {
+func CheckNoLocalPaths(ctx context.Context, dir string, paths []string) error {
 	db, err := sql.Open("duckdb", "")
 	if err != nil {
 		return err
@@ -240,7 +243,7 @@ func localPathHits(ctx context.Context, db *sql.DB, path string, paths []string)
 	case ".parquet":
 		for _, lp := range paths {
 			var n int64
-			q := fmt.Sprintf("SELECT count(*) FROM read_parquet(%s) t WHERE contains(CAST(t AS VARCHAR), %s)", sqlLiteral(path), sqlLiteral(lp))
+			q := fmt.Sprintf("SELECT count(*) FROM read_parquet(%s) t WHERE contains(CAST(t AS VARCHAR), %s)", views.QuoteString(path), views.QuoteString(lp))
 			if err := db.QueryRowContext(ctx, q).Scan(&n); err != nil {
 				return nil, fmt.Errorf("decoding %s: %w", path, err)
 			}
@@ -249,14 +252,14 @@ func localPathHits(ctx context.Context, db *sql.DB, path string, paths []string)
 			}
 		}
 	case ".duckdb":
-		q := fmt.Sprintf("ATTACH %s AS rel (READ_ONLY)", sqlLiteral(path))
+		q := fmt.Sprintf("ATTACH %s AS rel (READ_ONLY)", views.QuoteString(path))
 		if _, err := db.ExecContext(ctx, q); err != nil {
 			return nil, err
 		}
 		defer db.ExecContext(ctx, "DETACH rel")
 		for _, lp := range paths {
 			var n int64
-			q := fmt.Sprintf("SELECT count(*) FROM duckdb_views() WHERE database_name = 'rel' AND contains(sql, %s)", sqlLiteral(lp))
+			q := fmt.Sprintf("SELECT count(*) FROM duckdb_views() WHERE database_name = 'rel' AND contains(sql, %s)", views.QuoteString(lp))
 			if err := db.QueryRowContext(ctx, q).Scan(&n); err != nil {
 				return nil, err
 			}
@@ -278,8 +281,8 @@ func localPathHits(ctx context.Context, db *sql.DB, path string, paths []string)
 	return hits, nil
 }
 
-// archivePath is DIR.tar.zst beside the release folder.
-func archivePath(dir string) string { return filepath.Clean(dir) + ".tar.zst" }
+// ArchivePath is DIR.tar.zst beside the release folder.
+func ArchivePath(dir string) string { return filepath.Clean(dir) + ".tar.zst" }
 
 // writeArchive packs the release into one .tar.zst: entries sorted, under
 // the folder's name, with a fixed time, so the same release packs the same.

@@ -1,6 +1,7 @@
-package main
+package release
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"fmt"
@@ -12,25 +13,28 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/solbehave/solbehave/internal/buildinfo"
 	"github.com/solbehave/solbehave/internal/config"
+	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
 )
 
-// paperTitle and paperURL name the paper whose protocol the pipeline runs.
+// PaperTitle and paperURL name the paper whose protocol the pipeline runs.
 const (
-	paperTitle   = "SolBehave: Evaluating the Behavioural Correctness of LLM-Generated Smart Contracts"
+	PaperTitle   = "SolBehave: Evaluating the Behavioural Correctness of LLM-Generated Smart Contracts"
 	paperURL     = "https://arxiv.org/abs/2610.18745"
 	toolURL      = "https://github.com/solbehave/solbehave"
 	releaseTitle = "SolBehave benchmark outcomes (solbehave release)"
 )
 
-var paperAuthors = []string{"Giovanni Pio Delvecchio", "Stefano Fantazzini", "Giacomo Frisoni", "Gianluca Moro",
+// PaperAuthors are the paper's authors, its preferred citation's.
+var PaperAuthors = []string{"Giovanni Pio Delvecchio", "Stefano Fantazzini", "Giacomo Frisoni", "Gianluca Moro",
 	"Lorenzo Bacchiani", "Mario Bravetti", "Thomas Troels Hildebrandt"}
 
 // cardFrontMatter is the Hugging Face dataset card's YAML header: licence,
 // one config per dataset with its data file, task categories, size.
-func (p *publisher) cardFrontMatter(ctx context.Context, db *sql.DB) (string, error) {
+func (p *Publisher) cardFrontMatter(ctx context.Context, db *sql.DB) (string, error) {
 	type split struct {
 		Split string `yaml:"split"`
 		Path  string `yaml:"path"`
@@ -43,18 +47,18 @@ func (p *publisher) cardFrontMatter(ctx context.Context, db *sql.DB) (string, er
 	var most int64
 	for _, d := range schemas.All() {
 		var n int64
-		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+quoteIdent(d.Name)).Scan(&n); err != nil {
+		if err := db.QueryRowContext(ctx, "SELECT count(*) FROM "+views.QuoteIdent(d.Name)).Scan(&n); err != nil {
 			return "", err
 		}
 		most = max(most, n)
 		if n == 0 {
 			continue // no rows: no configuration to load (the datasets table marks it empty)
 		}
-		configs = append(configs, cfg{d.Name, []split{{"train", releaseFile(d.Name)}}})
+		configs = append(configs, cfg{d.Name, []split{{"train", File(d.Name)}}})
 	}
 	front := map[string]any{
-		"license":         strings.ToLower(p.meta.license),
-		"pretty_name":     p.meta.title,
+		"license":         strings.ToLower(p.Meta.license),
+		"pretty_name":     p.Meta.title,
 		"language":        []string{"en"},
 		"task_categories": []string{"text-generation"},
 		"tags":            []string{"solidity", "smart-contracts", "ethereum", "code-generation", "benchmark", "differential-testing"},
@@ -83,13 +87,13 @@ func sizeCategory(n int64) string {
 	return "1M<n<10M"
 }
 
-func (p *publisher) datasheet(ctx context.Context, db *sql.DB) (string, error) {
+func (p *Publisher) datasheet(ctx context.Context, db *sql.DB) (string, error) {
 	var b strings.Builder
-	b.WriteString("# " + p.meta.title + "\n\n")
+	b.WriteString("# " + p.Meta.title + "\n\n")
 	b.WriteString("Outcomes of the SolBehave benchmark pipeline (does Solidity a model regenerates behave like the " +
 		"original contract?), as Parquet datasets with the DuckDB views that compute the paper's tables ([" +
-		paperTitle + "](" + paperURL + ")).\n\n")
-	b.WriteString("Published by " + strings.Join(p.meta.creators, "; ") + ". Please cite the paper whose protocol this " +
+		PaperTitle + "](" + paperURL + ")).\n\n")
+	b.WriteString("Published by " + strings.Join(p.Meta.creators, "; ") + ". Please cite the paper whose protocol this " +
 		"run follows (the preferred citation in CITATION.cff), and this dataset.\n\n")
 	b.WriteString(releaseUses)
 	b.WriteString(releaseUsage)
@@ -143,7 +147,7 @@ const releaseUsage = "\n## Layout and use\n\n" +
 	"`units` lists every unit with its stage version and parameters; `files` holds the files rows point at " +
 	"(`SELECT content FROM files WHERE path = ...`). With solbehave, `solbehave sql --data RELEASE \"...\"` works from anywhere.\n"
 
-func (p *publisher) corpusSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
+func (p *Publisher) corpusSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Corpus\n\n")
 	digests := map[string]bool{}
 	for _, r := range p.runs {
@@ -155,7 +159,7 @@ func (p *publisher) corpusSection(ctx context.Context, db *sql.DB, b *strings.Bu
 
 // parametersSection lists, per stage, the fingerprinted parameters its
 // published units were made with (from their manifests).
-func (p *publisher) parametersSection(_ context.Context, _ *sql.DB, b *strings.Builder) error {
+func (p *Publisher) parametersSection(_ context.Context, _ *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Parameters\n\nThe fingerprinted parameters the published units were made with, from their " +
 		"manifests (`units.params`); parameters that separate rows by design (" + strings.Join(config.SeparatesRows, ", ") +
 		") may have several values. Credentials in URLs are removed.\n\n")
@@ -195,7 +199,7 @@ func (p *publisher) parametersSection(_ context.Context, _ *sql.DB, b *strings.B
 			fmt.Fprintf(b, "- %s\n", m)
 		}
 	}
-	p.writeStale(b) // release_stale.go
+	p.writeStale(b) // stale.go
 	return nil
 }
 
@@ -208,7 +212,7 @@ func boolKeys[V any](m map[string]V) map[string]bool {
 }
 
 // provenanceSection lists the runs that made the published rows.
-func (p *publisher) provenanceSection(_ context.Context, _ *sql.DB, b *strings.Builder) error {
+func (p *Publisher) provenanceSection(_ context.Context, _ *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Provenance\n\nThe runs that made the published rows (`runs`; every row's `run_id`).\n\n")
 	if len(p.runs) == 0 {
 		b.WriteString("No recorded run (the data predates run records).\n")
@@ -217,16 +221,16 @@ func (p *publisher) provenanceSection(_ context.Context, _ *sql.DB, b *strings.B
 	b.WriteString("| run | started | version | revision | engine | exit | units ran | command |\n|---|---|---|---|---|---|---|---|\n")
 	for _, r := range p.runs {
 		fmt.Fprintf(b, "| `%s` | %s | %s | %s | %s | %d | %d | `%s` |\n", r.RunID, r.StartedAt, r.ToolVersion,
-			shortRev(r.VCSRevision), r.Engine, r.ExitStatus, r.UnitsRan, strings.ReplaceAll(r.Command, "|", "\\|"))
+			buildinfo.ShortRev(r.VCSRevision), r.Engine, r.ExitStatus, r.UnitsRan, strings.ReplaceAll(r.Command, "|", "\\|"))
 	}
 	return nil
 }
 
-func (p *publisher) versionsSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
+func (p *Publisher) versionsSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Versions\n\n")
-	v := readVersion()
+	v := buildinfo.Read()
 	fmt.Fprintf(b, "- solbehave that published: %s\n", v.Short())
-	fmt.Fprintf(b, "- Go: %s; go-ethereum: %s\n", runtime.Version(), orUnknown(v.Geth))
+	fmt.Fprintf(b, "- Go: %s; go-ethereum: %s\n", runtime.Version(), cmp.Or(v.Geth, "unknown"))
 	var duck string
 	if err := db.QueryRowContext(ctx, "SELECT version()").Scan(&duck); err != nil {
 		return err
@@ -257,34 +261,34 @@ func (p *publisher) versionsSection(ctx context.Context, db *sql.DB, b *strings.
 	return nil
 }
 
-func (p *publisher) countsSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
+func (p *Publisher) countsSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
 	b.WriteString("\n## Datasets\n\n| dataset | rows | contracts | file |\n|---|---|---|---|\n")
 	for _, d := range schemas.All() {
 		var rows, contracts int64
-		q := fmt.Sprintf("SELECT count(*), count(DISTINCT contract_id) FROM %s", quoteIdent(d.Name))
+		q := fmt.Sprintf("SELECT count(*), count(DISTINCT contract_id) FROM %s", views.QuoteIdent(d.Name))
 		if !slices.Contains(d.Partitions, warehouse.ContractKey) {
-			q = fmt.Sprintf("SELECT count(*), 0 FROM %s", quoteIdent(d.Name))
+			q = fmt.Sprintf("SELECT count(*), 0 FROM %s", views.QuoteIdent(d.Name))
 		}
 		if err := db.QueryRowContext(ctx, q).Scan(&rows, &contracts); err != nil {
 			return fmt.Errorf("publish: counting %s: %w", d.Name, err)
 		}
-		p.datasets++
-		p.rows += rows
-		file := "`" + filepathSlash(releaseFile(d.Name)) + "`"
+		p.Datasets++
+		p.Rows += rows
+		file := "`" + filepathSlash(File(d.Name)) + "`"
 		if rows == 0 {
 			file += " (empty: this run made no rows of it)"
 		}
-		fmt.Fprintf(b, "| [`%s`](%s#%s) | %d | %d | %s |\n", d.Name, releaseSchemas, d.Name, rows, contracts, file)
+		fmt.Fprintf(b, "| [`%s`](%s#%s) | %d | %d | %s |\n", d.Name, SchemasFile, d.Name, rows, contracts, file)
 	}
 	return nil
 }
 
 // licenceSection states the data licence and each redistributed source's.
-func (p *publisher) licenceSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
+func (p *Publisher) licenceSection(ctx context.Context, db *sql.DB, b *strings.Builder) error {
 	fmt.Fprintf(b, "\n## Licences\n\nThe data (every dataset, the DCR graphs) is released under %s (see LICENSE). "+
 		"Samples and skeletons (`files` of kind sample, sample_files, skeleton) are derived from verified Ethereum "+
 		"sources and keep their licence: the SPDX header of the source where it has one, else `unknown` (the corpus "+
-		"does not record Etherscan's LicenseType).\n\n", p.meta.license)
+		"does not record Etherscan's LicenseType).\n\n", p.Meta.license)
 	return tableSection(ctx, db, b, "no source-derived file", `SELECT contract_id, any_value(license) AS license,
 		count(*) AS files FROM files WHERE kind <> 'dcr_graph' GROUP BY contract_id ORDER BY contract_id`)
 }

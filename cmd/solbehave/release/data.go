@@ -1,4 +1,4 @@
-package main
+package release
 
 import (
 	"context"
@@ -16,6 +16,7 @@ import (
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/solbehave/solbehave/internal/config"
+	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -24,15 +25,15 @@ import (
 // Datasets a release writes itself rather than compacting from the warehouse.
 var releaseOwn = map[string]bool{runsDataset: true, "units": true, "files": true}
 
-// releaseFile is where a release keeps a dataset: one Parquet file.
-func releaseFile(dataset string) string {
+// File is where a release keeps a dataset: one Parquet file.
+func File(dataset string) string {
 	return filepath.Join(releaseWarehouse, dataset, dataset+warehouse.Ext)
 }
 
 // checkMixing finds, per dataset, the fingerprinted parameters whose
 // manifests (of the units whose parts are in the dataset) hold more than
 // one value; the parameters that separate rows by design do not count.
-func (p *publisher) checkMixing() error {
+func (p *Publisher) checkMixing() error {
 	values := map[string]map[string]map[string]bool{} // dataset -> key -> values
 	for _, m := range p.manifests {
 		for _, f := range m.Files {
@@ -59,7 +60,7 @@ func (p *publisher) checkMixing() error {
 		}
 	}
 	sort.Strings(p.mixed)
-	if len(p.mixed) > 0 && !p.allowMixed {
+	if len(p.mixed) > 0 && !p.AllowMixed {
 		return fmt.Errorf("publish: datasets mix parameter values (re-run the stages with one configuration, or --allow-mixed):\n  %s",
 			strings.Join(p.mixed, "\n  "))
 	}
@@ -70,11 +71,11 @@ func (p *publisher) checkMixing() error {
 // contract (then by part and row, as written), with the run_id of the unit
 // that wrote each row; a dataset with no part gets an empty file with its
 // columns.
-func (p *publisher) compact(ctx context.Context, db *sql.DB) error {
+func (p *Publisher) compact(ctx context.Context, db *sql.DB) error {
 	if err := p.loadFileRuns(ctx, db); err != nil {
 		return err
 	}
-	w, err := pipeline.Selection(p.g.env().Warehouse.Root) // the current units' parts, as the views read them
+	w, err := pipeline.Selection(p.Warehouse.Root) // the current units' parts, as the views read them
 	if err != nil {
 		return err
 	}
@@ -86,18 +87,18 @@ func (p *publisher) compact(ctx context.Context, db *sql.DB) error {
 		if err != nil {
 			return err
 		}
-		out := filepath.Join(p.out, releaseFile(d.Name))
+		out := filepath.Join(p.Out, File(d.Name))
 		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
 			return err
 		}
-		q := fmt.Sprintf("SELECT *, '' AS run_id FROM %s", quoteIdent(d.Name)) // no part: the typed empty view
+		q := fmt.Sprintf("SELECT *, '' AS run_id FROM %s", views.QuoteIdent(d.Name)) // no part: the typed empty view
 		if len(files) > 0 {
 			q, err = compactQuery(d, files)
 			if err != nil {
 				return err
 			}
 		}
-		if _, err := db.ExecContext(ctx, fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet, COMPRESSION zstd)", q, sqlLiteral(out))); err != nil {
+		if _, err := db.ExecContext(ctx, fmt.Sprintf("COPY (%s) TO %s (FORMAT parquet, COMPRESSION zstd)", q, views.QuoteString(out))); err != nil {
 			return fmt.Errorf("publish: %s: %w", d.Name, err)
 		}
 	}
@@ -111,7 +112,7 @@ func compactQuery(d schemas.Dataset, files []string) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		list[i] = sqlLiteral(filepath.ToSlash(abs))
+		list[i] = views.QuoteString(filepath.ToSlash(abs))
 	}
 	order := "t.filename, t.file_row_number"
 	if slices.Contains(d.Partitions, warehouse.ContractKey) {
@@ -123,8 +124,8 @@ func compactQuery(d schemas.Dataset, files []string) (string, error) {
 }
 
 // loadFileRuns gives DuckDB the run that wrote each part (from the manifests).
-func (p *publisher) loadFileRuns(ctx context.Context, db *sql.DB) error {
-	root, err := filepath.Abs(p.g.env().Warehouse.Root)
+func (p *Publisher) loadFileRuns(ctx context.Context, db *sql.DB) error {
+	root, err := filepath.Abs(p.Warehouse.Root)
 	if err != nil {
 		return err
 	}
@@ -148,12 +149,12 @@ func (p *publisher) loadFileRuns(ctx context.Context, db *sql.DB) error {
 
 // writeRuns writes the runs that made the published rows, with local paths
 // in their command and parameters shown by their last element.
-func (p *publisher) writeRuns(ctx context.Context, _ *sql.DB) error {
+func (p *Publisher) writeRuns(ctx context.Context, _ *sql.DB) error {
 	made := map[string]bool{}
 	for _, m := range p.manifests {
 		made[m.Run] = true
 	}
-	files, err := p.g.env().Warehouse.Files(runsDataset)
+	files, err := p.Warehouse.Files(runsDataset)
 	if err != nil {
 		return err
 	}
@@ -171,12 +172,12 @@ func (p *publisher) writeRuns(ctx context.Context, _ *sql.DB) error {
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].RunID < rows[j].RunID })
 	p.runs = rows
-	return warehouse.Write(filepath.Join(p.out, releaseFile(runsDataset)), rows)
+	return warehouse.Write(filepath.Join(p.Out, File(runsDataset)), rows)
 }
 
 // releaseRun removes local paths from a run record.
 func releaseRun(r schemas.RunRow) schemas.RunRow {
-	r.Command = releaseCommand(r.Command)
+	r.Command = config.LocallessCommand(r.Command)
 	var params map[string]any
 	if json.Unmarshal([]byte(r.Parameters), &params) == nil {
 		for k, v := range params { // a path key, or a path inside a value (import:/dir)
@@ -199,7 +200,7 @@ func releaseRun(r schemas.RunRow) schemas.RunRow {
 }
 
 // writeUnits writes the manifests as the units dataset.
-func (p *publisher) writeUnits(context.Context, *sql.DB) error {
+func (p *Publisher) writeUnits(context.Context, *sql.DB) error {
 	rows := make([]schemas.UnitRow, 0, len(p.manifests))
 	for _, m := range p.manifests {
 		params, _ := json.Marshal(m.Params)
@@ -207,7 +208,7 @@ func (p *publisher) writeUnits(context.Context, *sql.DB) error {
 		rows = append(rows, schemas.UnitRow{Stage: m.Stage, Unit: m.Unit, ContractID: m.Contract, Version: m.Version,
 			Fingerprint: m.Fingerprint, RunID: m.Run, Params: string(params), Failed: m.Failed, Files: string(files)})
 	}
-	return warehouse.Write(filepath.Join(p.out, releaseFile("units")), rows)
+	return warehouse.Write(filepath.Join(p.Out, File("units")), rows)
 }
 
 // pointers are the columns whose values name files under the data folder:
@@ -223,12 +224,12 @@ var pointers = []struct{ dataset, column, kind string }{
 }
 
 // writeFiles writes the files the rows point at, with their licences.
-func (p *publisher) writeFiles(ctx context.Context, db *sql.DB) error {
+func (p *Publisher) writeFiles(ctx context.Context, db *sql.DB) error {
 	seen := map[string]bool{}
 	var rows []schemas.FileRow
 	for _, ptr := range pointers {
 		q := fmt.Sprintf("SELECT DISTINCT contract_id, %s FROM %s WHERE %s <> '' ORDER BY ALL",
-			quoteIdent(ptr.column), quoteIdent(ptr.dataset), quoteIdent(ptr.column))
+			views.QuoteIdent(ptr.column), views.QuoteIdent(ptr.dataset), views.QuoteIdent(ptr.column))
 		res, err := db.QueryContext(ctx, q)
 		if err != nil {
 			return fmt.Errorf("publish: files of %s.%s: %w", ptr.dataset, ptr.column, err)
@@ -247,12 +248,12 @@ func (p *publisher) writeFiles(ctx context.Context, db *sql.DB) error {
 		res.Close()
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].Path < rows[j].Path })
-	return warehouse.Write(filepath.Join(p.out, releaseFile("files")), rows)
+	return warehouse.Write(filepath.Join(p.Out, File("files")), rows)
 }
 
 // fileRow reads one pointed-at file, confined to the data folder.
-func (p *publisher) fileRow(contract, rel, kind string) schemas.FileRow {
-	row := schemas.FileRow{Path: rel, ContractID: contract, Kind: kind, License: p.meta.license}
+func (p *Publisher) fileRow(contract, rel, kind string) schemas.FileRow {
+	row := schemas.FileRow{Path: rel, ContractID: contract, Kind: kind, License: p.Meta.license}
 	if kind != "dcr_graph" {
 		row.License = p.sourceLicense(contract)
 	}
@@ -260,7 +261,7 @@ func (p *publisher) fileRow(contract, rel, kind string) schemas.FileRow {
 		row.Error = "not a path inside the data folder"
 		return row
 	}
-	b, err := os.ReadFile(filepath.Join(p.g.data, rel))
+	b, err := os.ReadFile(filepath.Join(p.Data, rel))
 	if err != nil {
 		row.Error = "missing from the data folder"
 		return row
@@ -275,7 +276,7 @@ var spdxRe = regexp.MustCompile(`SPDX-License-Identifier:\s*([A-Za-z0-9.+\-]+(?:
 // sourceLicense is the SPDX identifier(s) in the verified source of a corpus
 // contract, "unknown" where it has none (the corpus does not record
 // Etherscan's LicenseType).
-func (p *publisher) sourceLicense(contract string) string {
+func (p *Publisher) sourceLicense(contract string) string {
 	if l, ok := p.spdx[contract]; ok {
 		return l
 	}
@@ -284,7 +285,7 @@ func (p *publisher) sourceLicense(contract string) string {
 	}
 	l := "unknown"
 	if filepath.IsLocal(contract) {
-		if b, err := os.ReadFile(filepath.Join(p.g.corpus, contract, "getsourcecode.json")); err == nil {
+		if b, err := os.ReadFile(filepath.Join(p.Corpus, contract, "getsourcecode.json")); err == nil {
 			ids := map[string]bool{}
 			for _, m := range spdxRe.FindAllStringSubmatch(strings.ReplaceAll(string(b), `\n`, "\n"), -1) {
 				ids[m[1]] = true
@@ -297,5 +298,3 @@ func (p *publisher) sourceLicense(contract string) string {
 	p.spdx[contract] = l
 	return l
 }
-
-func sqlLiteral(s string) string { return "'" + strings.ReplaceAll(s, "'", "''") + "'" }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/solbehave/solbehave/pipeline"
+	"github.com/solbehave/solbehave/cmd/solbehave/release"
 )
 
 // The paper's authors did not make this run: with no creators given,
@@ -52,7 +52,7 @@ license = "CC0-1.0"
 		Authors                 []map[string]string
 		Preferred               struct{ Title string } `yaml:"preferred-citation"`
 	}
-	if err := readYAML(filepath.Join(rel, "CITATION.cff"), &cff); err != nil {
+	if err := release.ReadYAML(filepath.Join(rel, "CITATION.cff"), &cff); err != nil {
 		t.Fatal(err)
 	}
 	if cff.Title != "Regenerated contracts, autumn run" || cff.Version != "2.1.1" || cff.License != "CC0-1.0" {
@@ -62,27 +62,27 @@ license = "CC0-1.0"
 		cff.Authors[1]["name"] != "Example Lab" {
 		t.Errorf("CITATION.cff authors %v: want the creators given", cff.Authors)
 	}
-	if cff.Preferred.Title != paperTitle {
+	if cff.Preferred.Title != release.PaperTitle {
 		t.Errorf("preferred citation %q, want the paper", cff.Preferred.Title)
 	}
 	var zen struct {
 		Title    string
 		Creators []map[string]string
 	}
-	if err := readJSON(filepath.Join(rel, ".zenodo.json"), &zen); err != nil {
+	if err := release.ReadJSON(filepath.Join(rel, ".zenodo.json"), &zen); err != nil {
 		t.Fatal(err)
 	}
 	if zen.Title != cff.Title || len(zen.Creators) != 2 || zen.Creators[0]["name"] != "Lovelace, Ada" {
 		t.Errorf(".zenodo.json title %q creators %v: want the creators given", zen.Title, zen.Creators)
 	}
-	for _, a := range paperAuthors {
+	for _, a := range release.PaperAuthors {
 		for _, c := range zen.Creators {
 			if c["name"] == a {
 				t.Errorf(".zenodo.json names the paper's author %s as a creator", a)
 			}
 		}
 	}
-	front, err := cardFront(filepath.Join(rel, "README.md"))
+	front, err := release.CardFront(filepath.Join(rel, "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,27 +127,6 @@ func TestManifestsRecordEffectiveGeneratorAndExtractor(t *testing.T) {
 		}
 		if got := ri.Params["dcr"]["extractor"]; got != tc.extractor {
 			t.Errorf("%v: dcr records extractor %q, want %q", tc.args, got, tc.extractor)
-		}
-	}
-}
-
-// A unit of a recorded run whose stage has no parameter (the report) was
-// not "made before parameters were recorded".
-func TestCardCountsOnlyUnitsBeforeParameterRecords(t *testing.T) {
-	for _, tc := range []struct {
-		m    pipeline.Manifest
-		note bool
-	}{
-		{pipeline.Manifest{Stage: "report", Unit: "report", Run: "r1"}, false},
-		{pipeline.Manifest{Stage: "o2", Unit: "c"}, true},
-	} {
-		p := &publisher{manifests: []pipeline.Manifest{tc.m}}
-		var b strings.Builder
-		if err := p.parametersSection(context.Background(), nil, &b); err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.Contains(b.String(), "made before parameters were recorded"); got != tc.note {
-			t.Errorf("%+v: note %v, want %v:\n%s", tc.m, got, tc.note, b.String())
 		}
 	}
 }
