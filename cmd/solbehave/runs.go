@@ -18,9 +18,6 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-// runsDataset is the dataset of run records (schemas/runs.md).
-const runsDataset = "runs"
-
 // runRecord is the runs row of one invocation in the making.
 type runRecord struct {
 	row   schemas.RunRow
@@ -80,7 +77,7 @@ func (r *runRecord) finish(w *warehouse.Warehouse, counters []pipeline.Counters,
 	r.row.Stages = string(b)
 	r.row.EndedAt = time.Now().UTC().Format(time.RFC3339)
 	r.row.ExitStatus = int64(exit)
-	return true, warehouse.Write(w.Path(runsDataset, nil, r.row.RunID), []schemas.RunRow{r.row})
+	return true, warehouse.Write(w.Path(schemas.Runs.Name(), nil, r.row.RunID), []schemas.RunRow{r.row})
 }
 
 // corpusDigest is sha256 over the corpus folder's files: each file's path

@@ -71,7 +71,7 @@ type Attempt struct {
 	ArgsSource     string
 	Args           string // decoded, JSON list of strings
 	Call           replay.Call
-	Status         string // success, revert, error, unencodable, unknown_function
+	Status         schemas.CallStatus // success, revert, error, unencodable, unknown_function
 	Kept           bool
 	Reason         string
 	GasUsed        uint64
@@ -349,7 +349,7 @@ type variant struct {
 	source string
 	data   []byte
 	value  *big.Int
-	status string // set when the call cannot be sent
+	status schemas.CallStatus // set when the call cannot be sent
 	reason string
 }
 

@@ -75,7 +75,7 @@ func writeCalls(t *testing.T, w *warehouse.Warehouse, rows []schemas.VerifyCall)
 		byContract[r.ContractID] = append(byContract[r.ContractID], r)
 	}
 	for id, rs := range byContract {
-		if err := warehouse.Write(w.Path("verify_calls", warehouse.ByContract(id), "calls"), rs); err != nil {
+		if err := warehouse.Write(w.Path(schemas.VerifyCalls.Name(), warehouse.ByContract(id), "calls"), rs); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -452,7 +452,7 @@ func TestBuildReplacesAtomically(t *testing.T) {
 	db.Close()
 
 	// A corrupt part makes the next Build fail; the old DB must survive.
-	bad := w.Path("contracts", warehouse.ByContract("X"), "p")
+	bad := w.Path(schemas.Contracts.Name(), warehouse.ByContract("X"), "p")
 	if err := os.MkdirAll(filepath.Dir(bad), 0o755); err != nil {
 		t.Fatal(err)
 	}

@@ -74,7 +74,7 @@ type unit struct {
 
 // Plan makes one unit per (contract, model) of the generations dataset.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	gens, err := warehouse.ReadDataset[schemas.Generation](env.Warehouse, "generations")
+	gens, err := warehouse.ReadDataset(env.Warehouse, schemas.Generations)
 	if err != nil {
 		return nil, err
 	}
@@ -156,9 +156,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		}
 	}
 	out := &pipeline.Output{}
-	pipeline.Add(out, "samples", samples)
+	pipeline.Add(out, schemas.Samples, samples)
 	if len(calls) > 0 {
-		pipeline.Add(out, "llm_calls", calls)
+		pipeline.Add(out, schemas.LLMCalls, calls)
 	}
 	if transient > 0 {
 		return out, failure.New(failure.LLM, true, fmt.Errorf("%d repair request(s) failed transiently; the unit is retried on the next run", transient))

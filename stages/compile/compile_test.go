@@ -59,7 +59,7 @@ func TestCompileAndRepair(t *testing.T) {
 	if err != nil || c.Units != 3 || c.Failed != 0 {
 		t.Fatalf("run %+v %v", c, err)
 	}
-	rows, _ := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
 	got := map[string]schemas.Sample{}
 	for _, r := range rows {
 		got[r.Model+"/"+string(rune('0'+r.Sample))] = r
@@ -87,7 +87,7 @@ func TestCompileAndRepair(t *testing.T) {
 	if sum := sha256.Sum256(fixed); hex.EncodeToString(sum[:]) != l.SourceSHA256 || strings.Contains(string(fixed), "amont") {
 		t.Error("the repaired source on disk does not match its row")
 	}
-	calls, _ := warehouse.ReadDataset[schemas.LLMCall](env.Warehouse, "llm_calls")
+	calls, _ := warehouse.ReadDataset(env.Warehouse, schemas.LLMCalls)
 	if len(calls) != 1 || calls[0].Purpose != "repair" || calls[0].Sample != 1 || calls[0].Error != "" {
 		t.Fatalf("llm_calls %+v", calls)
 	}
@@ -130,7 +130,7 @@ func TestFailedGenerationsInCompileAtK(t *testing.T) {
 		{ContractID: o.ID, Model: "openai:m", Sample: 2, Generator: regen.KindOpenAI, FunctionsFailed: 1,
 			Error: "endpoint failure at initialize: llm: endpoint 404", Failure: regen.FailureEndpoint},
 	}
-	if err := warehouse.Write(env.Warehouse.Path("generations", warehouse.ByContract(o.ID), "generate-failed"), failed); err != nil {
+	if err := warehouse.Write(env.Warehouse.Path(schemas.Generations.Name(), warehouse.ByContract(o.ID), "generate-failed"), failed); err != nil {
 		t.Fatal(err)
 	}
 	srv := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply {
@@ -141,7 +141,7 @@ func TestFailedGenerationsInCompileAtK(t *testing.T) {
 	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {
 		t.Fatalf("run %+v %v", c, err)
 	}
-	rows, _ := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
 	got := map[int64]schemas.Sample{}
 	for _, r := range rows {
 		got[r.Sample] = r
@@ -188,7 +188,7 @@ func TestCompileAndRepairAcrossFiles(t *testing.T) {
 	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {
 		t.Fatalf("run %+v %v", c, err)
 	}
-	rows, _ := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
 	got := map[string]schemas.Sample{}
 	for _, r := range rows {
 		got[r.Model+"/"+string(rune('0'+r.Sample))] = r

@@ -223,7 +223,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	fail := func(class failure.Class, retriable bool, err error) (*pipeline.Output, error) {
 		row.Problems = err.Error()
 		removeGraph(env.Data, pu.Contract, u.ex.Name)
-		pipeline.Add(out, "dcr_graphs", []schemas.DCRGraph{row})
+		pipeline.Add(out, schemas.DCRGraphs, []schemas.DCRGraph{row})
 		return out, failure.New(class, retriable, err)
 	}
 	if u.loadErr != nil {
@@ -253,7 +253,7 @@ func (s *Stage) runLLM(ctx context.Context, env *pipeline.Env, u unit, orig *sol
 		MaxTokens: s.MaxTokens, Seed: env.Seed}
 	outcome, err := x.Extract(ctx, in)
 	if outcome != nil {
-		pipeline.Add(out, "llm_calls", callRows(row.ContractID, u.ex.Name, outcome))
+		pipeline.Add(out, schemas.LLMCalls, callRows(row.ContractID, u.ex.Name, outcome))
 		row.Replies = int64(replies(outcome))
 	}
 	switch {
@@ -262,7 +262,7 @@ func (s *Stage) runLLM(ctx context.Context, env *pipeline.Env, u unit, orig *sol
 	case outcome.Rejected:
 		row.Status, row.Problems = "rejected", outcome.Problems()
 		removeGraph(env.Data, row.ContractID, u.ex.Name)
-		pipeline.Add(out, "dcr_graphs", []schemas.DCRGraph{*row})
+		pipeline.Add(out, schemas.DCRGraphs, []schemas.DCRGraph{*row})
 		return out, nil
 	}
 	return out, s.store(env, out, row, outcome.Graph, nil)
@@ -319,9 +319,9 @@ func (s *Stage) store(env *pipeline.Env, out *pipeline.Output, row *schemas.DCRG
 	sum := sha256.Sum256(append(raw, '\n'))
 	row.Status, row.Path, row.GraphSHA256 = "ok", rel, hex.EncodeToString(sum[:])
 	row.Events, row.Relations = int64(len(g.Events)), int64(len(g.Relations))
-	pipeline.Add(out, "dcr_graphs", []schemas.DCRGraph{*row})
-	pipeline.Add(out, "dcr_events", eventRows(row.ContractID, row.Extractor, g, res))
-	pipeline.Add(out, "dcr_relations", relationRows(row.ContractID, row.Extractor, g, res))
+	pipeline.Add(out, schemas.DCRGraphs, []schemas.DCRGraph{*row})
+	pipeline.Add(out, schemas.DCREvents, eventRows(row.ContractID, row.Extractor, g, res))
+	pipeline.Add(out, schemas.DCRRelations, relationRows(row.ContractID, row.Extractor, g, res))
 	return nil
 }
 
@@ -331,7 +331,7 @@ func (s *Stage) runAnnotations(u unit) (*pipeline.Output, error) {
 		return nil, failure.New(failure.Annotations, false, err)
 	}
 	out := &pipeline.Output{}
-	pipeline.Add(out, "dcr_annotations", annotationRows(f, filepath.Base(u.annotations)))
+	pipeline.Add(out, schemas.DCRAnnotations, annotationRows(f, filepath.Base(u.annotations)))
 	return out, nil
 }
 

@@ -169,7 +169,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 }
 
 func skeletonRows(env *pipeline.Env) (map[string]schemas.Skeleton, error) {
-	rows, err := warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +181,7 @@ func skeletonRows(env *pipeline.Env) (map[string]schemas.Skeleton, error) {
 }
 
 func originalArtifacts(env *pipeline.Env) (map[string]string, error) {
-	rows, err := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
 	if err != nil {
 		return nil, err
 	}
@@ -229,9 +229,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	removeStale(env.Data, pu.Contract, u.gen.Name(), s.Samples)
 	out := &pipeline.Output{}
-	pipeline.Add(out, "generations", rows)
+	pipeline.Add(out, schemas.Generations, rows)
 	if len(calls) > 0 {
-		pipeline.Add(out, "llm_calls", calls)
+		pipeline.Add(out, schemas.LLMCalls, calls)
 	}
 	if endpoint > 0 {
 		// not the model's failure: the samples stay out of Compile@k, the

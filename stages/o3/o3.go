@@ -170,7 +170,7 @@ func readInputs(w *warehouse.Warehouse, profile string) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	calls, err := warehouse.ReadDataset[schemas.SequenceCall](w, "sequence_calls")
+	calls, err := warehouse.ReadDataset(w, schemas.SequenceCalls)
 	if err != nil {
 		return nil, err
 	}
@@ -279,7 +279,7 @@ func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, contract
 	for i := range cov {
 		cov[i].Profile = s.Profile
 	}
-	pipeline.Add(out, "coverage", cov)
+	pipeline.Add(out, schemas.Coverage, cov)
 	if fixed {
 		s.addRows(env, out, res, sp, contractID, ex, SettingFixed, func(string) bool { return true })
 	}
@@ -324,8 +324,8 @@ func (s *Stage) addRows(env *pipeline.Env, out *pipeline.Output, res *replay.Res
 	if odd > 0 { // the original did not repeat what it did during generation
 		env.Log.Warn("o3: replay on the original departs from the generation", "contract", contractID, "setting", setting, "rows", odd)
 	}
-	pipeline.Add(out, "replay_calls", o3)
-	pipeline.Add(out, "replay_calls", o4)
+	pipeline.Add(out, schemas.ReplayCalls, o3)
+	pipeline.Add(out, schemas.ReplayCalls, o4)
 	var views []schemas.ViewSnapshot
 	for _, v := range res.ViewRows(replay.Labels{ContractID: contractID, Oracle: schemas.OracleO3, GraphSetting: setting}) {
 		if keep(v.Model) {
@@ -334,5 +334,5 @@ func (s *Stage) addRows(env *pipeline.Env, out *pipeline.Output, res *replay.Res
 			views = append(views, v)
 		}
 	}
-	pipeline.Add(out, "view_snapshots", views)
+	pipeline.Add(out, schemas.ViewSnapshots, views)
 }

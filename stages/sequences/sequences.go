@@ -178,7 +178,7 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	graphs, err := warehouse.ReadDataset[schemas.DCRGraph](w, "dcr_graphs")
+	graphs, err := warehouse.ReadDataset(w, schemas.DCRGraphs)
 	if err != nil {
 		return nil, err
 	}
@@ -226,7 +226,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		return nil, failure.New(failure.Sequences, false, err)
 	}
 	o := &pipeline.Output{}
-	pipeline.Add(o, "sequence_calls", res.Rows(pu.Contract, u.extractor, s.Profile))
+	pipeline.Add(o, schemas.SequenceCalls, res.Rows(pu.Contract, u.extractor, s.Profile))
 	return o, nil
 }
 

@@ -53,7 +53,7 @@ func setup(t *testing.T, env *pipeline.Env, graphs map[string]*dcrgraph.Graph, n
 			t.Fatal(err)
 		}
 		stagetest.Write(t, env, "contracts", e.ID, "test", []schemas.Contract{{ContractID: e.ID, Kept: true}})
-		stagetest.Write(t, env, "reproducibility", e.ID, "test", []schemas.Reproducibility{{ContractID: e.ID, Kept: true, Artifact: id}})
+		stagetest.Write(t, env, "reproducibility", e.ID, "test", []schemas.ReproducibilityRow{{ContractID: e.ID, Kept: true, Artifact: id}})
 		stagetest.Write(t, env, "dcr_graphs", e.ID, "test", []schemas.DCRGraph{
 			{ContractID: e.ID, Extractor: "static", Status: "ok", Path: rel, GraphSHA256: id + string(raw)},
 			{ContractID: e.ID, Extractor: "llm:broken", Status: "rejected"},
@@ -85,7 +85,7 @@ func TestStageGeneratesTheBudgetPerGraph(t *testing.T) {
 		got["attempted"] != got["rows"] || got["attempted"].(int64) != got["kept"].(int64)+got["discarded"].(int64) {
 		t.Fatalf("sequence_stats %v", got)
 	}
-	rows, err := warehouse.ReadDataset[schemas.SequenceCall](env.Warehouse, "sequence_calls")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.SequenceCalls)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ func TestBenchmarkOriginalAndSamples(t *testing.T) {
 	if err != nil || c.Units != 3 || c.Failed != 0 {
 		t.Fatalf("counters %+v, err %v", c, err)
 	}
-	runs := read[schemas.VulnRun](t, env, "vuln_runs")
+	runs := read(t, env, schemas.VulnRuns)
 	if len(runs) != 3 {
 		t.Fatalf("%d runs, want the original and two samples", len(runs))
 	}
@@ -80,7 +80,7 @@ func seedWarehouse(t *testing.T, env *pipeline.Env, name string, edits map[strin
 	id := rec.Entry.ID
 	art, _ := stagetest.Compile(t, env, rec, nil)
 	stagetest.Write(t, env, "contracts", id, "verify", []schemas.Contract{{ContractID: id, Name: name, Kept: true}})
-	stagetest.Write(t, env, "reproducibility", id, "verify", []schemas.Reproducibility{{ContractID: id, Name: name, Kept: true, Artifact: art}})
+	stagetest.Write(t, env, "reproducibility", id, "verify", []schemas.ReproducibilityRow{{ContractID: id, Name: name, Kept: true, Artifact: art}})
 	samples := []schemas.Sample{stagetest.Sample("reference", 0, art, "")}
 	for model, edit := range edits {
 		files := map[string]string{}

@@ -71,7 +71,7 @@ func (b *bencher) oraclesEndToEnd(ctx context.Context, cr *contractRun, rec *dep
 		}
 		cr.O3Stage = append(cr.O3Stage, total)
 		if run == 0 {
-			calls, err := warehouse.ReadDataset[schemas.SequenceCall](env.Warehouse, "sequence_calls")
+			calls, err := warehouse.ReadDataset(env.Warehouse, schemas.SequenceCalls)
 			if err != nil {
 				cr.O3Err = err.Error()
 				return
@@ -130,12 +130,12 @@ func writeOracleInputs(env *pipeline.Env, id string, orig *solc.Output, samples 
 			CompiledRaw: true, CompiledRepaired: true, CompilerUsed: out.CompilerUsed, Artifact: a}
 	}
 	part := warehouse.ByContract(id)
-	if err := warehouse.Write(env.Warehouse.Path("contracts", part, "bench"), []schemas.Contract{{ContractID: id, Kept: true}}); err != nil {
+	if err := warehouse.Write(env.Warehouse.Path(schemas.Contracts.Name(), part, "bench"), []schemas.Contract{{ContractID: id, Kept: true}}); err != nil {
 		return err
 	}
-	repro := []schemas.Reproducibility{{ContractID: id, Kept: true, Artifact: origID}}
-	if err := warehouse.Write(env.Warehouse.Path("reproducibility", part, "bench"), repro); err != nil {
+	repro := []schemas.ReproducibilityRow{{ContractID: id, Kept: true, Artifact: origID}}
+	if err := warehouse.Write(env.Warehouse.Path(schemas.Reproducibility.Name(), part, "bench"), repro); err != nil {
 		return err
 	}
-	return warehouse.Write(env.Warehouse.Path("samples", part, "bench"), rows)
+	return warehouse.Write(env.Warehouse.Path(schemas.Samples.Name(), part, "bench"), rows)
 }

@@ -66,7 +66,7 @@ func replayEngine(ctx context.Context, d *deploy.Deployment, txs []deploy.Tx) ([
 }
 
 // engineStatus maps the O2 engine's statuses onto the bench's.
-func engineStatus(s string) string {
+func engineStatus(s schemas.CallStatus) string {
 	switch s {
 	case schemas.StatusSuccess:
 		return statusSuccess

@@ -145,7 +145,7 @@ const (
 // readMeasured turns a cost run's unit CPU and rows into per-unit points.
 func readMeasured(run *costRun) (*measured, error) {
 	w := warehouse.New(run.data + "/warehouse")
-	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
+	contracts, err := warehouse.ReadDataset(w, schemas.Contracts)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +153,7 @@ func readMeasured(run *costRun) (*measured, error) {
 	for _, c := range contracts {
 		m.functions[c.ContractID] = float64(c.NNontrivialFunctions)
 	}
-	samples, err := warehouse.ReadDataset[schemas.Sample](w, "samples")
+	samples, err := warehouse.ReadDataset(w, schemas.Samples)
 	if err != nil {
 		return nil, err
 	}
@@ -202,7 +202,7 @@ func (m *measured) addStarts(kind string, x, y, starts float64) {
 // to their wall time (the unit runs them one after another on one
 // goroutine), and counts the fuzzable pairs per sample.
 func (m *measured) addPairs(w *warehouse.Warehouse, run *costRun) error {
-	rows, err := warehouse.ReadDataset[schemas.FuzzResult](w, "fuzz_results")
+	rows, err := warehouse.ReadDataset(w, schemas.FuzzResults)
 	if err != nil {
 		return err
 	}

@@ -23,7 +23,7 @@ import (
 )
 
 // Datasets a release writes itself rather than compacting from the warehouse.
-var releaseOwn = map[string]bool{runsDataset: true, "units": true, "files": true}
+var releaseOwn = map[string]bool{schemas.Runs.Name(): true, schemas.Units.Name(): true, schemas.Files.Name(): true}
 
 // File is where a release keeps a dataset: one Parquet file.
 func File(dataset string) string {
@@ -154,7 +154,7 @@ func (p *Publisher) writeRuns(ctx context.Context, _ *sql.DB) error {
 	for _, m := range p.manifests {
 		made[m.Run] = true
 	}
-	files, err := p.Warehouse.Files(runsDataset)
+	files, err := p.Warehouse.Files(schemas.Runs.Name())
 	if err != nil {
 		return err
 	}
@@ -172,7 +172,7 @@ func (p *Publisher) writeRuns(ctx context.Context, _ *sql.DB) error {
 	}
 	sort.Slice(rows, func(i, j int) bool { return rows[i].RunID < rows[j].RunID })
 	p.runs = rows
-	return warehouse.Write(filepath.Join(p.Out, File(runsDataset)), rows)
+	return warehouse.Write(filepath.Join(p.Out, File(schemas.Runs.Name())), rows)
 }
 
 // releaseRun removes local paths from a run record.
@@ -208,7 +208,7 @@ func (p *Publisher) writeUnits(context.Context, *sql.DB) error {
 		rows = append(rows, schemas.UnitRow{Stage: m.Stage, Unit: m.Unit, ContractID: m.Contract, Version: m.Version,
 			Fingerprint: m.Fingerprint, RunID: m.Run, Params: string(params), Failed: m.Failed, Files: string(files)})
 	}
-	return warehouse.Write(filepath.Join(p.Out, File("units")), rows)
+	return warehouse.Write(filepath.Join(p.Out, File(schemas.Units.Name())), rows)
 }
 
 // pointers are the columns whose values name files under the data folder:

@@ -30,7 +30,6 @@ const (
 	SchemasFile      = "schemas.md"
 	ViewsFile        = "views.sql"
 	releaseDCRSchema = "dcr_graph.schema.json"
-	runsDataset      = "runs"
 )
 
 // Publisher writes a release folder from a data folder's current units.
