@@ -23,10 +23,8 @@ package compile
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -132,31 +130,6 @@ func sampleDigests(rows []schemas.Generation) []string {
 func settings(rec *deploy.Record) []any {
 	src := rec.Source
 	return []any{src.CompilerVersion, src.OptimizationUsed, src.Runs, src.EVMVersion, src.SourceCode}
-}
-
-func (s *Stage) repairConfig(generator string) string {
-	if generator != regen.KindOpenAI || !s.Repair {
-		return "no repair"
-	}
-	return fmt.Sprintf("repair temperature=%v max_tokens=%d prompt=%s", s.RepairTemperature, s.RepairMaxTokens, regen.PromptVersion)
-}
-
-// client returns the repair client for a model (openai:<name>).
-func (s *Stage) client(env *pipeline.Env, model string) (*llm.Client, error) {
-	name, ok := cutModel(model)
-	if !ok {
-		return nil, fmt.Errorf("model %q is not openai:<model>", model)
-	}
-	if s.LLM.BaseURL == "" {
-		return nil, errors.New("repairs need --llm-url")
-	}
-	s.poolOnce.Do(func() { s.pool = llm.NewPool(s.LLM, env.Data) })
-	return s.pool.Client(name), nil
-}
-
-func cutModel(model string) (string, bool) {
-	name, ok := strings.CutPrefix(model, regen.KindOpenAI+":")
-	return name, ok && name != ""
 }
 
 // Run compiles (and repairs) one contract's samples of one model.

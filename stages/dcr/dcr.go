@@ -37,8 +37,8 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/atomicfile"
-	dcrg "github.com/solbehave/solbehave/internal/dcr"
 	"github.com/solbehave/solbehave/internal/dcrextract"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
@@ -304,12 +304,12 @@ func (s *Stage) original(ctx context.Context, env *pipeline.Env, u unit) (*solc.
 }
 
 // store writes the graph file and its rows.
-func (s *Stage) store(env *pipeline.Env, out *pipeline.Output, row *schemas.DCRGraph, g *dcrg.Graph, res *dcrextract.Result) error {
+func (s *Stage) store(env *pipeline.Env, out *pipeline.Output, row *schemas.DCRGraph, g *dcrgraph.Graph, res *dcrextract.Result) error {
 	raw, err := json.MarshalIndent(g, "", " ")
 	if err != nil {
 		return err
 	}
-	if g, err = dcrg.Parse(raw); err != nil { // rows in the file's (canonical) order
+	if g, err = dcrgraph.Parse(raw); err != nil { // rows in the file's (canonical) order
 		return err
 	}
 	rel := graphPath(row.ContractID, row.Extractor)

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	dcrg "github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/warehouse"
@@ -110,7 +110,7 @@ func TestStaticStageAndTable2(t *testing.T) {
 		if err != nil || g.Status != "ok" {
 			t.Fatalf("%s: status %s, file %v", g.ContractID, g.Status, err)
 		}
-		parsed, err := dcrg.Parse(raw)
+		parsed, err := dcrgraph.Parse(raw)
 		if err != nil {
 			t.Fatal(err)
 		}
