@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/bytecode"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/regen/regentest"
@@ -212,5 +214,57 @@ func TestCompileAndRepairAcrossFiles(t *testing.T) {
 	}
 	if strings.Contains(files[stagetest.MultiFileBase], "amont") || strings.Contains(files[stagetest.MultiFileFile], "contract BaseToken") {
 		t.Error("the fix is not in the base's own file")
+	}
+}
+
+// TestCompileKeepsTheRecordedSettings: the reference sample of the demo's
+// TipJar (a standard-JSON record that links TipLedger at its mainnet
+// address in settings.libraries and sets the optimizer to 200 runs)
+// compiles from the recorded input: its runtime code is the original's,
+// the library linked in place, up to the metadata tail. The same files
+// compiled without the recorded settings give other code.
+func TestCompileKeepsTheRecordedSettings(t *testing.T) {
+	env := regentest.Env(t, demoCorpus)
+	o := regentest.Keep(t, env, "TipJar")[0]
+	sk := regentest.Skeleton(t, env, o)
+	ref, _ := regen.New("reference", regen.Config{})
+	regentest.Generate(t, env, o, sk, ref, 1, nil)
+	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil || c.Failed != 0 {
+		t.Fatalf("run %+v %v", c, err)
+	}
+	rows, _ := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	if len(rows) != 1 || !rows[0].CompiledRaw {
+		t.Fatalf("samples %+v", rows)
+	}
+	runtime := func(id string) []byte {
+		out, err := artifact.New(env.Data).Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := out.Contract("TipJar")
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, err := c.RuntimeCode(nil)
+		if err != nil {
+			t.Fatalf("TipJar's runtime code is not linked: %v", err)
+		}
+		body, _ := bytecode.SplitMetadata(code)
+		return body
+	}
+	orig, sample := runtime(o.Artifact), runtime(rows[0].Artifact)
+	if !bytes.Equal(orig, sample) {
+		t.Fatal("the reference sample's runtime code differs from the original's")
+	}
+	bare, err := env.Engines.Solc().Compile(context.Background(), o.Record.CompileInput(o.Record.Files.Files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := bare.Contract("TipJar"); err == nil {
+		if code, err := c.RuntimeCode(nil); err == nil {
+			if body, _ := bytecode.SplitMetadata(code); bytes.Equal(body, orig) {
+				t.Fatal("without the recorded settings the code is the same: the test proves nothing")
+			}
+		}
 	}
 }
