@@ -232,7 +232,7 @@ func TestCompileKeepsTheRecordedSettings(t *testing.T) {
 	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil || c.Failed != 0 {
 		t.Fatalf("run %+v %v", c, err)
 	}
-	rows, _ := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
 	if len(rows) != 1 || !rows[0].CompiledRaw {
 		t.Fatalf("samples %+v", rows)
 	}

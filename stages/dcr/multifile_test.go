@@ -27,7 +27,7 @@ func TestStaticStageAcrossFiles(t *testing.T) {
 		t.Fatalf("counters %+v", c)
 	}
 	var functions []string
-	for _, e := range rows[schemas.DCREvent](t, env, "dcr_events") {
+	for _, e := range rows(t, env, schemas.DCREvents) {
 		if e.Branch == "success" {
 			functions = append(functions, e.Function)
 		}
@@ -38,7 +38,7 @@ func TestStaticStageAcrossFiles(t *testing.T) {
 		t.Errorf("success events %v\nwant %v", functions, want)
 	}
 	got := map[string]bool{}
-	for _, r := range rows[schemas.DCRRelation](t, env, "dcr_relations") {
+	for _, r := range rows(t, env, schemas.DCRRelations) {
 		got[r.Type+" "+r.SourceKey+" "+r.TargetKey] = true
 	}
 	for _, fn := range []string{"transfer", "transferFrom", "mint"} {

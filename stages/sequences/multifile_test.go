@@ -23,7 +23,7 @@ func TestStageAcrossFiles(t *testing.T) {
 	if c := stagetest.RunStage(t, env, s); c.Ran != 1 || c.Failed != 0 {
 		t.Fatalf("counters %+v", c)
 	}
-	rows, err := warehouse.ReadDataset[schemas.SequenceCall](env.Warehouse, "sequence_calls")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.SequenceCalls)
 	if err != nil {
 		t.Fatal(err)
 	}
