@@ -63,30 +63,16 @@ type ownerAnalysis struct {
 }
 
 func newOwnerAnalysis(out *solc.Output, contract string) (*ownerAnalysis, error) {
-	a := &ownerAnalysis{nodes: map[int]*solast.Node{}, addrVars: map[int]bool{}, stateVars: map[int]bool{}}
-	var target *solast.Node
-	files := make([]string, 0, len(out.Sources))
-	for f := range out.Sources {
-		files = append(files, f)
+	prog, err := solast.ParseProgram(out.ASTs(), nil)
+	if err != nil {
+		return nil, err
 	}
-	sort.Strings(files)
-	for _, f := range files {
-		root, err := solast.Parse(out.Sources[f].AST)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f, err)
-		}
-		root.Walk(func(n *solast.Node) bool {
-			a.nodes[n.ID] = n
-			if n.Type == "ContractDefinition" && n.Name == contract && target == nil {
-				target = n
-			}
-			return true
-		})
-	}
+	a := &ownerAnalysis{nodes: prog.Nodes, addrVars: map[int]bool{}, stateVars: map[int]bool{}}
+	target := prog.Contract(contract)
 	if target == nil {
 		return nil, fmt.Errorf("contract %s not in the AST", contract)
 	}
-	for _, c := range a.linearization(target) {
+	for _, c := range prog.Linearization(target) {
 		for _, v := range solast.StateVariables(c) {
 			a.stateVars[v.Node.ID] = true
 			if t := strings.TrimSuffix(v.Type, " payable"); t == "address" || strings.HasPrefix(t, "contract ") {
@@ -99,21 +85,6 @@ func newOwnerAnalysis(out *solc.Output, contract string) (*ownerAnalysis, error)
 		}
 	}
 	return a, nil
-}
-
-func (a *ownerAnalysis) linearization(target *solast.Node) []*solast.Node {
-	var out []*solast.Node
-	if ids, ok := target.Attrs["linearizedBaseContracts"].([]any); ok {
-		for _, id := range ids {
-			if f, ok := id.(float64); ok && a.nodes[int(f)] != nil {
-				out = append(out, a.nodes[int(f)])
-			}
-		}
-	}
-	if len(out) == 0 {
-		out = []*solast.Node{target}
-	}
-	return out
 }
 
 // ownerVars are the address state variables compared (== or !=) with

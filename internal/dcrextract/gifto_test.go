@@ -50,7 +50,7 @@ func hasRelation(g *dcrgraph.Graph, typ dcrgraph.RelationType, src, dst string) 
 // GIFTO-like GiftToken with the paper's Figure 3 graph, relation by relation,
 // event by event.
 func TestStaticGiftTokenMatchesFigure3(t *testing.T) {
-	raw, err := os.ReadFile("../dcr/testdata/gifto.json")
+	raw, err := os.ReadFile("../dcrgraph/testdata/gifto.json")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -65,7 +65,7 @@ func (s *Stage) repair(ctx context.Context, c *compiler, g schemas.Generation, f
 func writeRepaired(data string, g schemas.Generation, file string, files map[string]string, row *schemas.Sample) error {
 	base := path.Join(regen.SampleDir(g.ContractID, g.Model), strconv.Itoa(int(g.Sample))+".repaired")
 	target := []byte(files[file])
-	if err := writeFile(data, base+".sol", target); err != nil {
+	if err := regen.WriteSampleFile(data, base+".sol", target); err != nil {
 		return err
 	}
 	sum := sha256.Sum256(target)
@@ -78,7 +78,7 @@ func writeRepaired(data string, g schemas.Generation, file string, files map[str
 		return err
 	}
 	row.FilesPath = base + ".files.json"
-	return writeFile(data, row.FilesPath, b)
+	return regen.WriteSampleFile(data, row.FilesPath, b)
 }
 
 func (s *Stage) repairConfig(generator string) string {

@@ -1,15 +1,13 @@
 package compile
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 
-	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/failure"
-	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -21,7 +19,7 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 		FunctionsGenerated: g.FunctionsGenerated, FunctionsFailed: g.FunctionsFailed, GenerationMS: g.GenerationMS,
 		Ablation: g.Ablation, FilesPath: g.FilesPath}
 	if g.Error != "" || g.SourcePath == "" {
-		row.Error, row.RawError = orText(g.Error, "nothing was generated"), orText(g.Error, "nothing was generated")
+		row.Error, row.RawError = cmp.Or(g.Error, "nothing was generated"), cmp.Or(g.Error, "nothing was generated")
 		return row, nil, nil
 	}
 	files, err := c.readSample(g)
@@ -64,20 +62,4 @@ func (c *compiler) readSample(g schemas.Generation) (map[string]string, error) {
 		return nil, err
 	}
 	return map[string]string{name: string(b)}, nil
-}
-
-func orText(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
-}
-
-// writeFile writes a sample file under data, secrets masked; rel is built
-// from ids and names that come from outside, so it must stay below data.
-func writeFile(data, rel string, b []byte) error {
-	if !filepath.IsLocal(filepath.FromSlash(rel)) {
-		return fmt.Errorf("sample path %q would leave %s", rel, data)
-	}
-	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), redact.Bytes(b), 0o644)
 }
