@@ -1,6 +1,6 @@
 // Package bench measures solbehave against the tool a user would otherwise
 // pick, on the same real contracts and transactions, in one run on one
-// machine (issue #12).
+// machine.
 //
 // For every corpus contract it compiles the original once (internal/solc,
 // as verify does), deploys it (internal/deploy) and replays the same first
