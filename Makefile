@@ -61,7 +61,7 @@ test: check-tools vet test-deps temporal-dev
 # cache on first use) on the same transactions, plus compile, O1, O2 and memory
 # figures; writes $(DATA)/bench/latest.json and prints a table. Slow (tens of
 # minutes on the 44 mainnet contracts). bench-smoke is the two-contract version
-# that `make test` also runs (internal/bench TestSmoke). bench-temporal adds the
+# that `make test` also runs (cmd/solbehave/bench TestSmoke). bench-temporal adds the
 # Temporal figure group to latest.json: the whole pipeline on the demo corpus,
 # local runner vs an embedded Temporal server with 1, 2 and 3 workers (a few
 # minutes; the first use builds the server, about 12 minutes on 2 cores).

@@ -15,10 +15,14 @@ import (
 // the rows of the dataset from that the plan sees for its contract; it
 // writes one row into out.
 type rowStage struct {
-	name, from, out, param string
+	name, param string
+	from, out   schemas.Table[schemas.ErrorRow]
 }
 
-var rowContracts = []string{"A_0x01", "B_0x02"}
+var (
+	rowContracts     = []string{"A_0x01", "B_0x02"}
+	upRows, downRows = schemas.Scratch[schemas.ErrorRow]("up_rows"), schemas.Scratch[schemas.ErrorRow]("down_rows")
+)
 
 func (s *rowStage) Name() string             { return s.name }
 func (s *rowStage) Summary() string          { return "test stage" }
@@ -38,10 +42,10 @@ func (s *rowStage) Plan(_ context.Context, env *Env) ([]Unit, error) {
 
 // upstream is what the stage reads of from for one contract.
 func (s *rowStage) upstream(env *Env, contract string) ([]string, error) {
-	if s.from == "" {
+	if s.from.Name() == "" {
 		return nil, nil
 	}
-	rows, err := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, s.from)
+	rows, err := warehouse.ReadDataset(env.Warehouse, s.from)
 	var seen []string
 	for _, r := range rows {
 		if r.ContractID == contract {
@@ -105,8 +109,8 @@ func survey(t *testing.T, r *Runner, stages ...Stage) map[string]Status {
 func TestStaleRowsLeaveTheViews(t *testing.T) {
 	env := testEnv(t, 1)
 	r := &Runner{Env: env}
-	up := &rowStage{name: "up", out: "up_rows", param: "a"}
-	down := &rowStage{name: "down", from: "up_rows", out: "down_rows"}
+	up := &rowStage{name: "up", out: upRows, param: "a"}
+	down := &rowStage{name: "down", from: upRows, out: downRows}
 	runStage(t, r, up)
 	runStage(t, r, down)
 	if st := survey(t, r, up, down); st["down"].Done != 2 || selected(t, env, "down_rows") != 2 {
@@ -143,7 +147,7 @@ func TestStaleRowsLeaveTheViews(t *testing.T) {
 func TestChangedPartIsStale(t *testing.T) {
 	env := testEnv(t, 1)
 	r := &Runner{Env: env}
-	up := &rowStage{name: "up", out: "up_rows", param: "a"}
+	up := &rowStage{name: "up", out: upRows, param: "a"}
 	runStage(t, r, up)
 	files, _ := env.Warehouse.Files("up_rows")
 	if err := warehouse.Write(files[0], []schemas.ErrorRow{{ContractID: rowContracts[0], Message: "forged"}}); err != nil {

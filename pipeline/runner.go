@@ -208,7 +208,7 @@ func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable boo
 		if out == nil {
 			out = &Output{}
 		}
-		Add(out, "errors", []schemas.ErrorRow{{Stage: s.Name(), Unit: u.ID, ContractID: u.Contract,
+		Add(out, schemas.Errors, []schemas.ErrorRow{{Stage: s.Name(), Unit: u.ID, ContractID: u.Contract,
 			Class: class.String(), Message: uerr.Error(), Retriable: retriable}})
 		m.Failed, m.Retriable = true, retriable
 	}

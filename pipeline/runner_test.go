@@ -67,7 +67,7 @@ func (s *countingStage) Run(_ context.Context, _ *Env, u Unit) (*Output, error) 
 		return nil, failure.New(failure.Input, false, errors.New("bad input"))
 	}
 	out := &Output{}
-	Add(out, "errors", []schemas.ErrorRow{{Stage: "ok", Unit: u.ID}})
+	Add(out, schemas.Errors, []schemas.ErrorRow{{Stage: "ok", Unit: u.ID}})
 	return out, nil
 }
 
@@ -207,7 +207,7 @@ func TestStoppedUnitStoresNothing(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	s := &countingStage{n: 1, fail: func(string) bool { cancel(); return true }}
 	(&Runner{Env: env}).Run(ctx, s)
-	if files, _ := env.Warehouse.Files("errors"); len(files) != 0 {
+	if files, _ := env.Warehouse.Files(schemas.Errors.Name()); len(files) != 0 {
 		t.Fatalf("a stopped unit left %v", files)
 	}
 	s.fail = nil

@@ -39,7 +39,7 @@ func TestScopedStageKeepsOtherSettingsUnits(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		rows, err := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+		rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
 		if err != nil {
 			t.Fatal(err)
 		}

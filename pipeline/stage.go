@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/schemas"
 )
 
 // Stage is one re-runnable step of the pipeline.
@@ -76,8 +77,8 @@ type datasetWrite struct {
 
 // Add queues rows of one dataset for the unit's atomic write. Adding the same
 // dataset twice writes two parts.
-func Add[T any](o *Output, dataset string, rows []T) {
-	o.writes = append(o.writes, datasetWrite{dataset: dataset, rows: len(rows), write: func(path string) error {
+func Add[T any](o *Output, dataset schemas.Table[T], rows []T) {
+	o.writes = append(o.writes, datasetWrite{dataset: dataset.Name(), rows: len(rows), write: func(path string) error {
 		return warehouse.Write(path, rows)
 	}})
 }

@@ -18,7 +18,7 @@ type clockStage struct{ countingStage }
 
 func (s *clockStage) Run(_ context.Context, _ *Env, u Unit) (*Output, error) {
 	out := &Output{}
-	Add(out, "samples", []schemas.Sample{{ContractID: u.Contract, Model: "m"}})
+	Add(out, schemas.Samples, []schemas.Sample{{ContractID: u.Contract, Model: "m"}})
 	return out, failure.New(failure.Compile, false, fmt.Errorf("compiling: %w", walltime.Errorf(time.Minute, "solc: loading solc@0.6.10")))
 }
 
@@ -32,11 +32,11 @@ func TestWallClockFailureLeavesNoRows(t *testing.T) {
 	if err != nil || c.Failed != 1 {
 		t.Fatalf("run: %+v %v", c, err)
 	}
-	rows, err := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
 	if err != nil || len(rows) != 1 || rows[0].Class != failure.Timeout.String() || !rows[0].Retriable {
 		t.Fatalf("error rows %+v %v, want one retriable timeout", rows, err)
 	}
-	if files, _ := env.Warehouse.Files("samples"); len(files) != 0 {
+	if files, _ := env.Warehouse.Files(schemas.Samples.Name()); len(files) != 0 {
 		t.Errorf("a unit cut by the clock left rows: %v", files)
 	}
 }

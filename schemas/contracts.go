@@ -45,11 +45,9 @@ func SizeBucket(n int64) string {
 	}
 }
 
-func init() {
-	Register(Dataset{
-		Name:       "contracts",
-		Row:        Contract{},
-		Partitions: []string{"contract"},
-		Doc:        contractsDoc,
-	})
-}
+// Contracts is the contracts dataset: rows of Contract.
+var Contracts = Define[Contract](Dataset{
+	Name:       "contracts",
+	Partitions: []string{"contract"},
+	Doc:        contractsDoc,
+})

@@ -20,6 +20,5 @@ type FunctionCoverage struct {
 	Successes    int64  `parquet:"successes"`
 }
 
-func init() {
-	Register(Dataset{Name: "coverage", Row: FunctionCoverage{}, Partitions: []string{"contract"}, Doc: coverageDoc})
-}
+// Coverage is the coverage dataset: rows of FunctionCoverage.
+var Coverage = Define[FunctionCoverage](Dataset{Name: "coverage", Partitions: []string{"contract"}, Doc: coverageDoc})

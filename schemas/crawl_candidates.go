@@ -30,6 +30,5 @@ type CrawlCandidate struct {
 	SizeBucket        string `parquet:"size_bucket"`
 }
 
-func init() {
-	Register(Dataset{Name: "crawl_candidates", Row: CrawlCandidate{}, Partitions: []string{"contract"}, Doc: crawlCandidatesDoc})
-}
+// CrawlCandidates is the crawl_candidates dataset: rows of CrawlCandidate.
+var CrawlCandidates = Define[CrawlCandidate](Dataset{Name: "crawl_candidates", Partitions: []string{"contract"}, Doc: crawlCandidatesDoc})

@@ -19,6 +19,5 @@ type DCRAnnotation struct {
 	File       string `parquet:"file"`
 }
 
-func init() {
-	Register(Dataset{Name: "dcr_annotations", Row: DCRAnnotation{}, Partitions: []string{"contract"}, Doc: dcrAnnotationsDoc})
-}
+// DCRAnnotations is the dcr_annotations dataset: rows of DCRAnnotation.
+var DCRAnnotations = Define[DCRAnnotation](Dataset{Name: "dcr_annotations", Partitions: []string{"contract"}, Doc: dcrAnnotationsDoc})

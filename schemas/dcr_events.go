@@ -24,6 +24,5 @@ type DCREvent struct {
 	ValueSource string `parquet:"value_source"`
 }
 
-func init() {
-	Register(Dataset{Name: "dcr_events", Row: DCREvent{}, Partitions: []string{"contract"}, Doc: dcrEventsDoc})
-}
+// DCREvents is the dcr_events dataset: rows of DCREvent.
+var DCREvents = Define[DCREvent](Dataset{Name: "dcr_events", Partitions: []string{"contract"}, Doc: dcrEventsDoc})

@@ -20,6 +20,5 @@ type DCRGraph struct {
 	Problems    string `parquet:"problems"`
 }
 
-func init() {
-	Register(Dataset{Name: "dcr_graphs", Row: DCRGraph{}, Partitions: []string{"contract"}, Doc: dcrGraphsDoc})
-}
+// DCRGraphs is the dcr_graphs dataset: rows of DCRGraph.
+var DCRGraphs = Define[DCRGraph](Dataset{Name: "dcr_graphs", Partitions: []string{"contract"}, Doc: dcrGraphsDoc})

@@ -22,6 +22,5 @@ type DCRRelation struct {
 	Rule          string `parquet:"rule"`
 }
 
-func init() {
-	Register(Dataset{Name: "dcr_relations", Row: DCRRelation{}, Partitions: []string{"contract"}, Doc: dcrRelationsDoc})
-}
+// DCRRelations is the dcr_relations dataset: rows of DCRRelation.
+var DCRRelations = Define[DCRRelation](Dataset{Name: "dcr_relations", Partitions: []string{"contract"}, Doc: dcrRelationsDoc})

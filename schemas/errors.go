@@ -16,6 +16,5 @@ type ErrorRow struct {
 	Retriable  bool   `parquet:"retriable"`
 }
 
-func init() {
-	Register(Dataset{Name: "errors", Row: ErrorRow{}, Partitions: []string{"contract"}, Doc: errorsDoc})
-}
+// Errors is the errors dataset: rows of ErrorRow.
+var Errors = Define[ErrorRow](Dataset{Name: "errors", Partitions: []string{"contract"}, Doc: errorsDoc})

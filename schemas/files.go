@@ -19,6 +19,5 @@ type FileRow struct {
 	Content    string `parquet:"content"`
 }
 
-func init() {
-	Register(Dataset{Name: "files", Row: FileRow{}, Doc: filesDoc})
-}
+// Files is the files dataset: rows of FileRow.
+var Files = Define[FileRow](Dataset{Name: "files", Doc: filesDoc})

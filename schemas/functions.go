@@ -24,6 +24,5 @@ type Function struct {
 	HasBody     bool   `parquet:"has_body"`
 }
 
-func init() {
-	Register(Dataset{Name: "functions", Row: Function{}, Partitions: []string{"contract"}, Doc: functionsDoc})
-}
+// Functions is the functions dataset: rows of Function.
+var Functions = Define[Function](Dataset{Name: "functions", Partitions: []string{"contract"}, Doc: functionsDoc})

@@ -44,7 +44,6 @@ const (
 	StopSameCode = "same_code"
 )
 
-func init() {
-	Register(Dataset{Name: "fuzz_results", Row: FuzzResult{}, Partitions: []string{"contract"},
-		Volatile: []string{"elapsed_ms"}, Doc: fuzzResultsDoc})
-}
+// FuzzResults is the fuzz_results dataset: rows of FuzzResult.
+var FuzzResults = Define[FuzzResult](Dataset{Name: "fuzz_results", Partitions: []string{"contract"},
+	Volatile: []string{"elapsed_ms"}, Doc: fuzzResultsDoc})

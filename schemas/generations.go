@@ -31,7 +31,6 @@ type Generation struct {
 	GenerationMS       int64  `parquet:"generation_ms"`
 }
 
-func init() {
-	Register(Dataset{Name: "generations", Row: Generation{}, Partitions: []string{"contract"},
-		Volatile: []string{"generation_ms"}, Doc: generationsDoc})
-}
+// Generations is the generations dataset: rows of Generation.
+var Generations = Define[Generation](Dataset{Name: "generations", Partitions: []string{"contract"},
+	Volatile: []string{"generation_ms"}, Doc: generationsDoc})

@@ -23,7 +23,6 @@ type LLMCall struct {
 	Error        string `parquet:"error"`
 }
 
-func init() {
-	Register(Dataset{Name: "llm_calls", Row: LLMCall{}, Partitions: []string{"contract"},
-		Volatile: []string{"latency_ms", "cached", "attempts"}, Doc: llmCallsDoc})
-}
+// LLMCalls is the llm_calls dataset: rows of LLMCall.
+var LLMCalls = Define[LLMCall](Dataset{Name: "llm_calls", Partitions: []string{"contract"},
+	Volatile: []string{"latency_ms", "cached", "attempts"}, Doc: llmCallsDoc})

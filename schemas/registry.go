@@ -3,9 +3,12 @@
 // Each dataset has exactly one Go row type (parquet-go struct tags,
 // snake_case column names) and one Markdown document, schemas/<dataset>.md,
 // embedded into the binary. A dataset is added by one file here
-// (schemas/<dataset>.go) that registers it from init(); registration order
-// does not matter because [All] sorts by name. internal/warehouse writes the
-// rows, internal/views exposes each dataset as a DuckDB view of the same name.
+// (schemas/<dataset>.go) that defines its handle, a [Table] of its row type
+// ([Define]); registration order does not matter because [All] sorts by
+// name. Stages write rows through the handle (pipeline.Add) and read them
+// back through it (warehouse.ReadDataset), so rows of another type do not
+// compile; internal/views exposes each dataset as a DuckDB view of the same
+// name.
 // See README.md in this folder for the convention.
 package schemas
 
@@ -35,6 +38,27 @@ type Dataset struct {
 	// units): `solbehave digest` leaves it out.
 	RunRecord bool
 }
+
+// Table is a dataset's typed handle: its name and its row type R together
+// (as cryo's Datatype), so rows of another type cannot be written to it or
+// read from it.
+type Table[R any] struct{ name string }
+
+// Name is the dataset's name: its warehouse folder and DuckDB view.
+func (t Table[R]) Name() string { return t.name }
+
+// Define registers a dataset whose rows are R and returns its handle; call
+// it once per dataset, as a package variable of this package.
+func Define[R any](d Dataset) Table[R] {
+	var row R
+	d.Row = row
+	Register(d)
+	return Table[R]{name: d.Name}
+}
+
+// Scratch is a handle on a dataset the registry does not know (no view, no
+// schema doc, not published): test fixtures and throwaway warehouses.
+func Scratch[R any](name string) Table[R] { return Table[R]{name: name} }
 
 var (
 	mu       sync.RWMutex

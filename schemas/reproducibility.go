@@ -5,10 +5,10 @@ import _ "embed"
 //go:embed reproducibility.md
 var reproducibilityDoc string
 
-// Reproducibility is one row of the `reproducibility` dataset: whether an
+// ReproducibilityRow is one row of the `reproducibility` dataset: whether an
 // original, deployed fresh from its verified source, reproduces its own
 // history (solbehave paper §IV-A(b)).
-type Reproducibility struct {
+type ReproducibilityRow struct {
 	ContractID            string  `parquet:"contract_id"`
 	Address               string  `parquet:"address"`
 	Name                  string  `parquet:"name"`
@@ -27,6 +27,5 @@ type Reproducibility struct {
 	Artifact              string  `parquet:"artifact"`
 }
 
-func init() {
-	Register(Dataset{Name: "reproducibility", Row: Reproducibility{}, Partitions: []string{"contract"}, Doc: reproducibilityDoc})
-}
+// ReproducibilityRow is the reproducibility dataset: rows of ReproducibilityRow.
+var Reproducibility = Define[ReproducibilityRow](Dataset{Name: "reproducibility", Partitions: []string{"contract"}, Doc: reproducibilityDoc})

@@ -31,7 +31,6 @@ type RunRow struct {
 	Stages       string `parquet:"stages"`
 }
 
-func init() {
-	Register(Dataset{Name: "runs", Row: RunRow{}, RunRecord: true,
-		Volatile: []string{"run_id", "command", "started_at", "ended_at"}, Doc: runsDoc})
-}
+// Runs is the runs dataset: rows of RunRow.
+var Runs = Define[RunRow](Dataset{Name: "runs", RunRecord: true,
+	Volatile: []string{"run_id", "command", "started_at", "ended_at"}, Doc: runsDoc})

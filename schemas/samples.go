@@ -32,7 +32,6 @@ type Sample struct {
 	Ablation           bool   `parquet:"ablation"`
 }
 
-func init() {
-	Register(Dataset{Name: "samples", Row: Sample{}, Partitions: []string{"contract"},
-		Volatile: []string{"generation_ms", "repair_ms"}, Doc: samplesDoc})
-}
+// Samples is the samples dataset: rows of Sample.
+var Samples = Define[Sample](Dataset{Name: "samples", Partitions: []string{"contract"},
+	Volatile: []string{"generation_ms", "repair_ms"}, Doc: samplesDoc})

@@ -36,6 +36,5 @@ type Skeleton struct {
 	StubError       string `parquet:"stub_error"`
 }
 
-func init() {
-	Register(Dataset{Name: "skeletons", Row: Skeleton{}, Partitions: []string{"contract"}, Doc: skeletonsDoc})
-}
+// Skeletons is the skeletons dataset: rows of Skeleton.
+var Skeletons = Define[Skeleton](Dataset{Name: "skeletons", Partitions: []string{"contract"}, Doc: skeletonsDoc})

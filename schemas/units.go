@@ -19,6 +19,5 @@ type UnitRow struct {
 	Files       string `parquet:"files"`
 }
 
-func init() {
-	Register(Dataset{Name: "units", Row: UnitRow{}, RunRecord: true, Volatile: []string{"run_id"}, Doc: unitsDoc})
-}
+// Units is the units dataset: rows of UnitRow.
+var Units = Define[UnitRow](Dataset{Name: "units", RunRecord: true, Volatile: []string{"run_id"}, Doc: unitsDoc})

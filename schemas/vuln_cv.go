@@ -5,12 +5,12 @@ import _ "embed"
 //go:embed vuln_cv.md
 var vulnCVDoc string
 
-// VulnCV is one row of the `vuln_cv` dataset: one SmartBugs Curated file ×
+// VulnCVRow is one row of the `vuln_cv` dataset: one SmartBugs Curated file ×
 // one named parameter setting of the detector × one class, with the file's
 // cross-validation fold, its label for the class and whether the run under
 // that setting reported it. `vuln_eval_cv` chooses a setting per fold on the
 // other folds and scores it on the fold.
-type VulnCV struct {
+type VulnCVRow struct {
 	ContractID string `parquet:"contract_id"`
 	Category   string `parquet:"category"`
 	Fold       int64  `parquet:"fold"`
@@ -23,6 +23,5 @@ type VulnCV struct {
 	Status     string `parquet:"status"`
 }
 
-func init() {
-	Register(Dataset{Name: "vuln_cv", Row: VulnCV{}, Partitions: []string{"contract"}, Doc: vulnCVDoc})
-}
+// VulnCVRow is the vuln_cv dataset: rows of VulnCVRow.
+var VulnCV = Define[VulnCVRow](Dataset{Name: "vuln_cv", Partitions: []string{"contract"}, Doc: vulnCVDoc})

@@ -24,6 +24,5 @@ type VulnFinding struct {
 	Triggers   int64  `parquet:"triggers"`
 }
 
-func init() {
-	Register(Dataset{Name: "vuln_findings", Row: VulnFinding{}, Partitions: []string{"contract"}, Doc: vulnFindingsDoc})
-}
+// VulnFindings is the vuln_findings dataset: rows of VulnFinding.
+var VulnFindings = Define[VulnFinding](Dataset{Name: "vuln_findings", Partitions: []string{"contract"}, Doc: vulnFindingsDoc})

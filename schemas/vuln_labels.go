@@ -17,6 +17,5 @@ type VulnLabel struct {
 	Lines      string `parquet:"lines"`
 }
 
-func init() {
-	Register(Dataset{Name: "vuln_labels", Row: VulnLabel{}, Partitions: []string{"contract"}, Doc: vulnLabelsDoc})
-}
+// VulnLabels is the vuln_labels dataset: rows of VulnLabel.
+var VulnLabels = Define[VulnLabel](Dataset{Name: "vuln_labels", Partitions: []string{"contract"}, Doc: vulnLabelsDoc})

@@ -39,7 +39,6 @@ type VulnRun struct {
 	ElapsedMS            int64   `parquet:"elapsed_ms"`
 }
 
-func init() {
-	Register(Dataset{Name: "vuln_runs", Row: VulnRun{}, Partitions: []string{"contract"},
-		Volatile: []string{"elapsed_ms"}, Doc: vulnRunsDoc})
-}
+// VulnRuns is the vuln_runs dataset: rows of VulnRun.
+var VulnRuns = Define[VulnRun](Dataset{Name: "vuln_runs", Partitions: []string{"contract"},
+	Volatile: []string{"elapsed_ms"}, Doc: vulnRunsDoc})

@@ -45,7 +45,7 @@ func (f *fixture) open() *sql.DB {
 // call is one O2 replay_calls row of model m's sample 0 on contract c.
 func call(c, m string, step int64, match, gasLimited bool) schemas.ReplayCall {
 	return schemas.ReplayCall{ContractID: c, Model: m, Oracle: schemas.OracleO2, Step: step,
-		StatusRef: schemas.StatusSuccess, StatusSample: map[bool]string{true: schemas.StatusSuccess, false: schemas.StatusRevert}[match],
+		StatusRef: schemas.StatusSuccess, StatusSample: map[bool]schemas.CallStatus{true: schemas.StatusSuccess, false: schemas.StatusRevert}[match],
 		StatusMatch: match, GasLimited: gasLimited}
 }
 
@@ -139,9 +139,9 @@ func TestFig2HasEveryBucketAtBothStages(t *testing.T) {
 	cand("D", "31+", true)
 	cand("P", "1-5", false) // a proxy: not crawled into the benchmark
 	put(f, "contracts", "B", schemas.Contract{ContractID: "B", SizeBucket: "1-5", Kept: true})
-	put(f, "reproducibility", "B", schemas.Reproducibility{ContractID: "B", Kept: true})
+	put(f, "reproducibility", "B", schemas.ReproducibilityRow{ContractID: "B", Kept: true})
 	put(f, "contracts", "C", schemas.Contract{ContractID: "C", SizeBucket: "31+"})
-	put(f, "reproducibility", "C", schemas.Reproducibility{ContractID: "C"})
+	put(f, "reproducibility", "C", schemas.ReproducibilityRow{ContractID: "C"})
 	db := f.open()
 	got := stagetest.QueryMaps(t, db, `SELECT stage, size_bucket, contracts, share_rate FROM fig2_size_distribution ORDER BY stage, bucket_order`)
 	want := `[{"contracts":1,"share_rate":0.25,"size_bucket":"0","stage":"crawled"},{"contracts":1,"share_rate":0.25,"size_bucket":"1-5","stage":"crawled"},` +

@@ -1,4 +1,4 @@
--- vuln_eval_cv: issue #21's honest measure: 3-fold cross-validation of the detector on SmartBugs Curated (vuln_eval's figures on files the parameters were not chosen on)
+-- vuln_eval_cv: the honest measure: 3-fold cross-validation of the detector on SmartBugs Curated (vuln_eval's figures on files the parameters were not chosen on)
 -- depends: vuln_cv
 -- columns: class, folds, settings, files, labelled, tp, fp, fn, precision, precision_lo, precision_hi, recall, recall_lo, recall_hi
 -- For each fold, the setting (a named set of every tunable parameter: population, generations, sequence length, branch

@@ -16,6 +16,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
+	"github.com/solbehave/solbehave/cmd/solbehave/release"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/views/synth"
 	"github.com/solbehave/solbehave/schemas"
@@ -229,16 +230,16 @@ func TestPublishedReleaseOpensAnywhere(t *testing.T) {
 
 func checkReleaseFiles(t *testing.T, rel, data string) {
 	t.Helper()
-	docs, _ := os.ReadFile(filepath.Join(rel, releaseSchemas))
+	docs, _ := os.ReadFile(filepath.Join(rel, release.SchemasFile))
 	for _, d := range schemas.All() {
 		if !bytes.Contains(docs, []byte("\n## "+d.Name+"\n")) {
-			t.Errorf("%s has no section for %s", releaseSchemas, d.Name)
+			t.Errorf("%s has no section for %s", release.SchemasFile, d.Name)
 		}
 	}
-	viewsText, _ := os.ReadFile(filepath.Join(rel, releaseViews))
+	viewsText, _ := os.ReadFile(filepath.Join(rel, release.ViewsFile))
 	for _, f := range sqlviews.Files() {
 		if !bytes.Contains(viewsText, []byte("-- ==== sql/"+f.Name+" ====")) {
-			t.Errorf("%s lacks sql/%s", releaseViews, f.Name)
+			t.Errorf("%s lacks sql/%s", release.ViewsFile, f.Name)
 		}
 	}
 	// One Parquet file per dataset that has rows in the warehouse.
@@ -247,7 +248,7 @@ func checkReleaseFiles(t *testing.T, rel, data string) {
 		t.Fatalf("warehouse: %v", err)
 	}
 	for _, e := range entries {
-		if _, err := os.Stat(filepath.Join(rel, releaseFile(e.Name()))); err != nil {
+		if _, err := os.Stat(filepath.Join(rel, release.File(e.Name()))); err != nil {
 			t.Errorf("release has no single Parquet file for %s: %v", e.Name(), err)
 		}
 	}
@@ -269,7 +270,7 @@ func checkChecksums(t *testing.T, rel string) {
 		if !ok {
 			t.Fatalf("malformed line %q", sc.Text())
 		}
-		got, err := fileSHA256(filepath.Join(rel, name))
+		got, err := release.FileSHA256(filepath.Join(rel, name))
 		if err != nil || got != sum {
 			t.Errorf("%s: checksum %s, file has %s (%v)", name, sum, got, err)
 		}
@@ -285,7 +286,7 @@ func checkChecksums(t *testing.T, rel string) {
 		}
 		return nil
 	})
-	for _, must := range []string{"README.md", "solbehave.duckdb", releaseSchemas, releaseViews} {
+	for _, must := range []string{"README.md", "solbehave.duckdb", release.SchemasFile, release.ViewsFile} {
 		if !listed[must] {
 			t.Errorf("SHA256SUMS lacks %s", must)
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/solbehave/solbehave/internal/bench"
+	"github.com/solbehave/solbehave/cmd/solbehave/bench"
 )
 
 // mainnetCorpus is where the real corpus sits beside a checkout.

@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/solbehave/solbehave/internal/bench"
+	"github.com/solbehave/solbehave/cmd/solbehave/bench"
 	"github.com/solbehave/solbehave/internal/inputfile"
 )
 

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/cmd/solbehave/release"
 	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/redact"
@@ -29,7 +30,7 @@ func keySpace() *pflag.FlagSet {
 	for _, s := range allStages() {
 		s.BindFlags(fs)
 	}
-	new(releaseMeta).bind(fs) // publish's title, creators, release-version, license
+	new(release.Meta).Bind(fs) // publish's title, creators, release-version, license
 	return fs
 }
 

@@ -6,7 +6,6 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -40,7 +39,7 @@ func newExportCmd(g *globals) *cobra.Command {
 			if err := g.outsideData(out); err != nil {
 				return err
 			}
-			return writeResult(cmd, db, "SELECT * FROM "+quoteIdent(name), format, out)
+			return writeResult(cmd, db, "SELECT * FROM "+views.QuoteIdent(name), format, out)
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", views.FormatParquet, "parquet, csv, ndjson (or json) or arrow")
@@ -121,5 +120,3 @@ func resolved(path string) (string, error) {
 		abs = parent
 	}
 }
-
-func quoteIdent(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

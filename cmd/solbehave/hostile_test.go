@@ -17,6 +17,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/solbehave/solbehave/cmd/solbehave/release"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/redact"
@@ -237,7 +238,7 @@ func TestDataFolderWithGlobCharacters(t *testing.T) {
 func TestPublishImportedRun(t *testing.T) {
 	corpus, data := oneContractCorpus(t), t.TempDir()
 	var rec struct{ Result []struct{ SourceCode string } }
-	if err := readJSON(filepath.Join(corpus, vaultID, "getsourcecode.json"), &rec); err != nil || len(rec.Result) != 1 {
+	if err := release.ReadJSON(filepath.Join(corpus, vaultID, "getsourcecode.json"), &rec); err != nil || len(rec.Result) != 1 {
 		t.Fatalf("the Vault's record: %v", err)
 	}
 	bench := filepath.Join(t.TempDir(), "bench")
@@ -252,7 +253,7 @@ func TestPublishImportedRun(t *testing.T) {
 	if msg, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", out); err != nil {
 		t.Fatalf("publish of a clean import run: %v\n%s", err, msg)
 	}
-	if err := checkNoLocalPaths(context.Background(), out, []string{bench}); err != nil {
+	if err := release.CheckNoLocalPaths(context.Background(), out, []string{bench}); err != nil {
 		t.Fatal(err)
 	}
 	failed := filepath.Join(t.TempDir(), "failed")

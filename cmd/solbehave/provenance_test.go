@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/solbehave/solbehave/cmd/solbehave/release"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -172,7 +173,7 @@ func TestPublishRelease(t *testing.T) {
 	if msg, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", out, "--archive"); err != nil {
 		t.Fatalf("publish: %v\n%s", err, msg)
 	}
-	if err := checkRelease(out); err != nil {
+	if err := release.Check(out); err != nil {
 		t.Fatal(err)
 	}
 	n := 0
@@ -189,7 +190,7 @@ func TestPublishRelease(t *testing.T) {
 		t.Fatal("no archive:", err)
 	}
 	// Checked independently of publish: every decoded cell and text file.
-	if err := checkNoLocalPaths(context.Background(), out, []string{data, corpus}); err != nil {
+	if err := release.CheckNoLocalPaths(context.Background(), out, []string{data, corpus}); err != nil {
 		t.Fatal(err)
 	}
 	joined := queryRows(t, out, "SELECT count(*) FILTER (WHERE r.run_id IS NULL) FROM replay_calls c LEFT JOIN runs r USING (run_id)")
@@ -197,7 +198,7 @@ func TestPublishRelease(t *testing.T) {
 		t.Fatalf("replay_calls rows without their run: %v", joined)
 	}
 	var pkg struct{ Resources []struct{ Name string } }
-	if err := readJSON(filepath.Join(out, "datapackage.json"), &pkg); err != nil || len(pkg.Resources) == 0 {
+	if err := release.ReadJSON(filepath.Join(out, "datapackage.json"), &pkg); err != nil || len(pkg.Resources) == 0 {
 		t.Fatalf("datapackage: %v", err)
 	}
 

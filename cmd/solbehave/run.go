@@ -139,7 +139,7 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 		return err
 	}
 	env.Run = g.runInfo(rec.row.RunID)
-	env.Run.Started, env.Run.Command = rec.start, releaseCommand(rec.row.Command)
+	env.Run.Started, env.Run.Command = rec.start, config.LocallessCommand(rec.row.Command)
 	env.Run.Version = strings.TrimSpace(rec.row.ToolVersion + " " + rec.row.VCSRevision)
 	var counters []pipeline.Counters
 	switch {

@@ -10,17 +10,13 @@ import (
 	"io/fs"
 	"path/filepath"
 	"sort"
-	"strings"
 	"time"
 
-	"github.com/solbehave/solbehave/internal/config"
+	"github.com/solbehave/solbehave/cmd/solbehave/release"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
-
-// runsDataset is the dataset of run records (schemas/runs.md).
-const runsDataset = "runs"
 
 // runRecord is the runs row of one invocation in the making.
 type runRecord struct {
@@ -81,7 +77,7 @@ func (r *runRecord) finish(w *warehouse.Warehouse, counters []pipeline.Counters,
 	r.row.Stages = string(b)
 	r.row.EndedAt = time.Now().UTC().Format(time.RFC3339)
 	r.row.ExitStatus = int64(exit)
-	return true, warehouse.Write(w.Path(runsDataset, nil, r.row.RunID), []schemas.RunRow{r.row})
+	return true, warehouse.Write(w.Path(schemas.Runs.Name(), nil, r.row.RunID), []schemas.RunRow{r.row})
 }
 
 // corpusDigest is sha256 over the corpus folder's files: each file's path
@@ -98,7 +94,7 @@ func corpusDigest(dir string) (string, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		sum, err := fileSHA256(path)
+		sum, err := release.FileSHA256(path)
 		if err != nil {
 			return err
 		}
@@ -127,15 +123,4 @@ func exitStatus(err error) int {
 		return 2
 	}
 	return 1
-}
-
-// releaseCommand shows a recorded command line without local paths.
-func releaseCommand(cmdline string) string {
-	parts := strings.Fields(cmdline)
-	for i, p := range parts {
-		if name, val, ok := strings.Cut(p, "="); ok && strings.HasPrefix(name, "--") {
-			parts[i] = name + "=" + config.Localless(val)
-		}
-	}
-	return strings.Join(parts, " ")
 }

@@ -3,81 +3,21 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"runtime"
-	"runtime/debug"
 	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/solbehave/solbehave/internal/buildinfo"
 	"github.com/solbehave/solbehave/internal/solc"
 )
 
-// versionInfo is what a binary knows of its own build.
+// versionInfo is the build info and the compilers in the cache.
 type versionInfo struct {
-	Module   string   `json:"module"`
-	Version  string   `json:"version"`
-	Revision string   `json:"vcs_revision"`
-	Time     string   `json:"vcs_time"`
-	Modified bool     `json:"vcs_modified"`
-	Go       string   `json:"go"`
-	Geth     string   `json:"go_ethereum"`
-	Solc     []string `json:"solc_cached"`
+	buildinfo.Info
+	Solc []string `json:"solc_cached"`
 }
 
-// readVersion reads the build info (module version, VCS stamp, the
-// go-ethereum dependency); the solc list is filled by withSolc.
-func readVersion() versionInfo {
-	v := versionInfo{Module: "github.com/solbehave/solbehave", Version: "unknown", Go: runtime.Version()}
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return v
-	}
-	if info.Main.Path != "" {
-		v.Module, v.Version = info.Main.Path, info.Main.Version
-	}
-	for _, s := range info.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			v.Revision = s.Value
-		case "vcs.time":
-			v.Time = s.Value
-		case "vcs.modified":
-			v.Modified = s.Value == "true"
-		}
-	}
-	for _, d := range info.Deps {
-		if d.Path == "github.com/ethereum/go-ethereum" {
-			v.Geth = d.Version
-			if d.Replace != nil {
-				v.Geth = d.Replace.Version
-			}
-		}
-	}
-	return v
-}
-
-// Short is the one-line version: module version, revision, date.
-func (v versionInfo) Short() string {
-	s := "solbehave " + v.Version
-	if v.Revision != "" {
-		s += " (" + shortRev(v.Revision)
-		if v.Modified {
-			s += ", modified"
-		}
-		if v.Time != "" {
-			s += ", " + v.Time
-		}
-		s += ")"
-	}
-	return s
-}
-
-func shortRev(r string) string {
-	if len(r) > 12 {
-		return r[:12]
-	}
-	return r
-}
+func readVersion() versionInfo { return versionInfo{Info: buildinfo.Read()} }
 
 func (v versionInfo) withSolc() versionInfo {
 	v.Solc, _ = solc.Installed()

@@ -479,3 +479,29 @@ func clampU256(v *big.Int) *uint256.Int {
 		return uint256.MustFromBig(v)
 	}
 }
+
+// CreationError is a contract creation that left no contract: the
+// constructor failed (Reason: its error and revert reason) or returned no
+// code.
+type CreationError struct{ Reason string }
+
+func (e *CreationError) Error() string { return "deploy failed: " + e.Reason }
+
+// Created is the error of a creation's result: nil when it left code at its
+// address, else a *CreationError saying why not.
+func (h *Harness) Created(res *Result) error {
+	if !res.Success {
+		msg := "constructor reverted"
+		if res.Err != nil {
+			msg = res.Err.Error()
+		}
+		if res.RevertReason != "" {
+			msg += ": " + res.RevertReason
+		}
+		return &CreationError{Reason: msg}
+	}
+	if len(h.Code(res.ContractAddress)) == 0 {
+		return &CreationError{Reason: "constructor left no code"}
+	}
+	return nil
+}

@@ -185,3 +185,15 @@ func quoteEmpty(v string) string {
 	}
 	return v
 }
+
+// LocallessCommand shows a recorded command line without local paths
+// (each --flag=value through Localless).
+func LocallessCommand(cmdline string) string {
+	parts := strings.Fields(cmdline)
+	for i, p := range parts {
+		if name, val, ok := strings.Cut(p, "="); ok && strings.HasPrefix(name, "--") {
+			parts[i] = name + "=" + Localless(val)
+		}
+	}
+	return strings.Join(parts, " ")
+}

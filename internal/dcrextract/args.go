@@ -13,7 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/solast"
 )
 
@@ -26,7 +26,7 @@ const (
 
 // proposal is an event's argument tuple with the provenance of each part.
 type proposal struct {
-	args        []dcr.Arg
+	args        []dcrgraph.Arg
 	argSources  []string
 	value       string
 	valueSource string
@@ -41,7 +41,7 @@ type Call struct {
 
 // historyTuple counts the decoded tuples of one function.
 type historyTuple struct {
-	args  []dcr.Arg
+	args  []dcrgraph.Arg
 	value string
 	count int
 	first int
@@ -129,7 +129,7 @@ func fromHistory(parsed *abi.ABI, calls []Call, succeeded bool) map[string]*hist
 // fallbackSelector keys calls that reach the fallback or receive function.
 const fallbackSelector = "()"
 
-func decodeCall(parsed *abi.ABI, data []byte) (string, []dcr.Arg, bool) {
+func decodeCall(parsed *abi.ABI, data []byte) (string, []dcrgraph.Arg, bool) {
 	if len(data) < 4 {
 		return fallbackSelector, nil, true
 	}
@@ -141,31 +141,31 @@ func decodeCall(parsed *abi.ABI, data []byte) (string, []dcr.Arg, bool) {
 	if err != nil {
 		return "", nil, false
 	}
-	args := make([]dcr.Arg, len(vals))
+	args := make([]dcrgraph.Arg, len(vals))
 	for i, v := range vals {
-		args[i] = dcr.Arg{Type: meth.Inputs[i].Type.String(), Value: argValue(meth.Inputs[i].Type, v)}
+		args[i] = dcrgraph.Arg{Type: meth.Inputs[i].Type.String(), Value: argValue(meth.Inputs[i].Type, v)}
 	}
 	return hex.EncodeToString(meth.ID), args, true
 }
 
-func tupleKey(args []dcr.Arg, value string) string {
+func tupleKey(args []dcrgraph.Arg, value string) string {
 	b, _ := json.Marshal(args)
 	return string(b) + "|" + value
 }
 
-// argValue renders a decoded ABI value the way dcr.Arg holds it.
-func argValue(t abi.Type, v any) dcr.ArgValue {
+// argValue renders a decoded ABI value the way dcrgraph.Arg holds it.
+func argValue(t abi.Type, v any) dcrgraph.ArgValue {
 	switch t.T {
 	case abi.IntTy, abi.UintTy:
-		return dcr.NumberArg(fmt.Sprint(v))
+		return dcrgraph.NumberArg(fmt.Sprint(v))
 	case abi.BoolTy:
 		b, _ := v.(bool)
-		return dcr.BoolArg(b)
+		return dcrgraph.BoolArg(b)
 	case abi.StringTy:
 		s, _ := v.(string)
-		return dcr.StringArg(s)
+		return dcrgraph.StringArg(s)
 	}
-	return dcr.StringArg(plainText(t, v))
+	return dcrgraph.StringArg(plainText(t, v))
 }
 
 // plainText renders addresses and bytes as 0x hex, and arrays and tuples as
@@ -208,25 +208,25 @@ func jsonable(t abi.Type, v any) any {
 }
 
 // defaultArg is the zero value of an ABI type.
-func defaultArg(typ string) dcr.Arg {
+func defaultArg(typ string) dcrgraph.Arg {
 	base := typ
 	switch {
 	case strings.HasSuffix(typ, "]") || strings.HasPrefix(typ, "("):
-		return dcr.Arg{Type: typ, Value: dcr.StringArg("[]")}
+		return dcrgraph.Arg{Type: typ, Value: dcrgraph.StringArg("[]")}
 	case base == "bool":
-		return dcr.Arg{Type: typ, Value: dcr.BoolArg(false)}
+		return dcrgraph.Arg{Type: typ, Value: dcrgraph.BoolArg(false)}
 	case base == "address":
-		return dcr.Arg{Type: typ, Value: dcr.StringArg("0x" + strings.Repeat("0", 40))}
+		return dcrgraph.Arg{Type: typ, Value: dcrgraph.StringArg("0x" + strings.Repeat("0", 40))}
 	case base == "string":
-		return dcr.Arg{Type: typ, Value: dcr.StringArg("")}
+		return dcrgraph.Arg{Type: typ, Value: dcrgraph.StringArg("")}
 	case base == "bytes":
-		return dcr.Arg{Type: typ, Value: dcr.StringArg("0x")}
+		return dcrgraph.Arg{Type: typ, Value: dcrgraph.StringArg("0x")}
 	case strings.HasPrefix(base, "bytes"):
 		var n int
 		fmt.Sscanf(strings.TrimPrefix(base, "bytes"), "%d", &n)
-		return dcr.Arg{Type: typ, Value: dcr.StringArg("0x" + strings.Repeat("00", n))}
+		return dcrgraph.Arg{Type: typ, Value: dcrgraph.StringArg("0x" + strings.Repeat("00", n))}
 	}
-	return dcr.Arg{Type: typ, Value: dcr.NumberArg("0")}
+	return dcrgraph.Arg{Type: typ, Value: dcrgraph.NumberArg("0")}
 }
 
 // argTypes are the ABI types of an entry's parameters.
@@ -247,7 +247,7 @@ func argTypes(meth *abi.Method, e entry) []string {
 func (x *extraction) propose(i int, hist *historyTuple) proposal {
 	e := x.m.entries[i]
 	types := argTypes(x.methods[i], e)
-	p := proposal{args: make([]dcr.Arg, len(types)), argSources: make([]string, len(types))}
+	p := proposal{args: make([]dcrgraph.Arg, len(types)), argSources: make([]string, len(types))}
 	if hist != nil && len(hist.args) == len(types) {
 		copy(p.args, hist.args)
 		for j := range p.argSources {
@@ -260,7 +260,7 @@ func (x *extraction) propose(i int, hist *historyTuple) proposal {
 	}
 	for j, t := range types {
 		if v, ok := x.sourceValue(i, j, t); ok {
-			p.args[j], p.argSources[j] = dcr.Arg{Type: t, Value: v}, FromSource
+			p.args[j], p.argSources[j] = dcrgraph.Arg{Type: t, Value: v}, FromSource
 			continue
 		}
 		p.args[j], p.argSources[j] = defaultArg(t), FromDefault
@@ -277,7 +277,7 @@ func (x *extraction) propose(i int, hist *historyTuple) proposal {
 
 // sourceValue looks for a clause comparing parameter j with a constant
 // expression and picks a value that satisfies it.
-func (x *extraction) sourceValue(i, j int, typ string) (dcr.ArgValue, bool) {
+func (x *extraction) sourceValue(i, j int, typ string) (dcrgraph.ArgValue, bool) {
 	for _, c := range x.sums[i].clauses {
 		op, other, ok := x.compareWith(c, func(n *solast.Node, sc *scope) bool {
 			idx, isParam := entryParam(n, sc)
@@ -292,7 +292,7 @@ func (x *extraction) sourceValue(i, j int, typ string) (dcr.ArgValue, bool) {
 		}
 		if typ == "address" {
 			if op == "!=" && n.Sign() == 0 {
-				return dcr.StringArg(strings.ToLower(x.in.Caller.Hex())), true
+				return dcrgraph.StringArg(strings.ToLower(x.in.Caller.Hex())), true
 			}
 			continue
 		}
@@ -300,10 +300,10 @@ func (x *extraction) sourceValue(i, j int, typ string) (dcr.ArgValue, bool) {
 			continue
 		}
 		if v, ok := satisfying(op, n); ok {
-			return dcr.NumberArg(v.String()), true
+			return dcrgraph.NumberArg(v.String()), true
 		}
 	}
-	return dcr.ArgValue{}, false
+	return dcrgraph.ArgValue{}, false
 }
 
 // sourceMsgValue is sourceValue for msg.value.
@@ -398,7 +398,7 @@ func (x *extraction) constantValue(n *solast.Node, sc *scope) (*big.Int, bool) {
 	if err != nil {
 		return nil, false
 	}
-	g, err := dcr.CompileGuard(text, r.consts)
+	g, err := dcrgraph.CompileGuard(text, r.consts)
 	if err != nil || len(g.StateVars()) > 0 {
 		return nil, false
 	}

@@ -3,7 +3,7 @@ package dcrextract
 import (
 	"testing"
 
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 )
 
 // TestStaticDemoCorpus extracts every demo contract: each graph validates,
@@ -19,7 +19,7 @@ func TestStaticDemoCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", n, err)
 		}
-		eng, err := dcr.NewEngine(res.Graph)
+		eng, err := dcrgraph.NewEngine(res.Graph)
 		if err != nil {
 			t.Fatalf("%s: %v", n, err)
 		}

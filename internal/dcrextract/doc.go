@@ -1,5 +1,5 @@
 // Package dcrextract extracts the DCR graph of a contract's intended
-// lifecycle (solbehave paper §IV-E1), in the format of internal/dcr, two
+// lifecycle (solbehave paper §IV-E1), in the format of internal/dcrgraph, two
 // ways.
 //
 // # Static (Static; ours, deterministic, no model)

@@ -9,12 +9,12 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/solbehave/solbehave/internal/chain"
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/guardstate"
 )
 
-// figure3IDs maps the event ids of internal/dcr/testdata/gifto.json (the
+// figure3IDs maps the event ids of internal/dcrgraph/testdata/gifto.json (the
 // paper's Figure 3, with GIFTO's reconstructed names) to the events the
 // static extractor names in the demo corpus's GiftToken.
 var figure3IDs = map[string]string{
@@ -37,24 +37,24 @@ func staticGift(t *testing.T) (*Result, *demoContract) {
 	return res, d
 }
 
-func hasRelation(g *dcr.Graph, typ dcr.RelationType, src, dst string) (dcr.Relation, bool) {
+func hasRelation(g *dcrgraph.Graph, typ dcrgraph.RelationType, src, dst string) (dcrgraph.Relation, bool) {
 	for _, r := range g.Relations {
 		if r.Type == typ && r.Source == src && r.Target == dst {
 			return r, true
 		}
 	}
-	return dcr.Relation{}, false
+	return dcrgraph.Relation{}, false
 }
 
 // TestStaticGiftTokenMatchesFigure3 compares the static extraction of the
 // GIFTO-like GiftToken with the paper's Figure 3 graph, relation by relation,
 // event by event.
 func TestStaticGiftTokenMatchesFigure3(t *testing.T) {
-	raw, err := os.ReadFile("../dcr/testdata/gifto.json")
+	raw, err := os.ReadFile("../dcrgraph/testdata/gifto.json")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fig, err := dcr.Parse(raw)
+	fig, err := dcrgraph.Parse(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +67,7 @@ func TestStaticGiftTokenMatchesFigure3(t *testing.T) {
 			t.Errorf("Figure 3 has %s %s -> %s; the static graph has no %s %s -> %s", want.Type, want.Source, want.Target, want.Type, src, dst)
 			continue
 		}
-		if want.Type == dcr.Response && got.Guard != want.Guard {
+		if want.Type == dcrgraph.Response && got.Guard != want.Guard {
 			t.Errorf("response guard %q, Figure 3 says %q", got.Guard, want.Guard)
 		}
 	}
@@ -94,7 +94,7 @@ func TestStaticGiftTokenMatchesFigure3(t *testing.T) {
 // each allowed step on the contract: the graph's lifecycle is the contract's.
 func TestStaticGiftTokenOnChain(t *testing.T) {
 	res, d := staticGift(t)
-	eng, err := dcr.NewEngine(res.Graph)
+	eng, err := dcrgraph.NewEngine(res.Graph)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,14 +110,14 @@ func TestStaticGiftTokenOnChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w := &walk{t: t, eng: eng, g: res.Graph, dep: dep, m: dcr.NewMarking(res.Graph),
+	w := &walk{t: t, eng: eng, g: res.Graph, dep: dep, m: dcrgraph.NewMarking(res.Graph),
 		state: guardstate.ForDeployment(dep, dep.Chain, layout)}
 	buyer := common.HexToAddress("0x00000000000000000000000000000000000b0b00")
 
 	w.notEnabled("buySuccess", dep.Deployer) // excluded until the sale opens
 	w.notEnabled("transferFromSuccess", buyer)
 	w.step("enableSaleSuccess", dep.Deployer)
-	// Guards are read before each step (internal/dcr): the response's
+	// Guards are read before each step (internal/dcrgraph): the response's
 	// `balance > 0` holds from the second purchase on.
 	w.step("buySuccess", buyer)
 	w.step("buySuccess", buyer)
@@ -138,10 +138,10 @@ func TestStaticGiftTokenOnChain(t *testing.T) {
 
 type walk struct {
 	t     *testing.T
-	eng   *dcr.Engine
-	g     *dcr.Graph
+	eng   *dcrgraph.Engine
+	g     *dcrgraph.Graph
 	dep   *deploy.Deployment
-	m     *dcr.Marking
+	m     *dcrgraph.Marking
 	state *guardstate.State
 }
 
@@ -178,7 +178,7 @@ func (w *walk) step(id string, from common.Address) {
 }
 
 // callData encodes an event's call with its proposed arguments.
-func callData(t *testing.T, dep *deploy.Deployment, ev dcr.Event) ([]byte, *big.Int) {
+func callData(t *testing.T, dep *deploy.Deployment, ev dcrgraph.Event) ([]byte, *big.Int) {
 	t.Helper()
 	value, err := ev.Wei()
 	if err != nil {

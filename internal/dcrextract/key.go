@@ -3,7 +3,7 @@ package dcrextract
 import (
 	"strings"
 
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 )
 
 // EventKey names an event independently of the id an extractor gave it:
@@ -11,7 +11,7 @@ import (
 // points and `success` for an empty branch. Annotations and the validation
 // view match relations by these keys, so graphs from different extractors
 // compare.
-func EventKey(e dcr.Event) string {
+func EventKey(e dcrgraph.Event) string {
 	fn := e.Function
 	if fn == "" {
 		fn = "fallback"

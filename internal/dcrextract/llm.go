@@ -16,7 +16,7 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/solc"
@@ -70,7 +70,7 @@ type Attempt struct {
 
 // LLMOutcome is an extraction: the graph, or why there is none.
 type LLMOutcome struct {
-	Graph    *dcr.Graph // nil when rejected or when the call failed
+	Graph    *dcrgraph.Graph // nil when rejected or when the call failed
 	Attempts []Attempt
 	Rejected bool // both replies were invalid
 }
@@ -156,16 +156,16 @@ func prompts(in LLMInput) (system, user, retry string) {
 }
 
 // validateReply parses a reply into a graph and checks it against the
-// schema (dcr.Parse) and the ABI: every event names a state-changing
+// schema (dcrgraph.Parse) and the ABI: every event names a state-changing
 // function of the contract with its argument types.
-func validateReply(content, contract string, parsed *abi.ABI) (*dcr.Graph, []string) {
+func validateReply(content, contract string, parsed *abi.ABI) (*dcrgraph.Graph, []string) {
 	raw, ok := jsonObject(content)
 	if !ok {
 		return nil, []string{"the reply holds no JSON object"}
 	}
-	g, err := dcr.Parse(raw)
+	g, err := dcrgraph.Parse(raw)
 	if err != nil {
-		var ve *dcr.ValidationError
+		var ve *dcrgraph.ValidationError
 		if errors.As(err, &ve) {
 			return nil, ve.Problems
 		}
@@ -204,7 +204,7 @@ func jsonObject(content string) ([]byte, bool) {
 }
 
 // abiProblem checks an event's function and arguments against the ABI.
-func abiProblem(e dcr.Event, parsed *abi.ABI) string {
+func abiProblem(e dcrgraph.Event, parsed *abi.ABI) string {
 	if e.Function == "" {
 		if parsed.HasFallback() || parsed.HasReceive() {
 			return ""

@@ -17,6 +17,7 @@ type model struct {
 	sources map[int]string // solc source index -> text
 	nodes   map[int]*solast.Node
 	target  *solast.Node // the ContractDefinition
+	prog    *solast.Program
 
 	vars      map[int]*stateVar // declaration id -> non-constant state variable
 	varByName map[string]*stateVar
@@ -88,33 +89,15 @@ func (e entry) label() string {
 
 // newModel reads the target contract out of a compile output.
 func newModel(out *solc.Output, sources map[string]string, contract string) (*model, error) {
-	m := &model{name: contract, sources: map[int]string{}, nodes: map[int]*solast.Node{},
+	prog, err := solast.ParseProgram(out.ASTs(), sources)
+	if err != nil {
+		return nil, fmt.Errorf("dcrextract: %w", err)
+	}
+	m := &model{name: contract, sources: map[int]string{}, nodes: prog.Nodes, target: prog.Contract(contract), prog: prog,
 		vars: map[int]*stateVar{}, varByName: map[string]*stateVar{}, constants: map[int]constant{},
 		funcs: map[int]*solast.Node{}, modifiers: map[string]*solast.Node{}, libraryFuncs: map[int]bool{}}
-	files := make([]string, 0, len(out.Sources))
-	for f := range out.Sources {
-		files = append(files, f)
-	}
-	sort.Strings(files)
-	for _, file := range files {
-		src := out.Sources[file]
-		if len(src.AST) == 0 {
-			return nil, fmt.Errorf("dcrextract: %s has no AST", file)
-		}
-		root, err := solast.ParseWithSource(src.AST, sources[file])
-		if err != nil {
-			return nil, fmt.Errorf("dcrextract: %s: %w", file, err)
-		}
+	for file, src := range out.Sources {
 		m.sources[src.ID] = sources[file]
-		root.Walk(func(n *solast.Node) bool {
-			if n.ID >= 0 {
-				m.nodes[n.ID] = n
-			}
-			if n.Type == "ContractDefinition" && n.Name == contract && m.target == nil {
-				m.target = n
-			}
-			return true
-		})
 	}
 	if m.target == nil {
 		return nil, fmt.Errorf("dcrextract: contract %s not found in the AST", contract)
@@ -128,16 +111,7 @@ func newModel(out *solc.Output, sources map[string]string, contract string) (*mo
 // linearization lists the target and its bases, most derived first, as
 // solc's linearizedBaseContracts does (falling back on the target alone).
 func (m *model) linearization() []*solast.Node {
-	var out []*solast.Node
-	for _, id := range intList(m.target.Attrs["linearizedBaseContracts"]) {
-		if n := m.nodes[id]; n != nil {
-			out = append(out, n)
-		}
-	}
-	if len(out) == 0 {
-		out = []*solast.Node{m.target}
-	}
-	return out
+	return m.prog.Linearization(m.target)
 }
 
 func (m *model) readLinearization() {

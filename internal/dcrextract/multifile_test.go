@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/stagetest"
@@ -26,8 +26,8 @@ func loadMultiFile(t *testing.T) (*deploy.Record, *solc.Output) {
 }
 
 // roles maps each success event of g to its role.
-func roles(g *dcr.Graph) map[string]dcr.Role {
-	out := map[string]dcr.Role{}
+func roles(g *dcrgraph.Graph) map[string]dcrgraph.Role {
+	out := map[string]dcrgraph.Role{}
 	for _, e := range g.Events {
 		if e.Branch == "success" {
 			out[e.Function] = e.Role
@@ -51,13 +51,13 @@ func TestStaticAcrossFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]dcr.Role{"approve": dcr.RoleAny, "burn": dcr.RoleAny, "mint": dcr.RoleOwner, "setPaused": dcr.RoleOwner,
-		"transfer": dcr.RoleAny, "transferFrom": dcr.RoleAny, "transferOwnership": dcr.RoleOwner}
+	want := map[string]dcrgraph.Role{"approve": dcrgraph.RoleAny, "burn": dcrgraph.RoleAny, "mint": dcrgraph.RoleOwner, "setPaused": dcrgraph.RoleOwner,
+		"transfer": dcrgraph.RoleAny, "transferFrom": dcrgraph.RoleAny, "transferOwnership": dcrgraph.RoleOwner}
 	if got := roles(res.Graph); stagetest.JSON(got) != stagetest.JSON(want) {
 		t.Errorf("roles %v\nwant  %v", got, want)
 	}
 	for _, r := range res.Graph.Relations {
-		if r.Type == dcr.Condition && r.Target == "transferSuccess" {
+		if r.Type == dcrgraph.Condition && r.Target == "transferSuccess" {
 			t.Errorf("%s is a condition of transfer, yet the deployer holds the constructor's tokens", r.Source)
 		}
 	}
@@ -125,7 +125,7 @@ func TestStaticBaseConstructorArguments(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := roles(res.Graph); got["set"] != dcr.RoleOwner || target == "T" && got["poke"] != dcr.RoleAny {
+		if got := roles(res.Graph); got["set"] != dcrgraph.RoleOwner || target == "T" && got["poke"] != dcrgraph.RoleAny {
 			t.Errorf("%s: roles %v", target, got)
 		}
 	}

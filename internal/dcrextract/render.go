@@ -5,17 +5,17 @@ import (
 	"maps"
 	"strings"
 
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/solast"
 )
 
-// renderer writes a precondition as a guard (internal/dcr's expression
+// renderer writes a precondition as a guard (internal/dcrgraph's expression
 // language): entry parameters become the event's proposed argument values,
 // locals and callee parameters the expressions they are bound to, and named
 // constants are collected with their values.
 type renderer struct {
 	m      *model
-	args   []dcr.Arg
+	args   []dcrgraph.Arg
 	consts map[string]string
 }
 
@@ -184,11 +184,11 @@ func (r *renderer) call(n *solast.Node, sc *scope, depth int) (string, error) {
 }
 
 // argLiteral writes a proposed argument as a guard literal.
-func argLiteral(a dcr.Arg) (string, error) {
+func argLiteral(a dcrgraph.Arg) (string, error) {
 	switch a.Value.Kind {
-	case dcr.ArgNumber, dcr.ArgBool:
+	case dcrgraph.ArgNumber, dcrgraph.ArgBool:
 		return a.Value.Text, nil
-	case dcr.ArgString:
+	case dcrgraph.ArgString:
 		if a.Type == "address" || strings.HasPrefix(a.Type, "uint") || strings.HasPrefix(a.Type, "int") || a.Type == "bool" {
 			return a.Value.Text, nil
 		}
@@ -199,7 +199,7 @@ func argLiteral(a dcr.Arg) (string, error) {
 // guardFor renders clauses as "the precondition does not hold yet":
 // !(c1 && c2 ...), the guard under which a condition keeps its target
 // waiting. Clauses that cannot be rendered are left out; "" when none can.
-func (m *model) guardFor(cls []clause, args []dcr.Arg) (string, map[string]string) {
+func (m *model) guardFor(cls []clause, args []dcrgraph.Arg) (string, map[string]string) {
 	r := &renderer{m: m, args: args, consts: map[string]string{}}
 	var parts []string
 	seen := map[string]bool{}
@@ -211,7 +211,7 @@ func (m *model) guardFor(cls []clause, args []dcr.Arg) (string, map[string]strin
 		if c.negated {
 			text = "!" + text
 		}
-		if _, err := dcr.CompileGuard(text, r.consts); err != nil || seen[text] {
+		if _, err := dcrgraph.CompileGuard(text, r.consts); err != nil || seen[text] {
 			continue
 		}
 		seen[text] = true

@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/solc"
 )
@@ -31,7 +31,7 @@ type Input struct {
 
 // Result is an extracted graph with the provenance of its parts.
 type Result struct {
-	Graph     *dcr.Graph
+	Graph     *dcrgraph.Graph
 	Events    map[string]EventInfo // by event id
 	Relations []RelationInfo       // parallel to Graph.Relations
 }
@@ -73,7 +73,7 @@ type extraction struct {
 
 	conds map[[2]int][]clause // condition (a, b) -> the clauses of b it answers
 	rules map[[2]int]string
-	rels  []dcr.Relation
+	rels  []dcrgraph.Relation
 	info  []RelationInfo
 }
 
@@ -296,10 +296,10 @@ func (x *extraction) gateRelations(b int, c clause) {
 	switch {
 	case !g.mapping && len(enable) > 0 && (len(disable) > 0 || selfDisables): // a switch
 		for _, a := range enable {
-			x.addRelation(dcr.Relation{Type: dcr.Include, Source: x.ids[a], Target: x.ids[b]}, RuleSwitchOn)
+			x.addRelation(dcrgraph.Relation{Type: dcrgraph.Include, Source: x.ids[a], Target: x.ids[b]}, RuleSwitchOn)
 		}
 		for _, a := range disable {
-			x.addRelation(dcr.Relation{Type: dcr.Exclude, Source: x.ids[a], Target: x.ids[b]}, RuleSwitchOf)
+			x.addRelation(dcrgraph.Relation{Type: dcrgraph.Exclude, Source: x.ids[a], Target: x.ids[b]}, RuleSwitchOf)
 		}
 		if !initOK {
 			x.excludedAtStart(b)
@@ -310,7 +310,7 @@ func (x *extraction) gateRelations(b int, c clause) {
 		}
 	case len(enable) == 0:
 		for _, a := range disable {
-			x.addRelation(dcr.Relation{Type: dcr.Exclude, Source: x.ids[a], Target: x.ids[b]}, RuleDisable)
+			x.addRelation(dcrgraph.Relation{Type: dcrgraph.Exclude, Source: x.ids[a], Target: x.ids[b]}, RuleDisable)
 		}
 	}
 }
@@ -394,7 +394,7 @@ func (x *extraction) addConditions() {
 	})
 	for _, k := range keys {
 		guard, consts := x.m.guardFor(x.conds[k], x.props[k[1]].args)
-		x.addRelation(dcr.Relation{Type: dcr.Condition, Source: x.ids[k[0]], Target: x.ids[k[1]],
+		x.addRelation(dcrgraph.Relation{Type: dcrgraph.Condition, Source: x.ids[k[0]], Target: x.ids[k[1]],
 			Guard: guard, Constants: consts}, x.rules[k])
 	}
 }
@@ -419,14 +419,14 @@ func (x *extraction) responses() {
 		}
 		for b := range x.m.entries {
 			if b != a && (x.sums[b].sendsBalance || (x.sums[b].sendsEther && x.ownerOnly(b))) {
-				x.addRelation(dcr.Relation{Type: dcr.Response, Source: x.ids[a], Target: x.ids[b],
+				x.addRelation(dcrgraph.Relation{Type: dcrgraph.Response, Source: x.ids[a], Target: x.ids[b],
 					Guard: "address(this).balance > 0"}, RuleResponse)
 			}
 		}
 	}
 }
 
-func (x *extraction) addRelation(r dcr.Relation, rule string) {
+func (x *extraction) addRelation(r dcrgraph.Relation, rule string) {
 	for _, have := range x.rels {
 		if have.Type == r.Type && have.Source == r.Source && have.Target == r.Target {
 			return
@@ -439,17 +439,17 @@ func (x *extraction) addRelation(r dcr.Relation, rule string) {
 // result assembles the graph: events in source order, relations sorted.
 func (x *extraction) result() (*Result, error) {
 	res := &Result{Events: map[string]EventInfo{}}
-	g := &dcr.Graph{Contract: x.m.name, Extractor: StaticName}
+	g := &dcrgraph.Graph{Contract: x.m.name, Extractor: StaticName}
 	excluded := x.excluded
 	for i, e := range x.m.entries {
-		role := dcr.RoleAny
+		role := dcrgraph.RoleAny
 		for _, c := range x.sums[i].clauses {
 			if c.kind == cRole && c.role == "owner" {
-				role = dcr.RoleOwner
+				role = dcrgraph.RoleOwner
 			}
 		}
 		p := x.props[i]
-		ev := dcr.Event{ID: x.ids[i], Function: e.fn.Name, Branch: "success", Role: role, Once: x.once(i),
+		ev := dcrgraph.Event{ID: x.ids[i], Function: e.fn.Name, Branch: "success", Role: role, Once: x.once(i),
 			Included: !excluded[i], Args: p.args, Value: p.value}
 		g.Events = append(g.Events, ev)
 		res.Events[ev.ID] = EventInfo{ArgSources: p.argSources, ValueSource: p.valueSource}

@@ -10,7 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 )
 
 // TestStaticDeterministic extracts the same contracts repeatedly: the graph
@@ -38,7 +38,7 @@ func TestStaticDeterministic(t *testing.T) {
 				t.Fatalf("%s: extraction %d differs from the first", name, i)
 			}
 		}
-		if _, err := dcr.Parse(first); err != nil {
+		if _, err := dcrgraph.Parse(first); err != nil {
 			t.Fatalf("%s: the static graph does not parse back: %v", name, err)
 		}
 	}

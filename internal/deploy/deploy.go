@@ -42,11 +42,6 @@ type Deployment struct {
 	AtRecorded bool          // the contract sits at its recorded mainnet address
 }
 
-// DeployError is a failed deployment: the constructor reverted, or no code was left.
-type DeployError struct{ Reason string }
-
-func (e *DeployError) Error() string { return "deploy failed: " + e.Reason }
-
 // Target picks the record's contract from a compile output.
 func (r *Record) Target(out *solc.Output) (*solc.Contract, error) {
 	return out.Contract(r.Name())
@@ -87,25 +82,11 @@ func Deploy(r *Record, out *solc.Output, c *solc.Contract, args []byte, opts cha
 		return nil, err
 	}
 	d.Result, d.Address = res, res.ContractAddress
-	if !res.Success {
-		return d, &DeployError{Reason: deployFailure(res)}
-	}
-	if len(h.Code(d.Address)) == 0 {
-		return d, &DeployError{Reason: "constructor left no code"}
+	if err := h.Created(res); err != nil {
+		return d, err
 	}
 	d.AtRecorded = strings.EqualFold(d.Address.Hex(), r.Entry.Address)
 	return d, nil
-}
-
-func deployFailure(res *chain.Result) string {
-	msg := "constructor reverted"
-	if res.Err != nil {
-		msg = res.Err.Error()
-	}
-	if res.RevertReason != "" {
-		msg += ": " + res.RevertReason
-	}
-	return msg
 }
 
 // placeLinkedLibraries puts each library the recorded compiler input
@@ -141,8 +122,8 @@ func deployLibrary(h *chain.Harness, lib *solc.Contract, libs map[string]common.
 	if err != nil {
 		return common.Address{}, err
 	}
-	if !res.Success {
-		return common.Address{}, &DeployError{Reason: "library " + lib.Name + ": " + deployFailure(res)}
+	if err := h.Created(res); err != nil {
+		return common.Address{}, fmt.Errorf("library %s: %w", lib.Name, err)
 	}
 	return res.ContractAddress, nil
 }

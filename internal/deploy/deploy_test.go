@@ -161,7 +161,7 @@ func TestReplayReproducesDemoHistory(t *testing.T) {
 	}
 }
 
-func TestConstructorRevertIsADeployError(t *testing.T) {
+func TestConstructorRevertIsACreationError(t *testing.T) {
 	m := solc.NewManager(solc.Options{})
 	defer m.Close()
 	src := "pragma solidity 0.8.19;\ncontract Picky { constructor() { require(block.number > 1e12, \"too early\"); } }"
@@ -175,9 +175,9 @@ func TestConstructorRevertIsADeployError(t *testing.T) {
 	rec.Creation = &creation
 	c, _ := out.Contract("Picky")
 	_, err = Deploy(rec, out, c, []byte{}, chain.Options{})
-	var de *DeployError
+	var de *chain.CreationError
 	if err == nil || !errors.As(err, &de) || !strings.Contains(de.Reason, "too early") {
-		t.Fatalf("want a DeployError with the revert reason, got %v", err)
+		t.Fatalf("want a CreationError with the revert reason, got %v", err)
 	}
 }
 

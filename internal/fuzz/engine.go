@@ -12,6 +12,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/schemas"
 )
 
 // The paper's budget (solbehave §IV-C, following SolBench): 10,000 calls,
@@ -111,22 +112,15 @@ type Outcome struct {
 // Status is the outcome in the replay oracles' terms: "success", "revert"
 // (any failed execution: revert, invalid opcode, out of gas) or "error"
 // (a harness fault).
-func (o Outcome) Status() string {
+func (o Outcome) Status() schemas.CallStatus {
 	switch {
 	case o.Success:
-		return StatusSuccess
+		return schemas.StatusSuccess
 	case o.Fault:
-		return StatusError
+		return schemas.StatusError
 	}
-	return StatusRevert
+	return schemas.StatusRevert
 }
-
-// Outcome statuses, the same words as the replay datasets use.
-const (
-	StatusSuccess = "success"
-	StatusRevert  = "revert"
-	StatusError   = "error"
-)
 
 // Step is a call and both outcomes.
 type Step struct {

@@ -4,7 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -142,46 +142,25 @@ type layoutBuilder struct {
 
 func computeLayout(out *solc.Output, contract string) (*Layout, error) {
 	b := &layoutBuilder{structs: map[string]*solast.Node{}, enums: map[string]int{}}
-	var target *solast.Node
-	nodes := map[int]*solast.Node{}
-	files := make([]string, 0, len(out.Sources))
-	for f := range out.Sources {
-		files = append(files, f)
+	prog, err := solast.ParseProgram(out.ASTs(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("guardstate: %w", err)
 	}
-	sort.Strings(files)
-	for _, f := range files {
-		root, err := solast.Parse(out.Sources[f].AST)
-		if err != nil {
-			return nil, fmt.Errorf("guardstate: %s: %w", f, err)
+	prog.Walk(func(n *solast.Node) bool {
+		switch n.Type {
+		case "StructDefinition":
+			b.structs[n.Name] = n
+		case "EnumDefinition":
+			b.enums[n.Name] = len(n.Children)
 		}
-		root.Walk(func(n *solast.Node) bool {
-			nodes[n.ID] = n
-			switch n.Type {
-			case "ContractDefinition":
-				if n.Name == contract && target == nil {
-					target = n
-				}
-			case "StructDefinition":
-				b.structs[n.Name] = n
-			case "EnumDefinition":
-				b.enums[n.Name] = len(n.Children)
-			}
-			return true
-		})
-	}
+		return true
+	})
+	target := prog.Contract(contract)
 	if target == nil {
 		return nil, fmt.Errorf("guardstate: contract %s not in the AST", contract)
 	}
-	var chain []*solast.Node // most base first
-	ids, _ := target.Attrs["linearizedBaseContracts"].([]any)
-	for i := len(ids) - 1; i >= 0; i-- {
-		if f, ok := ids[i].(float64); ok && nodes[int(f)] != nil {
-			chain = append(chain, nodes[int(f)])
-		}
-	}
-	if len(chain) == 0 {
-		chain = []*solast.Node{target}
-	}
+	chain := prog.Linearization(target) // most base first
+	slices.Reverse(chain)
 	l := &Layout{Vars: map[string]Var{}, Computed: true}
 	slot, offset := new(big.Int), 0
 	for _, c := range chain {

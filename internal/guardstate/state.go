@@ -1,5 +1,5 @@
 // Package guardstate reads a deployed contract's state for DCR guards: it
-// implements dcr.State (with the dcr.Chain and dcr.Self extensions) over a
+// implements dcrgraph.State (with the dcrgraph.Chain and dcrgraph.Self extensions) over a
 // contract on the embedded EVM harness. Public state variables and
 // single-key mappings are read through their getters, as the paper's
 // Algorithm 1 does; the others through the storage layout (solc's own from
@@ -18,7 +18,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/solbehave/solbehave/internal/chain"
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 )
 
@@ -39,9 +39,9 @@ type State struct {
 }
 
 var (
-	_ dcr.State = (*State)(nil)
-	_ dcr.Chain = (*State)(nil)
-	_ dcr.Self  = (*State)(nil)
+	_ dcrgraph.State = (*State)(nil)
+	_ dcrgraph.Chain = (*State)(nil)
+	_ dcrgraph.Self  = (*State)(nil)
 )
 
 // New returns the view of the contract at addr on h, with getters run in
@@ -67,58 +67,58 @@ func (s *State) At(sender common.Address, b chain.Block) *State {
 }
 
 // Sender is msg.sender of the step about to run.
-func (s *State) Sender() dcr.Value { return dcr.AddressValue(s.sender) }
+func (s *State) Sender() dcrgraph.Value { return dcrgraph.AddressValue(s.sender) }
 
 // This is the contract's own address.
-func (s *State) This() dcr.Value { return dcr.AddressValue(s.addr) }
+func (s *State) This() dcrgraph.Value { return dcrgraph.AddressValue(s.addr) }
 
 // Balance is the contract's ether balance.
-func (s *State) Balance() (dcr.Value, error) { return dcr.IntValue(s.h.Balance(s.addr)), nil }
+func (s *State) Balance() (dcrgraph.Value, error) { return dcrgraph.IntValue(s.h.Balance(s.addr)), nil }
 
 // Timestamp is the time of the step's block.
-func (s *State) Timestamp() (dcr.Value, error) {
-	return dcr.IntValue(new(big.Int).SetUint64(s.block.Time)), nil
+func (s *State) Timestamp() (dcrgraph.Value, error) {
+	return dcrgraph.IntValue(new(big.Int).SetUint64(s.block.Time)), nil
 }
 
 // BlockNumber is the number of the step's block.
-func (s *State) BlockNumber() (dcr.Value, error) {
-	return dcr.IntValue(new(big.Int).SetUint64(s.block.Number)), nil
+func (s *State) BlockNumber() (dcrgraph.Value, error) {
+	return dcrgraph.IntValue(new(big.Int).SetUint64(s.block.Number)), nil
 }
 
 // Var reads a state variable: its getter when it has one, else storage.
-func (s *State) Var(name string) (dcr.Value, error) {
+func (s *State) Var(name string) (dcrgraph.Value, error) {
 	if m, ok := s.getter(name, 0); ok {
 		return s.call(m, nil)
 	}
 	v, err := s.storageVar(name)
 	if err != nil {
-		return dcr.Value{}, err
+		return dcrgraph.Value{}, err
 	}
 	if v.Type.valueKind() == "" {
-		return dcr.Value{}, fmt.Errorf("%w: %s is a %s", ErrUnreadable, name, v.Type.Label)
+		return dcrgraph.Value{}, fmt.Errorf("%w: %s is a %s", ErrUnreadable, name, v.Type.Label)
 	}
 	return s.readValue(v.Slot, v.Offset, v.Type)
 }
 
 // Mapping reads m[key]: the getter when it has one, else storage.
-func (s *State) Mapping(name string, key dcr.Value) (dcr.Value, error) {
+func (s *State) Mapping(name string, key dcrgraph.Value) (dcrgraph.Value, error) {
 	if m, ok := s.getter(name, 1); ok {
 		arg, err := abiArg(m.Inputs[0].Type, key)
 		if err != nil {
-			return dcr.Value{}, fmt.Errorf("%s[%s]: %w", name, key, err)
+			return dcrgraph.Value{}, fmt.Errorf("%s[%s]: %w", name, key, err)
 		}
 		return s.call(m, []any{arg})
 	}
 	v, err := s.storageVar(name)
 	if err != nil {
-		return dcr.Value{}, err
+		return dcrgraph.Value{}, err
 	}
 	if v.Type.Encoding != "mapping" || v.Type.Value.valueKind() == "" || v.Type.Key.valueKind() == "" {
-		return dcr.Value{}, fmt.Errorf("%w: %s is a %s, not a mapping to a value", ErrUnreadable, name, v.Type.Label)
+		return dcrgraph.Value{}, fmt.Errorf("%w: %s is a %s, not a mapping to a value", ErrUnreadable, name, v.Type.Label)
 	}
 	word, err := keyWord(*v.Type.Key, key)
 	if err != nil {
-		return dcr.Value{}, fmt.Errorf("%s[%s]: %w", name, key, err)
+		return dcrgraph.Value{}, fmt.Errorf("%s[%s]: %w", name, key, err)
 	}
 	slot := crypto.Keccak256(word, common.BigToHash(v.Slot).Bytes())
 	return s.readValue(new(big.Int).SetBytes(slot), 0, *v.Type.Value)
@@ -137,21 +137,21 @@ func (s *State) getter(name string, n int) (abi.Method, bool) {
 	return abi.Method{}, false
 }
 
-func (s *State) call(m abi.Method, args []any) (dcr.Value, error) {
+func (s *State) call(m abi.Method, args []any) (dcrgraph.Value, error) {
 	data, err := m.Inputs.Pack(args...)
 	if err != nil {
-		return dcr.Value{}, fmt.Errorf("%s: %w", m.Name, err)
+		return dcrgraph.Value{}, fmt.Errorf("%s: %w", m.Name, err)
 	}
 	res, err := s.h.StaticCall(s.sender, s.addr, append(m.ID, data...), s.block)
 	if err != nil {
-		return dcr.Value{}, fmt.Errorf("%s(): %w", m.Name, err)
+		return dcrgraph.Value{}, fmt.Errorf("%s(): %w", m.Name, err)
 	}
 	if !res.Success {
-		return dcr.Value{}, fmt.Errorf("%s() reverted: %v %s", m.Name, res.Err, res.RevertReason)
+		return dcrgraph.Value{}, fmt.Errorf("%s() reverted: %v %s", m.Name, res.Err, res.RevertReason)
 	}
 	out, err := m.Outputs.Unpack(res.ReturnData)
 	if err != nil || len(out) != 1 {
-		return dcr.Value{}, fmt.Errorf("%s(): bad return data: %v", m.Name, err)
+		return dcrgraph.Value{}, fmt.Errorf("%s(): bad return data: %v", m.Name, err)
 	}
 	return fromABI(out[0])
 }
@@ -168,30 +168,30 @@ func (s *State) storageVar(name string) (Var, error) {
 }
 
 // readValue decodes a value type stored at (slot, offset).
-func (s *State) readValue(slot *big.Int, offset int, t Type) (dcr.Value, error) {
+func (s *State) readValue(slot *big.Int, offset int, t Type) (dcrgraph.Value, error) {
 	word := s.h.StorageAt(s.addr, common.BigToHash(slot))
 	if offset < 0 || t.Bytes <= 0 || offset+t.Bytes > 32 {
-		return dcr.Value{}, fmt.Errorf("%w: %s at offset %d", ErrUnreadable, t.Label, offset)
+		return dcrgraph.Value{}, fmt.Errorf("%w: %s at offset %d", ErrUnreadable, t.Label, offset)
 	}
 	raw := word[32-offset-t.Bytes : 32-offset]
 	switch t.valueKind() {
 	case "bool":
-		return dcr.BoolValue(new(big.Int).SetBytes(raw).Sign() != 0), nil
+		return dcrgraph.BoolValue(new(big.Int).SetBytes(raw).Sign() != 0), nil
 	case "address":
 		var a [20]byte
 		copy(a[:], raw[len(raw)-20:])
-		return dcr.AddressValue(a), nil
+		return dcrgraph.AddressValue(a), nil
 	case "int":
-		return dcr.WordValue(raw, true), nil
+		return dcrgraph.WordValue(raw, true), nil
 	case "uint", "fixedbytes":
-		return dcr.WordValue(raw, false), nil
+		return dcrgraph.WordValue(raw, false), nil
 	}
-	return dcr.Value{}, fmt.Errorf("%w: %s", ErrUnreadable, t.Label)
+	return dcrgraph.Value{}, fmt.Errorf("%w: %s", ErrUnreadable, t.Label)
 }
 
 // keyWord encodes a mapping key as solc hashes it: value types padded to a
 // word (fixed bytes on the right, everything else on the left).
-func keyWord(t Type, key dcr.Value) ([]byte, error) {
+func keyWord(t Type, key dcrgraph.Value) ([]byte, error) {
 	n, err := keyInt(key)
 	if err != nil {
 		return nil, err
@@ -212,15 +212,15 @@ func keyWord(t Type, key dcr.Value) ([]byte, error) {
 	return common.BigToHash(n).Bytes(), nil
 }
 
-func keyInt(v dcr.Value) (*big.Int, error) {
+func keyInt(v dcrgraph.Value) (*big.Int, error) {
 	switch v.Kind() {
-	case dcr.KindInt:
+	case dcrgraph.KindInt:
 		n, _ := v.Int()
 		return n, nil
-	case dcr.KindAddress:
+	case dcrgraph.KindAddress:
 		a, _ := v.Address()
 		return new(big.Int).SetBytes(a[:]), nil
-	case dcr.KindBool:
+	case dcrgraph.KindBool:
 		if b, _ := v.Bool(); b {
 			return big.NewInt(1), nil
 		}
@@ -230,7 +230,7 @@ func keyInt(v dcr.Value) (*big.Int, error) {
 }
 
 // abiArg converts a guard value to the Go value abi.Pack wants for t.
-func abiArg(t abi.Type, v dcr.Value) (any, error) {
+func abiArg(t abi.Type, v dcrgraph.Value) (any, error) {
 	switch t.T {
 	case abi.AddressTy:
 		if a, ok := v.Address(); ok {
@@ -298,33 +298,33 @@ func sizedInt(t abi.Type, n *big.Int) (any, error) {
 }
 
 // fromABI converts a decoded getter output into a guard value.
-func fromABI(x any) (dcr.Value, error) {
+func fromABI(x any) (dcrgraph.Value, error) {
 	switch v := x.(type) {
 	case *big.Int:
-		return dcr.IntValue(v), nil
+		return dcrgraph.IntValue(v), nil
 	case bool:
-		return dcr.BoolValue(v), nil
+		return dcrgraph.BoolValue(v), nil
 	case common.Address:
-		return dcr.AddressValue(v), nil
+		return dcrgraph.AddressValue(v), nil
 	case uint8:
-		return dcr.IntValue(new(big.Int).SetUint64(uint64(v))), nil
+		return dcrgraph.IntValue(new(big.Int).SetUint64(uint64(v))), nil
 	case uint16:
-		return dcr.IntValue(new(big.Int).SetUint64(uint64(v))), nil
+		return dcrgraph.IntValue(new(big.Int).SetUint64(uint64(v))), nil
 	case uint32:
-		return dcr.IntValue(new(big.Int).SetUint64(uint64(v))), nil
+		return dcrgraph.IntValue(new(big.Int).SetUint64(uint64(v))), nil
 	case uint64:
-		return dcr.IntValue(new(big.Int).SetUint64(v)), nil
+		return dcrgraph.IntValue(new(big.Int).SetUint64(v)), nil
 	case int8:
-		return dcr.Int64Value(int64(v)), nil
+		return dcrgraph.Int64Value(int64(v)), nil
 	case int16:
-		return dcr.Int64Value(int64(v)), nil
+		return dcrgraph.Int64Value(int64(v)), nil
 	case int32:
-		return dcr.Int64Value(int64(v)), nil
+		return dcrgraph.Int64Value(int64(v)), nil
 	case int64:
-		return dcr.Int64Value(v), nil
+		return dcrgraph.Int64Value(v), nil
 	}
 	if b, ok := fixedBytes(x); ok {
-		return dcr.WordValue(b, false), nil
+		return dcrgraph.WordValue(b, false), nil
 	}
-	return dcr.Value{}, fmt.Errorf("%w: getter returns %T", ErrUnreadable, x)
+	return dcrgraph.Value{}, fmt.Errorf("%w: getter returns %T", ErrUnreadable, x)
 }

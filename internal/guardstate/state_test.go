@@ -13,7 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/solbehave/solbehave/internal/chain"
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/solc"
@@ -93,11 +93,11 @@ func send(t *testing.T, dep *deploy.Deployment, from common.Address, value *big.
 	}
 }
 
-func mustInt(t *testing.T) func(dcr.Value, error) *big.Int {
-	return func(v dcr.Value, err error) *big.Int { return intOf(t, v, err) }
+func mustInt(t *testing.T) func(dcrgraph.Value, error) *big.Int {
+	return func(v dcrgraph.Value, err error) *big.Int { return intOf(t, v, err) }
 }
 
-func intOf(t *testing.T, v dcr.Value, err error) *big.Int {
+func intOf(t *testing.T, v dcrgraph.Value, err error) *big.Int {
 	t.Helper()
 	if err != nil {
 		t.Fatal(err)
@@ -109,9 +109,9 @@ func intOf(t *testing.T, v dcr.Value, err error) *big.Int {
 	return n
 }
 
-func holds(t *testing.T, s dcr.State, guard string) bool {
+func holds(t *testing.T, s dcrgraph.State, guard string) bool {
 	t.Helper()
-	g, err := dcr.ParseGuard(guard)
+	g, err := dcrgraph.ParseGuard(guard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestGiftTokenGuards(t *testing.T) {
 	}
 	s := ForDeployment(dep, dep.Chain, layout)
 	owner := s.At(dep.Deployer, dep.Block)
-	if got := mustInt(t)(owner.Mapping("balances", dcr.AddressValue(dep.Deployer))); got.Cmp(big.NewInt(1e14)) != 0 {
+	if got := mustInt(t)(owner.Mapping("balances", dcrgraph.AddressValue(dep.Deployer))); got.Cmp(big.NewInt(1e14)) != 0 {
 		t.Fatalf("balances[deployer] = %s, want the initial supply 1e14", got)
 	}
 	if holds(t, owner, "selling") {

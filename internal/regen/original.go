@@ -3,9 +3,12 @@ package regen
 import (
 	"fmt"
 	"path"
+	"path/filepath"
 	"strconv"
 
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
@@ -48,6 +51,16 @@ func (o *Original) SkeletonInput(target, scope string) skeleton.Input {
 // the data root: samples/<contract_id>/<model>, both sanitised.
 func SampleDir(contractID, model string) string {
 	return path.Join("samples", warehouse.Sanitize(contractID), warehouse.Sanitize(model))
+}
+
+// WriteSampleFile writes a sample's file under data, secrets masked; rel is
+// built from ids and names that come from outside, so it must stay below
+// data.
+func WriteSampleFile(data, rel string, b []byte) error {
+	if !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return fmt.Errorf("sample path %q would leave %s", rel, data)
+	}
+	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), redact.Bytes(b), 0o644)
 }
 
 // SamplePath is the target file of sample k, relative to the data root.

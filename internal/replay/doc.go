@@ -21,9 +21,9 @@
 //
 //	res, err := replay.Compare(ctx, orig, samples, seqs, replay.Options{SnapshotEvery: 50})
 //	labels := replay.Labels{ContractID: id, Oracle: schemas.OracleO3, GraphSetting: "matched"}
-//	pipeline.Add(out, "replay_calls", res.CallRows(labels))
-//	pipeline.Add(out, "view_snapshots", res.ViewRows(labels))
-//	pipeline.Add(out, "coverage", res.CoverageRows(labels, extractor))
+//	pipeline.Add(out, schemas.ReplayCalls, res.CallRows(labels))
+//	pipeline.Add(out, schemas.ViewSnapshots, res.ViewRows(labels))
+//	pipeline.Add(out, schemas.Coverage, res.CoverageRows(labels, extractor))
 //
 // Several Compare results of one unit (one per model's sequences, say) are
 // added as several parts of the same dataset.

@@ -13,7 +13,7 @@ import (
 
 // Outcome is what one call did on one deployment, reduced to the comparison axes.
 type Outcome struct {
-	Status  string // schemas.StatusSuccess, StatusRevert, StatusError or StatusUndeployed
+	Status  schemas.CallStatus // success, revert, error or undeployed
 	GasUsed uint64
 	NEvents int
 	// Digests (sha256 hex) of the logs' topics, the return data and the

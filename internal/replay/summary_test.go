@@ -30,7 +30,7 @@ func summarize(t *testing.T, rows []schemas.ReplayCall) []sampleSummary {
 			rows[i].Oracle = schemas.OracleO2
 		}
 	}
-	if err := warehouse.Write(w.Path("replay_calls", warehouse.ByContract("c"), "o2"), rows); err != nil {
+	if err := warehouse.Write(w.Path(schemas.ReplayCalls.Name(), warehouse.ByContract("c"), "o2"), rows); err != nil {
 		t.Fatal(err)
 	}
 	db, err := views.OpenInMemory(w.Root)

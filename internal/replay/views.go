@@ -44,7 +44,7 @@ type Snapshot struct {
 
 // ViewValue is one view's answer.
 type ViewValue struct {
-	Status string
+	Status schemas.CallStatus
 	Raw    []byte // the returned data, when Status is success
 	Text   string // Raw decoded with the original's ABI
 }

@@ -21,7 +21,7 @@ const (
 	// regenerates the contract (§IV-B), and the deployed contract is all of it.
 	ScopeChain = "chain"
 	// ScopeTarget stubs only the functions declared in the target itself
-	// (the default before issue 17).
+	// (an ablation: bases keep the original's bodies).
 	ScopeTarget = "target"
 )
 

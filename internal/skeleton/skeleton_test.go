@@ -467,4 +467,3 @@ func solcLinearization(asts map[string]*solast.Node, target string) []string {
 	}
 	return out
 }
-

@@ -169,3 +169,12 @@ func (o *Output) contractNames() []string {
 	}
 	return names
 }
+
+// ASTs is each source unit's AST by file, what solast.ParseProgram reads.
+func (o *Output) ASTs() map[string]json.RawMessage {
+	out := make(map[string]json.RawMessage, len(o.Sources))
+	for file, s := range o.Sources {
+		out[file] = s.AST
+	}
+	return out
+}

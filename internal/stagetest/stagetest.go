@@ -131,7 +131,7 @@ func Compile(t testing.TB, env *pipeline.Env, rec *deploy.Record, files map[stri
 func WriteInputs(t testing.TB, env *pipeline.Env, id, origArtifact string, samples []schemas.Sample) {
 	t.Helper()
 	Write(t, env, "contracts", id, "test", []schemas.Contract{{ContractID: id, Kept: true}})
-	Write(t, env, "reproducibility", id, "test", []schemas.Reproducibility{{ContractID: id, Kept: true, Artifact: origArtifact}})
+	Write(t, env, "reproducibility", id, "test", []schemas.ReproducibilityRow{{ContractID: id, Kept: true, Artifact: origArtifact}})
 	for i := range samples {
 		samples[i].ContractID = id
 	}
@@ -171,7 +171,7 @@ func RunStage(t testing.TB, env *pipeline.Env, s pipeline.Stage) pipeline.Counte
 		t.Fatal(err)
 	}
 	if c.Failed > 0 {
-		errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+		errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
 		t.Fatalf("%d unit(s) failed: %+v", c.Failed, errs)
 	}
 	return c

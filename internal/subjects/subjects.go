@@ -21,11 +21,11 @@ type Originals struct {
 
 // ReadOriginals reads `contracts` and `reproducibility`.
 func ReadOriginals(w *warehouse.Warehouse) (*Originals, error) {
-	contracts, err := warehouse.ReadDataset[schemas.Contract](w, "contracts")
+	contracts, err := warehouse.ReadDataset(w, schemas.Contracts)
 	if err != nil {
 		return nil, err
 	}
-	repro, err := warehouse.ReadDataset[schemas.Reproducibility](w, "reproducibility")
+	repro, err := warehouse.ReadDataset(w, schemas.Reproducibility)
 	if err != nil {
 		return nil, err
 	}
@@ -46,7 +46,7 @@ func ReadOriginals(w *warehouse.Warehouse) (*Originals, error) {
 // dataset may hold a sample's row from more than one stage), ordered by
 // model and sample index.
 func CompilingSamples(w *warehouse.Warehouse) (map[string][]schemas.Sample, error) {
-	rows, err := warehouse.ReadDataset[schemas.Sample](w, "samples")
+	rows, err := warehouse.ReadDataset(w, schemas.Samples)
 	if err != nil {
 		return nil, err
 	}

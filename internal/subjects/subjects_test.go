@@ -16,7 +16,7 @@ func TestReadsKeptOriginalsAndCompilingSamples(t *testing.T) {
 	if err := warehouse.Write(part("contracts"), []schemas.Contract{{ContractID: "A", Kept: true}, {ContractID: "B"}}); err != nil {
 		t.Fatal(err)
 	}
-	warehouse.Write(part("reproducibility"), []schemas.Reproducibility{{ContractID: "A", Artifact: "aa"}, {ContractID: "B"}})
+	warehouse.Write(part("reproducibility"), []schemas.ReproducibilityRow{{ContractID: "A", Artifact: "aa"}, {ContractID: "B"}})
 	warehouse.Write(part("samples"), []schemas.Sample{
 		{ContractID: "A", Model: "reference", Sample: 1, CompiledRepaired: true, Artifact: "r1"},
 		{ContractID: "A", Model: "mutant", Sample: 0, CompiledRepaired: true, Artifact: "m0"},

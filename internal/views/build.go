@@ -254,9 +254,9 @@ func datasetViewAt(loc location, w *warehouse.Warehouse, d schemas.Dataset) (str
 	if err != nil {
 		return "", err
 	}
-	name := sqlIdent(d.Name)
+	name := QuoteIdent(d.Name)
 	return "CREATE OR REPLACE VIEW " + name + " AS " + body + ";\n" +
-		"COMMENT ON VIEW " + name + " IS " + sqlString(docSummary(d.Doc)) + ";\n" +
+		"COMMENT ON VIEW " + name + " IS " + QuoteString(docSummary(d.Doc)) + ";\n" +
 		columnComments(d), nil
 }
 
@@ -273,7 +273,7 @@ func columnComments(d schemas.Dataset) string {
 		if slices.Contains(d.Partitions, m[1]) {
 			continue
 		}
-		b.WriteString("COMMENT ON COLUMN " + sqlIdent(d.Name) + "." + sqlIdent(m[1]) + " IS " + sqlString(m[2]) + ";\n")
+		b.WriteString("COMMENT ON COLUMN " + QuoteIdent(d.Name) + "." + QuoteIdent(m[1]) + " IS " + QuoteString(m[2]) + ";\n")
 	}
 	return b.String()
 }
@@ -291,7 +291,7 @@ func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, file
 	if len(d.Partitions) > 0 {
 		quoted := make([]string, len(d.Partitions))
 		for i, p := range d.Partitions {
-			quoted[i] = sqlString(p)
+			quoted[i] = QuoteString(p)
 		}
 		sel = "SELECT COLUMNS(c -> c NOT IN (" + strings.Join(quoted, ", ") + "))"
 	}
@@ -300,7 +300,7 @@ func parquetSelect(loc location, w *warehouse.Warehouse, d schemas.Dataset, file
 		// from the folder values (all-digit values become BIGINT).
 		types := make([]string, len(d.Partitions))
 		for i, p := range d.Partitions {
-			types[i] = sqlString(p) + ": VARCHAR"
+			types[i] = QuoteString(p) + ": VARCHAR"
 		}
 		opts += ", hive_types = {" + strings.Join(types, ", ") + "}"
 	}
@@ -330,7 +330,7 @@ func emptySelect(d schemas.Dataset) (string, error) {
 	}
 	exprs := make([]string, len(cols))
 	for i, c := range cols {
-		exprs[i] = "CAST(NULL AS " + c.Type + ") AS " + sqlIdent(c.Name)
+		exprs[i] = "CAST(NULL AS " + c.Type + ") AS " + QuoteIdent(c.Name)
 	}
 	return "SELECT " + strings.Join(exprs, ", ") + " WHERE false", nil
 }

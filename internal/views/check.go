@@ -143,7 +143,7 @@ func checkView(ctx context.Context, db *sql.DB, name string, promises bool, prom
 
 // runView reads every row of a view, returning its column names and row count.
 func runView(ctx context.Context, db *sql.DB, name string) ([]string, int, error) {
-	rows, err := db.QueryContext(ctx, "SELECT * FROM "+sqlIdent(name))
+	rows, err := db.QueryContext(ctx, "SELECT * FROM "+QuoteIdent(name))
 	if err != nil {
 		return nil, 0, err
 	}

@@ -74,7 +74,7 @@ func structField(name string) string {
 	if plainIdent.MatchString(name) {
 		return name
 	}
-	return sqlIdent(name)
+	return QuoteIdent(name)
 }
 
 var plainIdent = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)

@@ -40,13 +40,13 @@ func Digests(ctx context.Context, db *sql.DB) ([]Digest, error) {
 
 func datasetDigest(ctx context.Context, db *sql.DB, d schemas.Dataset) (Digest, error) {
 	exclude := append([]string{}, d.Volatile...) // the partition column is hidden by the view itself
-	q := fmt.Sprintf("SELECT * FROM %s", sqlIdent(d.Name))
+	q := fmt.Sprintf("SELECT * FROM %s", QuoteIdent(d.Name))
 	if len(exclude) > 0 {
 		quoted := make([]string, len(exclude))
 		for i, c := range exclude {
-			quoted[i] = sqlIdent(c)
+			quoted[i] = QuoteIdent(c)
 		}
-		q = fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", strings.Join(quoted, ", "), sqlIdent(d.Name))
+		q = fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", strings.Join(quoted, ", "), QuoteIdent(d.Name))
 	}
 	rows, err := db.QueryContext(ctx, q)
 	if err != nil {

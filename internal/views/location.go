@@ -18,10 +18,10 @@ func locationViewSQL(loc location, root string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("views: %w", err)
 	}
-	name := sqlIdent(LocationView)
-	return "CREATE OR REPLACE VIEW " + name + " AS SELECT " + sqlString(ref) + " AS warehouse, " +
-		sqlString(string(loc.layout)) + " AS layout;\n" +
-		"COMMENT ON VIEW " + name + " IS " + sqlString("Where this file's views read the Parquet warehouse: "+
+	name := QuoteIdent(LocationView)
+	return "CREATE OR REPLACE VIEW " + name + " AS SELECT " + QuoteString(ref) + " AS warehouse, " +
+		QuoteString(string(loc.layout)) + " AS layout;\n" +
+		"COMMENT ON VIEW " + name + " IS " + QuoteString("Where this file's views read the Parquet warehouse: "+
 		"warehouse is its root as the views name it, absolute or relative to the folder of the DuckDB file (layout). "+
 		"Relative paths resolve against the working directory or file_search_path: open the file from its folder, "+
 		"or SET file_search_path to it.") + ";", nil
@@ -37,7 +37,7 @@ type Location struct {
 // on that file).
 func ReadLocation(db *sql.DB, dbPath string) (Location, error) {
 	var ref, layout string
-	if err := db.QueryRow("SELECT warehouse, layout FROM "+sqlIdent(LocationView)).Scan(&ref, &layout); err != nil {
+	if err := db.QueryRow("SELECT warehouse, layout FROM "+QuoteIdent(LocationView)).Scan(&ref, &layout); err != nil {
 		return Location{}, fmt.Errorf("views: %s: %w", LocationView, err)
 	}
 	abs, err := resolveRef(dbPath, ref, Layout(layout))

@@ -24,7 +24,7 @@ func copyParquet(ctx context.Context, db *sql.DB, query string, w io.Writer) err
 	defer os.RemoveAll(dir)
 	path := filepath.Join(dir, "result.parquet")
 	q := strings.TrimRight(strings.TrimSpace(query), "; \t\n")
-	stmt := "COPY (" + q + ") TO " + sqlString(path) + " (FORMAT parquet, COMPRESSION zstd)"
+	stmt := "COPY (" + q + ") TO " + QuoteString(path) + " (FORMAT parquet, COMPRESSION zstd)"
 	if _, err := db.ExecContext(ctx, stmt); err != nil {
 		return fmt.Errorf("views: query: %w", err)
 	}

@@ -78,7 +78,7 @@ func CheckGlobbable(dir string) error {
 func parquetSource(loc location, w *warehouse.Warehouse, dataset string, files []string) (string, error) {
 	if files == nil {
 		glob, err := parquetGlob(loc, w, dataset)
-		return sqlString(glob), err
+		return QuoteString(glob), err
 	}
 	quoted := make([]string, len(files))
 	for i, f := range files {
@@ -86,7 +86,7 @@ func parquetSource(loc location, w *warehouse.Warehouse, dataset string, files [
 		if err != nil {
 			return "", fmt.Errorf("views: dataset %s: %w", dataset, err)
 		}
-		quoted[i] = sqlString(globEscape.Replace(ref))
+		quoted[i] = QuoteString(globEscape.Replace(ref))
 	}
 	return "[" + strings.Join(quoted, ", ") + "]", nil
 }
@@ -158,12 +158,12 @@ func noExtensions() url.Values {
 	return url.Values{"autoinstall_known_extensions": {"false"}, "autoload_known_extensions": {"false"}}
 }
 
-// sqlString quotes s as a SQL string literal.
-func sqlString(s string) string {
+// QuoteString quotes s as a SQL string literal.
+func QuoteString(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 }
 
-// sqlIdent quotes s as a SQL identifier.
-func sqlIdent(s string) string {
+// QuoteIdent quotes s as a SQL identifier.
+func QuoteIdent(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }

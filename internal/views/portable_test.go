@@ -176,7 +176,7 @@ func TestRelativeLayoutMovesWithTheWarehouse(t *testing.T) {
 		t.Fatal("relative paths resolved from an unrelated folder without file_search_path")
 	}
 	plain.Close()
-	withPath := plainOpen(t, dbPath, "SET file_search_path = "+sqlString(moved))
+	withPath := plainOpen(t, dbPath, "SET file_search_path = "+QuoteString(moved))
 	if err := RunAll(ctx, withPath); err != nil {
 		t.Fatalf("with file_search_path: %v", err)
 	}

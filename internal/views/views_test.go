@@ -75,7 +75,7 @@ func writeCalls(t *testing.T, w *warehouse.Warehouse, rows []schemas.VerifyCall)
 		byContract[r.ContractID] = append(byContract[r.ContractID], r)
 	}
 	for id, rs := range byContract {
-		if err := warehouse.Write(w.Path("verify_calls", warehouse.ByContract(id), "calls"), rs); err != nil {
+		if err := warehouse.Write(w.Path(schemas.VerifyCalls.Name(), warehouse.ByContract(id), "calls"), rs); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -88,7 +88,7 @@ func TestParquetReadsBackThroughDuckDB(t *testing.T) {
 		t.Fatal(err)
 	}
 	db := memDB(t)
-	rows, err := db.Query("SELECT * FROM read_parquet(" + sqlString(path) + ") ORDER BY contract_id, tx_index")
+	rows, err := db.Query("SELECT * FROM read_parquet(" + QuoteString(path) + ") ORDER BY contract_id, tx_index")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -145,7 +145,7 @@ func TestRowColumnsMatchDuckDB(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := describe(t, memDB(t), "SELECT * FROM read_parquet("+sqlString(path)+")")
+	want := describe(t, memDB(t), "SELECT * FROM read_parquet("+QuoteString(path)+")")
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("rowColumns\n%v\nDuckDB\n%v", got, want)
 	}
@@ -199,8 +199,8 @@ func TestEmptyViewMatchesParquetView(t *testing.T) {
 	}
 	emptyDB, fullDB := openMem(t, empty), openMem(t, full)
 	for _, d := range schemas.All() {
-		placeholder := describe(t, emptyDB, "SELECT * FROM "+sqlIdent(d.Name))
-		real := describe(t, fullDB, "SELECT * FROM "+sqlIdent(d.Name))
+		placeholder := describe(t, emptyDB, "SELECT * FROM "+QuoteIdent(d.Name))
+		real := describe(t, fullDB, "SELECT * FROM "+QuoteIdent(d.Name))
 		if !reflect.DeepEqual(placeholder, real) {
 			t.Errorf("%s: empty view\n%v\nparquet view\n%v", d.Name, placeholder, real)
 		}
@@ -452,7 +452,7 @@ func TestBuildReplacesAtomically(t *testing.T) {
 	db.Close()
 
 	// A corrupt part makes the next Build fail; the old DB must survive.
-	bad := w.Path("contracts", warehouse.ByContract("X"), "p")
+	bad := w.Path(schemas.Contracts.Name(), warehouse.ByContract("X"), "p")
 	if err := os.MkdirAll(filepath.Dir(bad), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -550,7 +550,7 @@ func describe(t *testing.T, db *sql.DB, query string) []column {
 func count(t *testing.T, db *sql.DB, view string) int64 {
 	t.Helper()
 	var n int64
-	if err := db.QueryRow("SELECT count(*) FROM " + sqlIdent(view)).Scan(&n); err != nil {
+	if err := db.QueryRow("SELECT count(*) FROM " + QuoteIdent(view)).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n

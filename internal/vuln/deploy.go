@@ -110,29 +110,10 @@ func DeployStandalone(out *solc.Output, c *solc.Contract, b chain.Block) (Target
 	if err != nil {
 		return Target{}, err
 	}
-	if !res.Success {
-		return Target{}, &DeployError{Reason: failure(res)}
-	}
-	if len(h.Code(res.ContractAddress)) == 0 {
-		return Target{}, &DeployError{Reason: "constructor left no code"}
+	if err := h.Created(res); err != nil {
+		return Target{}, err
 	}
 	return Target{Chain: h, Address: res.ContractAddress, Deployer: StandaloneDeployer, ABI: c.ABI, Block: b}, nil
-}
-
-// DeployError is a constructor that reverted or left no code.
-type DeployError struct{ Reason string }
-
-func (e *DeployError) Error() string { return "deploy failed: " + e.Reason }
-
-func failure(res *chain.Result) string {
-	msg := "constructor reverted"
-	if res.Err != nil {
-		msg = res.Err.Error()
-	}
-	if res.RevertReason != "" {
-		msg += ": " + res.RevertReason
-	}
-	return msg
 }
 
 func deployLibraries(h *chain.Harness, out *solc.Output, c *solc.Contract, b chain.Block, depth int) (map[string]common.Address, error) {
@@ -164,8 +145,8 @@ func deployLibraries(h *chain.Harness, out *solc.Output, c *solc.Contract, b cha
 		if err != nil {
 			return nil, err
 		}
-		if !res.Success {
-			return nil, &DeployError{Reason: "library " + name + ": " + failure(res)}
+		if err := h.Created(res); err != nil {
+			return nil, fmt.Errorf("library %s: %w", name, err)
 		}
 		libs[name] = res.ContractAddress
 	}

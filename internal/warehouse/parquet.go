@@ -6,6 +6,8 @@ import (
 	"os"
 	"slices"
 
+	"github.com/solbehave/solbehave/schemas"
+
 	"github.com/parquet-go/parquet-go"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
@@ -68,10 +70,10 @@ func Read[T any](path string) (rows []T, err error) {
 	return rows, nil
 }
 
-// ReadDataset returns the rows of every part of dataset, concatenated in
+// ReadDataset returns the rows of every part of a dataset, concatenated in
 // sorted path order (so the result is the same run to run).
-func ReadDataset[T any](w *Warehouse, dataset string) ([]T, error) {
-	files, err := w.Files(dataset)
+func ReadDataset[T any](w *Warehouse, dataset schemas.Table[T]) ([]T, error) {
+	files, err := w.Files(dataset.Name())
 	if err != nil {
 		return nil, err
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/parquet-go/parquet-go"
+	"github.com/solbehave/solbehave/schemas"
 )
 
 type sample struct {
@@ -82,7 +83,7 @@ func TestZeroRowsWriteValidFileWithSchema(t *testing.T) {
 
 func TestAtomicWriteLeavesNoTmpAndCreatesFolders(t *testing.T) {
 	w := New(t.TempDir())
-	path := w.Path("verify_calls", ByContract("Vault_0xabc"), "calls")
+	path := w.Path(schemas.VerifyCalls.Name(), ByContract("Vault_0xabc"), "calls")
 	if err := Write(path, sampleRows); err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +182,7 @@ func TestFilesReadDatasetRemovePart(t *testing.T) {
 	if len(files) != 2 || !strings.Contains(files[0], "A_0x1") || !strings.Contains(files[1], "B_0x2") {
 		t.Fatalf("Files = %v, want the two parts, sorted, no tmp", files)
 	}
-	all, err := ReadDataset[sample](w, "ds")
+	all, err := ReadDataset(w, schemas.Scratch[sample]("ds"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,10 +23,8 @@ package compile
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sort"
-	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -76,7 +74,7 @@ type unit struct {
 
 // Plan makes one unit per (contract, model) of the generations dataset.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	gens, err := warehouse.ReadDataset[schemas.Generation](env.Warehouse, "generations")
+	gens, err := warehouse.ReadDataset(env.Warehouse, schemas.Generations)
 	if err != nil {
 		return nil, err
 	}
@@ -134,31 +132,6 @@ func settings(rec *deploy.Record) []any {
 	return []any{src.CompilerVersion, src.OptimizationUsed, src.Runs, src.EVMVersion, src.SourceCode}
 }
 
-func (s *Stage) repairConfig(generator string) string {
-	if generator != regen.KindOpenAI || !s.Repair {
-		return "no repair"
-	}
-	return fmt.Sprintf("repair temperature=%v max_tokens=%d prompt=%s", s.RepairTemperature, s.RepairMaxTokens, regen.PromptVersion)
-}
-
-// client returns the repair client for a model (openai:<name>).
-func (s *Stage) client(env *pipeline.Env, model string) (*llm.Client, error) {
-	name, ok := cutModel(model)
-	if !ok {
-		return nil, fmt.Errorf("model %q is not openai:<model>", model)
-	}
-	if s.LLM.BaseURL == "" {
-		return nil, errors.New("repairs need --llm-url")
-	}
-	s.poolOnce.Do(func() { s.pool = llm.NewPool(s.LLM, env.Data) })
-	return s.pool.Client(name), nil
-}
-
-func cutModel(model string) (string, bool) {
-	name, ok := strings.CutPrefix(model, regen.KindOpenAI+":")
-	return name, ok && name != ""
-}
-
 // Run compiles (and repairs) one contract's samples of one model.
 func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
 	u := pu.Payload.(unit)
@@ -183,9 +156,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		}
 	}
 	out := &pipeline.Output{}
-	pipeline.Add(out, "samples", samples)
+	pipeline.Add(out, schemas.Samples, samples)
 	if len(calls) > 0 {
-		pipeline.Add(out, "llm_calls", calls)
+		pipeline.Add(out, schemas.LLMCalls, calls)
 	}
 	if transient > 0 {
 		return out, failure.New(failure.LLM, true, fmt.Errorf("%d repair request(s) failed transiently; the unit is retried on the next run", transient))

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/bytecode"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/regen/regentest"
@@ -59,7 +61,7 @@ func TestCompileAndRepair(t *testing.T) {
 	if err != nil || c.Units != 3 || c.Failed != 0 {
 		t.Fatalf("run %+v %v", c, err)
 	}
-	rows, _ := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
 	got := map[string]schemas.Sample{}
 	for _, r := range rows {
 		got[r.Model+"/"+string(rune('0'+r.Sample))] = r
@@ -87,7 +89,7 @@ func TestCompileAndRepair(t *testing.T) {
 	if sum := sha256.Sum256(fixed); hex.EncodeToString(sum[:]) != l.SourceSHA256 || strings.Contains(string(fixed), "amont") {
 		t.Error("the repaired source on disk does not match its row")
 	}
-	calls, _ := warehouse.ReadDataset[schemas.LLMCall](env.Warehouse, "llm_calls")
+	calls, _ := warehouse.ReadDataset(env.Warehouse, schemas.LLMCalls)
 	if len(calls) != 1 || calls[0].Purpose != "repair" || calls[0].Sample != 1 || calls[0].Error != "" {
 		t.Fatalf("llm_calls %+v", calls)
 	}
@@ -130,7 +132,7 @@ func TestFailedGenerationsInCompileAtK(t *testing.T) {
 		{ContractID: o.ID, Model: "openai:m", Sample: 2, Generator: regen.KindOpenAI, FunctionsFailed: 1,
 			Error: "endpoint failure at initialize: llm: endpoint 404", Failure: regen.FailureEndpoint},
 	}
-	if err := warehouse.Write(env.Warehouse.Path("generations", warehouse.ByContract(o.ID), "generate-failed"), failed); err != nil {
+	if err := warehouse.Write(env.Warehouse.Path(schemas.Generations.Name(), warehouse.ByContract(o.ID), "generate-failed"), failed); err != nil {
 		t.Fatal(err)
 	}
 	srv := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply {
@@ -141,7 +143,7 @@ func TestFailedGenerationsInCompileAtK(t *testing.T) {
 	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {
 		t.Fatalf("run %+v %v", c, err)
 	}
-	rows, _ := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
 	got := map[int64]schemas.Sample{}
 	for _, r := range rows {
 		got[r.Sample] = r
@@ -188,7 +190,7 @@ func TestCompileAndRepairAcrossFiles(t *testing.T) {
 	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {
 		t.Fatalf("run %+v %v", c, err)
 	}
-	rows, _ := warehouse.ReadDataset[schemas.Sample](env.Warehouse, "samples")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
 	got := map[string]schemas.Sample{}
 	for _, r := range rows {
 		got[r.Model+"/"+string(rune('0'+r.Sample))] = r
@@ -212,5 +214,57 @@ func TestCompileAndRepairAcrossFiles(t *testing.T) {
 	}
 	if strings.Contains(files[stagetest.MultiFileBase], "amont") || strings.Contains(files[stagetest.MultiFileFile], "contract BaseToken") {
 		t.Error("the fix is not in the base's own file")
+	}
+}
+
+// TestCompileKeepsTheRecordedSettings: the reference sample of the demo's
+// TipJar (a standard-JSON record that links TipLedger at its mainnet
+// address in settings.libraries and sets the optimizer to 200 runs)
+// compiles from the recorded input: its runtime code is the original's,
+// the library linked in place, up to the metadata tail. The same files
+// compiled without the recorded settings give other code.
+func TestCompileKeepsTheRecordedSettings(t *testing.T) {
+	env := regentest.Env(t, demoCorpus)
+	o := regentest.Keep(t, env, "TipJar")[0]
+	sk := regentest.Skeleton(t, env, o)
+	ref, _ := regen.New("reference", regen.Config{})
+	regentest.Generate(t, env, o, sk, ref, 1, nil)
+	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil || c.Failed != 0 {
+		t.Fatalf("run %+v %v", c, err)
+	}
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
+	if len(rows) != 1 || !rows[0].CompiledRaw {
+		t.Fatalf("samples %+v", rows)
+	}
+	runtime := func(id string) []byte {
+		out, err := artifact.New(env.Data).Get(id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := out.Contract("TipJar")
+		if err != nil {
+			t.Fatal(err)
+		}
+		code, err := c.RuntimeCode(nil)
+		if err != nil {
+			t.Fatalf("TipJar's runtime code is not linked: %v", err)
+		}
+		body, _ := bytecode.SplitMetadata(code)
+		return body
+	}
+	orig, sample := runtime(o.Artifact), runtime(rows[0].Artifact)
+	if !bytes.Equal(orig, sample) {
+		t.Fatal("the reference sample's runtime code differs from the original's")
+	}
+	bare, err := env.Engines.Solc().Compile(context.Background(), o.Record.CompileInput(o.Record.Files.Files))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := bare.Contract("TipJar"); err == nil {
+		if code, err := c.RuntimeCode(nil); err == nil {
+			if body, _ := bytecode.SplitMetadata(code); bytes.Equal(body, orig) {
+				t.Fatal("without the recorded settings the code is the same: the test proves nothing")
+			}
+		}
 	}
 }

@@ -169,6 +169,6 @@ func (c *compiler) store(key string, o outcome) {
 	}
 	p := c.cachePath(key)
 	if os.MkdirAll(filepath.Dir(p), 0o755) == nil {
-		writeFile(filepath.Dir(p), filepath.Base(p), b) // a lost cache entry only costs a compile
+		regen.WriteSampleFile(filepath.Dir(p), filepath.Base(p), b) // a lost cache entry only costs a compile
 	}
 }

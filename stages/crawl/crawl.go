@@ -191,13 +191,13 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 	out := &pipeline.Output{}
 	if c.rejected != "" {
 		row.Reason = "input: " + c.rejected
-		pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
+		pipeline.Add(out, schemas.CrawlCandidates, []schemas.CrawlCandidate{row})
 		return out, failure.New(failure.Input, false, errors.New(c.rejected))
 	}
 	src, txs, err := s.fetch(ctx, c)
 	if err != nil {
 		row.Reason = "fetch: " + err.Error()
-		pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
+		pipeline.Add(out, schemas.CrawlCandidates, []schemas.CrawlCandidate{row})
 		return out, classify(err)
 	}
 	s.filter(&row, src, txs)
@@ -205,7 +205,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 		folder, err := etherscan.FolderName(src.ContractName, c.address)
 		if err != nil { // a name from outside that would not stay one folder
 			row.Passed, row.Reason = false, "input: "+err.Error()
-			pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
+			pipeline.Add(out, schemas.CrawlCandidates, []schemas.CrawlCandidate{row})
 			return out, failure.New(failure.Input, false, err)
 		}
 		row.ContractID = folder
@@ -217,7 +217,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*p
 			return out, err
 		}
 	}
-	pipeline.Add(out, "crawl_candidates", []schemas.CrawlCandidate{row})
+	pipeline.Add(out, schemas.CrawlCandidates, []schemas.CrawlCandidate{row})
 	return out, nil
 }
 

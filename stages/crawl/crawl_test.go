@@ -137,7 +137,7 @@ func runWithRPC(t *testing.T, s *Stage, env *pipeline.Env, sim *simulated.Backen
 	if _, err := r.Run(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := warehouse.ReadDataset[schemas.CrawlCandidate](env.Warehouse, "crawl_candidates")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestRecordedCrawlFiltersProxiesAndShortHistories(t *testing.T) {
 	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := warehouse.ReadDataset[schemas.CrawlCandidate](env.Warehouse, "crawl_candidates")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
 	if err != nil || len(rows) != 3 {
 		t.Fatalf("want 3 candidates: %+v %v", rows, err)
 	}
@@ -269,7 +269,7 @@ func TestRecordedCrawlOfTheDemoCorpus(t *testing.T) {
 	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := warehouse.ReadDataset[schemas.CrawlCandidate](env.Warehouse, "crawl_candidates")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
 	if err != nil {
 		t.Fatal(err)
 	}

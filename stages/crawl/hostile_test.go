@@ -51,7 +51,7 @@ func TestLiveNamesFromOutsideStayInTheirFolder(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(data, "corpus", "crawled", "Good_"+strings.ToLower(good.Hex()), "txlist.json")); err != nil {
 		t.Errorf("the sound contract was not written: %v", err)
 	}
-	errs, err := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	errs, err := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,7 +60,7 @@ func TestLiveNamesFromOutsideStayInTheirFolder(t *testing.T) {
 			t.Errorf("error row %+v: want class input, not retriable", e)
 		}
 	}
-	rows, _ := warehouse.ReadDataset[schemas.CrawlCandidate](env.Warehouse, "crawl_candidates")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
 	var reasons []string
 	for _, r := range rows {
 		if strings.HasPrefix(r.Reason, "input: ") {
@@ -137,7 +137,7 @@ func TestHostileFoldersAreInputRows(t *testing.T) {
 	if c.Units != len(hostile)+1 || c.Failed != len(hostile) {
 		t.Errorf("want %d units, %d failed; got %+v", len(hostile)+1, len(hostile), c)
 	}
-	errs, err := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	errs, err := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +152,7 @@ func TestHostileFoldersAreInputRows(t *testing.T) {
 			t.Errorf("folder %.40q… is named by %d input error rows, want 1", f, n)
 		}
 	}
-	rows, _ := warehouse.ReadDataset[schemas.CrawlCandidate](env.Warehouse, "crawl_candidates")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
 	passed := 0
 	for _, r := range rows {
 		if r.Passed {

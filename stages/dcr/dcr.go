@@ -37,8 +37,8 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/atomicfile"
-	dcrg "github.com/solbehave/solbehave/internal/dcr"
 	"github.com/solbehave/solbehave/internal/dcrextract"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
@@ -223,7 +223,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	fail := func(class failure.Class, retriable bool, err error) (*pipeline.Output, error) {
 		row.Problems = err.Error()
 		removeGraph(env.Data, pu.Contract, u.ex.Name)
-		pipeline.Add(out, "dcr_graphs", []schemas.DCRGraph{row})
+		pipeline.Add(out, schemas.DCRGraphs, []schemas.DCRGraph{row})
 		return out, failure.New(class, retriable, err)
 	}
 	if u.loadErr != nil {
@@ -253,7 +253,7 @@ func (s *Stage) runLLM(ctx context.Context, env *pipeline.Env, u unit, orig *sol
 		MaxTokens: s.MaxTokens, Seed: env.Seed}
 	outcome, err := x.Extract(ctx, in)
 	if outcome != nil {
-		pipeline.Add(out, "llm_calls", callRows(row.ContractID, u.ex.Name, outcome))
+		pipeline.Add(out, schemas.LLMCalls, callRows(row.ContractID, u.ex.Name, outcome))
 		row.Replies = int64(replies(outcome))
 	}
 	switch {
@@ -262,7 +262,7 @@ func (s *Stage) runLLM(ctx context.Context, env *pipeline.Env, u unit, orig *sol
 	case outcome.Rejected:
 		row.Status, row.Problems = "rejected", outcome.Problems()
 		removeGraph(env.Data, row.ContractID, u.ex.Name)
-		pipeline.Add(out, "dcr_graphs", []schemas.DCRGraph{*row})
+		pipeline.Add(out, schemas.DCRGraphs, []schemas.DCRGraph{*row})
 		return out, nil
 	}
 	return out, s.store(env, out, row, outcome.Graph, nil)
@@ -304,12 +304,12 @@ func (s *Stage) original(ctx context.Context, env *pipeline.Env, u unit) (*solc.
 }
 
 // store writes the graph file and its rows.
-func (s *Stage) store(env *pipeline.Env, out *pipeline.Output, row *schemas.DCRGraph, g *dcrg.Graph, res *dcrextract.Result) error {
+func (s *Stage) store(env *pipeline.Env, out *pipeline.Output, row *schemas.DCRGraph, g *dcrgraph.Graph, res *dcrextract.Result) error {
 	raw, err := json.MarshalIndent(g, "", " ")
 	if err != nil {
 		return err
 	}
-	if g, err = dcrg.Parse(raw); err != nil { // rows in the file's (canonical) order
+	if g, err = dcrgraph.Parse(raw); err != nil { // rows in the file's (canonical) order
 		return err
 	}
 	rel := graphPath(row.ContractID, row.Extractor)
@@ -319,9 +319,9 @@ func (s *Stage) store(env *pipeline.Env, out *pipeline.Output, row *schemas.DCRG
 	sum := sha256.Sum256(append(raw, '\n'))
 	row.Status, row.Path, row.GraphSHA256 = "ok", rel, hex.EncodeToString(sum[:])
 	row.Events, row.Relations = int64(len(g.Events)), int64(len(g.Relations))
-	pipeline.Add(out, "dcr_graphs", []schemas.DCRGraph{*row})
-	pipeline.Add(out, "dcr_events", eventRows(row.ContractID, row.Extractor, g, res))
-	pipeline.Add(out, "dcr_relations", relationRows(row.ContractID, row.Extractor, g, res))
+	pipeline.Add(out, schemas.DCRGraphs, []schemas.DCRGraph{*row})
+	pipeline.Add(out, schemas.DCREvents, eventRows(row.ContractID, row.Extractor, g, res))
+	pipeline.Add(out, schemas.DCRRelations, relationRows(row.ContractID, row.Extractor, g, res))
 	return nil
 }
 
@@ -331,7 +331,7 @@ func (s *Stage) runAnnotations(u unit) (*pipeline.Output, error) {
 		return nil, failure.New(failure.Annotations, false, err)
 	}
 	out := &pipeline.Output{}
-	pipeline.Add(out, "dcr_annotations", annotationRows(f, filepath.Base(u.annotations)))
+	pipeline.Add(out, schemas.DCRAnnotations, annotationRows(f, filepath.Base(u.annotations)))
 	return out, nil
 }
 

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	dcrg "github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/warehouse"
@@ -46,7 +46,7 @@ func newEnv(t *testing.T) *pipeline.Env {
 func keep(t *testing.T, env *pipeline.Env, ids ...string) {
 	t.Helper()
 	for _, id := range ids {
-		path := env.Warehouse.Path("contracts", warehouse.ByContract(id), "verify")
+		path := env.Warehouse.Path(schemas.Contracts.Name(), warehouse.ByContract(id), "verify")
 		if err := warehouse.Write(path, []schemas.Contract{{ContractID: id, Kept: true}}); err != nil {
 			t.Fatal(err)
 		}
@@ -62,9 +62,9 @@ func run(t *testing.T, env *pipeline.Env, s *Stage) pipeline.Counters {
 	return c
 }
 
-func rows[T any](t *testing.T, env *pipeline.Env, dataset string) []T {
+func rows[T any](t *testing.T, env *pipeline.Env, dataset schemas.Table[T]) []T {
 	t.Helper()
-	r, err := warehouse.ReadDataset[T](env.Warehouse, dataset)
+	r, err := warehouse.ReadDataset(env.Warehouse, dataset)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,15 +102,15 @@ func TestStaticStageAndTable2(t *testing.T) {
 	if c.Failed != 0 || c.Ran != 3 {
 		t.Fatalf("counters %+v: want 3 units (2 graphs, 1 annotation file), none failed", c)
 	}
-	graphs := rows[schemas.DCRGraph](t, env, "dcr_graphs")
-	rels := rows[schemas.DCRRelation](t, env, "dcr_relations")
-	events := rows[schemas.DCREvent](t, env, "dcr_events")
+	graphs := rows(t, env, schemas.DCRGraphs)
+	rels := rows(t, env, schemas.DCRRelations)
+	events := rows(t, env, schemas.DCREvents)
 	for _, g := range graphs {
 		raw, err := os.ReadFile(filepath.Join(env.Data, g.Path))
 		if err != nil || g.Status != "ok" {
 			t.Fatalf("%s: status %s, file %v", g.ContractID, g.Status, err)
 		}
-		parsed, err := dcrg.Parse(raw)
+		parsed, err := dcrgraph.Parse(raw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -226,8 +226,8 @@ func TestLLMStage(t *testing.T) {
 			if c := run(t, env, s); c.Failed != 0 || c.Ran != 1 {
 				t.Fatalf("counters %+v", c)
 			}
-			g := rows[schemas.DCRGraph](t, env, "dcr_graphs")
-			calls := rows[schemas.LLMCall](t, env, "llm_calls")
+			g := rows(t, env, schemas.DCRGraphs)
+			calls := rows(t, env, schemas.LLMCalls)
 			if len(g) != 1 || g[0].Status != tc.status || g[0].Extractor != "llm:test-model" || len(calls) != tc.calls {
 				t.Fatalf("graphs %+v, %d calls", g, len(calls))
 			}
@@ -241,7 +241,7 @@ func TestLLMStage(t *testing.T) {
 			if (err == nil) != (tc.status == "ok") {
 				t.Fatalf("graph file present = %v for status %s", err == nil, tc.status)
 			}
-			if tc.status == "ok" && len(rows[schemas.DCRRelation](t, env, "dcr_relations")) != 1 {
+			if tc.status == "ok" && len(rows(t, env, schemas.DCRRelations)) != 1 {
 				t.Fatal("the valid graph's relation should be a row")
 			}
 		})
@@ -300,7 +300,7 @@ func TestExtractorFollowsTheGenerators(t *testing.T) {
 		if c := run(t, env, s); c.Failed != 0 || c.Ran != 1 {
 			t.Fatalf("%v: counters %+v", tc.generators, c)
 		}
-		g := rows[schemas.DCRGraph](t, env, "dcr_graphs")
+		g := rows(t, env, schemas.DCRGraphs)
 		if len(g) != 1 || g[0].Extractor != tc.want || g[0].Status != "ok" || len(srv.Requests())-before != tc.requests {
 			t.Fatalf("%v: graphs %+v after %d requests, want one %s graph", tc.generators, g, len(srv.Requests())-before, tc.want)
 		}
@@ -328,7 +328,7 @@ func TestUnreadableAnnotationsAreErrorRows(t *testing.T) {
 	if c.Units != 2 || c.Failed != 2 {
 		t.Fatalf("want the 2 annotation units failed, got %+v", c)
 	}
-	for _, e := range rows[schemas.ErrorRow](t, env, "errors") {
+	for _, e := range rows(t, env, schemas.Errors) {
 		if !strings.Contains(e.Message, "not a regular file") {
 			t.Errorf("error row %+v does not say why", e)
 		}

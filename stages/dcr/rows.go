@@ -4,15 +4,15 @@ import (
 	"encoding/json"
 	"strings"
 
-	dcrg "github.com/solbehave/solbehave/internal/dcr"
 	"github.com/solbehave/solbehave/internal/dcrextract"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/schemas"
 )
 
 // llmSource marks provenance the LLM extractor does not explain.
 const llmSource = "llm"
 
-func eventRows(contractID, extractor string, g *dcrg.Graph, res *dcrextract.Result) []schemas.DCREvent {
+func eventRows(contractID, extractor string, g *dcrgraph.Graph, res *dcrextract.Result) []schemas.DCREvent {
 	rows := make([]schemas.DCREvent, 0, len(g.Events))
 	for _, e := range g.Events {
 		args, _ := json.Marshal(e.Args)
@@ -37,7 +37,7 @@ func eventRows(contractID, extractor string, g *dcrg.Graph, res *dcrextract.Resu
 	return rows
 }
 
-func relationRows(contractID, extractor string, g *dcrg.Graph, res *dcrextract.Result) []schemas.DCRRelation {
+func relationRows(contractID, extractor string, g *dcrgraph.Graph, res *dcrextract.Result) []schemas.DCRRelation {
 	keys := map[string]string{}
 	for _, e := range g.Events {
 		keys[e.ID] = dcrextract.EventKey(e)
@@ -65,14 +65,14 @@ func relationRows(contractID, extractor string, g *dcrg.Graph, res *dcrextract.R
 	return rows
 }
 
-func guardCompiles(r dcrg.Relation) bool {
+func guardCompiles(r dcrgraph.Relation) bool {
 	if strings.TrimSpace(r.Guard) == "" {
 		return true
 	}
-	_, err := dcrg.CompileGuard(r.Guard, r.Constants)
+	_, err := dcrgraph.CompileGuard(r.Guard, r.Constants)
 	return err == nil
 }
 
-func relationKey(r dcrg.Relation) string {
+func relationKey(r dcrgraph.Relation) string {
 	return string(r.Type) + "\x00" + r.Source + "\x00" + r.Target
 }

@@ -25,6 +25,7 @@
 package generate
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -43,13 +44,11 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/artifact"
-	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/mutate"
-	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/skeleton"
@@ -169,7 +168,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 }
 
 func skeletonRows(env *pipeline.Env) (map[string]schemas.Skeleton, error) {
-	rows, err := warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
 	if err != nil {
 		return nil, err
 	}
@@ -181,7 +180,7 @@ func skeletonRows(env *pipeline.Env) (map[string]schemas.Skeleton, error) {
 }
 
 func originalArtifacts(env *pipeline.Env) (map[string]string, error) {
-	rows, err := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
 	if err != nil {
 		return nil, err
 	}
@@ -199,7 +198,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if err != nil {
 		return nil, err
 	}
-	if scope := orText(sk.Scope, skeleton.ScopeTarget); scope != s.Regenerate {
+	if scope := cmp.Or(sk.Scope, skeleton.ScopeTarget); scope != s.Regenerate {
 		return nil, failure.New(failure.Skeleton, false, fmt.Errorf("the skeleton regenerates %q but --regenerate is %q: run the skeleton stage with --regenerate %s", scope, s.Regenerate, s.Regenerate))
 	}
 	orig, err := loadOriginal(env, u)
@@ -224,14 +223,14 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		transient += r.res.Transient
 		if r.res.Failure == regen.FailureEndpoint {
 			endpoint++
-			firstEndpoint = orText(firstEndpoint, r.res.Err)
+			firstEndpoint = cmp.Or(firstEndpoint, r.res.Err)
 		}
 	}
 	removeStale(env.Data, pu.Contract, u.gen.Name(), s.Samples)
 	out := &pipeline.Output{}
-	pipeline.Add(out, "generations", rows)
+	pipeline.Add(out, schemas.Generations, rows)
 	if len(calls) > 0 {
-		pipeline.Add(out, "llm_calls", calls)
+		pipeline.Add(out, schemas.LLMCalls, calls)
 	}
 	if endpoint > 0 {
 		// not the model's failure: the samples stay out of Compile@k, the
@@ -319,7 +318,7 @@ func writeSample(data, contractID string, u unit, k int, r result) (schemas.Gene
 		return row, nil
 	}
 	row.SourcePath = regen.SamplePath(contractID, g.Name(), k)
-	if err := writeFile(data, row.SourcePath, []byte(r.res.Target)); err != nil {
+	if err := regen.WriteSampleFile(data, row.SourcePath, []byte(r.res.Target)); err != nil {
 		return row, err
 	}
 	sum := sha256.Sum256([]byte(r.res.Target))
@@ -330,18 +329,11 @@ func writeSample(data, contractID string, u unit, k int, r result) (schemas.Gene
 		if err != nil {
 			return row, err
 		}
-		if err := writeFile(data, row.FilesPath, b); err != nil {
+		if err := regen.WriteSampleFile(data, row.FilesPath, b); err != nil {
 			return row, err
 		}
 	}
 	return row, nil
-}
-
-func orText(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // mutationsJSON is the samples.mutations text: a JSON list, `->` left readable.
@@ -353,15 +345,6 @@ func mutationsJSON(ms []mutate.Mutation) string {
 		return "[]"
 	}
 	return strings.TrimSpace(b.String())
-}
-
-// writeFile writes a sample file under data, secrets masked; rel is built
-// from ids and names that come from outside, so it must stay below data.
-func writeFile(data, rel string, b []byte) error {
-	if !filepath.IsLocal(filepath.FromSlash(rel)) {
-		return fmt.Errorf("sample path %q would leave %s", rel, data)
-	}
-	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), redact.Bytes(b), 0o644)
 }
 
 // removeStale deletes the files of samples beyond k (a lowered --samples).

@@ -52,7 +52,7 @@ func runStage(t *testing.T, env *pipeline.Env, s *Stage) pipeline.Counters {
 }
 
 func rowsByModel(t *testing.T, env *pipeline.Env) map[string][]schemas.Generation {
-	rows, err := warehouse.ReadDataset[schemas.Generation](env.Warehouse, "generations")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Generations)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestGenerateAllKinds(t *testing.T) {
 			t.Errorf("openai sample with the 503: %+v", r)
 		}
 	}
-	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
 	if len(errs) != 1 || !errs[0].Retriable || errs[0].Class != failure.Endpoint.String() {
 		t.Fatalf("errors %+v", errs)
 	}
@@ -118,7 +118,7 @@ func TestGenerateAllKinds(t *testing.T) {
 			t.Errorf("reference row %+v", r)
 		}
 	}
-	calls, _ := warehouse.ReadDataset[schemas.LLMCall](env.Warehouse, "llm_calls")
+	calls, _ := warehouse.ReadDataset(env.Warehouse, schemas.LLMCalls)
 	if len(calls) != 9 {
 		t.Fatalf("%d llm_calls rows, want 9 (3 samples x 3 functions)", len(calls))
 	}
@@ -190,7 +190,7 @@ func TestFailedGenerations(t *testing.T) {
 	if c := runStage(t, env, s); c.Failed != 1 {
 		t.Fatalf("404 endpoint: %+v, want the unit failed", c)
 	}
-	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
 	if len(errs) != 1 || errs[0].Class != failure.Endpoint.String() || errs[0].Retriable || !strings.Contains(errs[0].Message, "404") {
 		t.Fatalf("errors %+v", errs)
 	}

@@ -50,12 +50,12 @@ func referenceRows(t *testing.T, env *pipeline.Env) ([]schemas.FuzzResult, []sch
 
 // TestReferenceUnderLoad: O1 on reference samples of demo contracts, run
 // on a starved process (two OS threads for Go, busy processes beside it,
-// and an 11 s stall during fuzzing, as a machine too loaded to schedule the
+// and three 10.5 s stalls during fuzzing, as a machine too loaded to schedule the
 // process gives), calls no function non-equivalent and writes the same rows
 // as an unloaded run with the same seed.
 func TestReferenceUnderLoad(t *testing.T) {
 	if testing.Short() {
-		t.Skip("loads the machine for about 20 s")
+		t.Skip("loads the machine for about 50 s")
 	}
 	contracts := []string{"GiftToken", "TimedCrowdsale"}
 	idle, idleCx := referenceRows(t, referenceEnv(t, contracts...))
@@ -65,7 +65,7 @@ func TestReferenceUnderLoad(t *testing.T) {
 	env := referenceEnv(t, contracts...)
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	busyProcesses(t, 2)
-	stallProcess(t, 500*time.Millisecond, 11*time.Second)
+	stallProcess(t, 500*time.Millisecond, 10500*time.Millisecond, 3)
 	loaded, loadedCx := referenceRows(t, env)
 	for _, r := range loaded {
 		if r.Calls == 0 {
@@ -95,11 +95,14 @@ func busyProcesses(t *testing.T, n int) {
 	}
 }
 
-// stallProcess has a helper stop this process after a delay and let it go
-// on after d: for d it gets no CPU at all.
-func stallProcess(t *testing.T, after, d time.Duration) {
+// stallProcess has a helper stop this process n times, the first after a
+// delay, and let it go on after d each time: for d it gets no CPU at all.
+// Each stall that lands in a call outlasts a per-call clock of 10 s; several
+// make it near certain that one does.
+func stallProcess(t *testing.T, after, d time.Duration, n int) {
 	pid := os.Getpid()
-	script := fmt.Sprintf("sleep %g; kill -STOP %d; sleep %g; kill -CONT %d", after.Seconds(), pid, d.Seconds(), pid)
+	script := fmt.Sprintf("sleep %g; for i in $(seq %d); do kill -STOP %d; sleep %g; kill -CONT %d; sleep 0.3; done",
+		after.Seconds(), n, pid, d.Seconds(), pid)
 	cmd := exec.Command("sh", "-c", script)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // not stopped or killed with the test's group
 	if err := cmd.Start(); err != nil {

@@ -208,10 +208,10 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	out := &pipeline.Output{}
 	if len(results) > 0 {
-		pipeline.Add(out, "fuzz_results", results)
+		pipeline.Add(out, schemas.FuzzResults, results)
 	}
 	if len(cxs) > 0 {
-		pipeline.Add(out, "fuzz_counterexamples", cxs)
+		pipeline.Add(out, schemas.FuzzCounterexamples, cxs)
 	}
 	return out, nil
 }

@@ -35,11 +35,11 @@ func vaultInputs(t *testing.T, env *pipeline.Env) string {
 
 func readResults(t *testing.T, env *pipeline.Env) ([]schemas.FuzzResult, []schemas.FuzzCounterexample) {
 	t.Helper()
-	results, err := warehouse.ReadDataset[schemas.FuzzResult](env.Warehouse, "fuzz_results")
+	results, err := warehouse.ReadDataset(env.Warehouse, schemas.FuzzResults)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cxs, err := warehouse.ReadDataset[schemas.FuzzCounterexample](env.Warehouse, "fuzz_counterexamples")
+	cxs, err := warehouse.ReadDataset(env.Warehouse, schemas.FuzzCounterexamples)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,7 +191,7 @@ func TestTables(t *testing.T) {
 		t.Errorf("table6_oracles (O1, O2) = %v, want %v", table6, want6)
 	}
 
-	if err := warehouse.Write(env.Warehouse.Path("replay_calls", warehouse.ByContract(id), "o3"), []schemas.ReplayCall{
+	if err := warehouse.Write(env.Warehouse.Path(schemas.ReplayCalls.Name(), warehouse.ByContract(id), "o3"), []schemas.ReplayCall{
 		replay("O3", "fixed", figure1Model, 0, false), replay("O3", "matched", "reference", 0, false),
 	}); err != nil {
 		t.Fatal(err)

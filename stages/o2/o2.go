@@ -160,9 +160,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	labels := replay.Labels{ContractID: pu.Contract, Oracle: schemas.OracleO2}
 	out := &pipeline.Output{}
-	pipeline.Add(out, "replay_calls", res.CallRows(labels))
-	pipeline.Add(out, "view_snapshots", res.ViewRows(labels))
-	pipeline.Add(out, "coverage", res.CoverageRows(labels, ""))
+	pipeline.Add(out, schemas.ReplayCalls, res.CallRows(labels))
+	pipeline.Add(out, schemas.ViewSnapshots, res.ViewRows(labels))
+	pipeline.Add(out, schemas.Coverage, res.CoverageRows(labels, ""))
 	return out, nil
 }
 

@@ -6,11 +6,11 @@ import (
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/callseq"
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/replay"
-	"github.com/solbehave/solbehave/internal/sequence"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/pipeline"
@@ -29,28 +29,28 @@ const demoCorpus = "../../data/corpus/demo"
 
 // writeSequences runs Algorithm 1 with the static graph, as the sequences
 // stage does under the paper profile, and writes its rows under extractor.
-func writeSequences(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *solc.Output, budget int, extractors ...string) *sequence.Result {
+func writeSequences(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *solc.Output, budget int, extractors ...string) *callseq.Result {
 	t.Helper()
-	return writeProfile(t, env, rec, out, budget, sequence.ProfilePaper, extractors...)
+	return writeProfile(t, env, rec, out, budget, callseq.ProfilePaper, extractors...)
 }
 
 // writeProfile is writeSequences under the named profile.
-func writeProfile(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *solc.Output, budget int, profile string, extractors ...string) *sequence.Result {
+func writeProfile(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *solc.Output, budget int, profile string, extractors ...string) *callseq.Result {
 	t.Helper()
 	res, err := dcrextract.Static(dcrextract.FromRecord(rec, out))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := sequence.FromRecord(rec, out, res.Graph)
+	c, err := callseq.FromRecord(rec, out, res.Graph)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg, err := sequence.ProfileConfig(profile)
+	cfg, err := callseq.ProfileConfig(profile)
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg.Budget = budget
-	gen, err := sequence.Generate(context.Background(), c, cfg)
+	gen, err := callseq.Generate(context.Background(), c, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

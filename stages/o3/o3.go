@@ -49,12 +49,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/callseq"
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/replay"
-	"github.com/solbehave/solbehave/internal/sequence"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/subjects"
 	"github.com/solbehave/solbehave/internal/warehouse"
@@ -81,7 +81,7 @@ type Stage struct {
 
 // New returns the stage with its defaults.
 func New() *Stage {
-	return &Stage{Profile: sequence.ProfilePaper, SnapshotEvery: 50, History: 1000}
+	return &Stage{Profile: callseq.ProfilePaper, SnapshotEvery: 50, History: 1000}
 }
 
 func (s *Stage) Name() string    { return "o3" }
@@ -123,15 +123,15 @@ func (s *Stage) reference() string {
 
 // InScope: a run plans one profile's units and leaves the other's.
 func (s *Stage) InScope(unitID string) bool {
-	p := sequence.UnitProfile(unitID)
+	p := callseq.UnitProfile(unitID)
 	return p == "" || p == s.Profile
 }
 
 // Plan makes one unit per kept contract with compiling samples and
 // sequences of the profile.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	if !sequence.IsProfile(s.Profile) {
-		return nil, fmt.Errorf("o3: --o3-profile %q: want one of %v", s.Profile, sequence.ProfileNames())
+	if !callseq.IsProfile(s.Profile) {
+		return nil, fmt.Errorf("o3: --o3-profile %q: want one of %v", s.Profile, callseq.ProfileNames())
 	}
 	in, err := readInputs(env.Warehouse, s.Profile)
 	if err != nil || len(in.samples) == 0 || len(in.calls) == 0 {
@@ -170,7 +170,7 @@ func readInputs(w *warehouse.Warehouse, profile string) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	calls, err := warehouse.ReadDataset[schemas.SequenceCall](w, "sequence_calls")
+	calls, err := warehouse.ReadDataset(w, schemas.SequenceCalls)
 	if err != nil {
 		return nil, err
 	}
@@ -255,7 +255,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 // replayExtractor replays one extractor's sequences on the samples it judges.
 func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, contractID, ex string, rows []schemas.SequenceCall,
 	orig *deploy.Deployment, samples []replay.Sample, out *pipeline.Output) error {
-	seqs, err := sequence.Replayable(rows)
+	seqs, err := callseq.Replayable(rows)
 	if err != nil {
 		return failure.New(failure.Input, false, fmt.Errorf("%s sequences: %w", ex, err))
 	}
@@ -279,7 +279,7 @@ func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, contract
 	for i := range cov {
 		cov[i].Profile = s.Profile
 	}
-	pipeline.Add(out, "coverage", cov)
+	pipeline.Add(out, schemas.Coverage, cov)
 	if fixed {
 		s.addRows(env, out, res, sp, contractID, ex, SettingFixed, func(string) bool { return true })
 	}
@@ -310,11 +310,9 @@ func (s *Stage) addRows(env *pipeline.Env, out *pipeline.Output, res *replay.Res
 		}
 		r.Profile, r.Extractor = s.Profile, ex
 		if r.Probe {
-			r.Oracle = schemas.OracleO4
+			r, departs := o4Row(r)
 			o4 = append(o4, r)
-			if r.StatusRef != schemas.StatusRevert {
-				odd++
-			}
+			odd += departs
 			continue
 		}
 		r.Step = int64(sp.position[r.Seq][r.Step])
@@ -326,8 +324,8 @@ func (s *Stage) addRows(env *pipeline.Env, out *pipeline.Output, res *replay.Res
 	if odd > 0 { // the original did not repeat what it did during generation
 		env.Log.Warn("o3: replay on the original departs from the generation", "contract", contractID, "setting", setting, "rows", odd)
 	}
-	pipeline.Add(out, "replay_calls", o3)
-	pipeline.Add(out, "replay_calls", o4)
+	pipeline.Add(out, schemas.ReplayCalls, o3)
+	pipeline.Add(out, schemas.ReplayCalls, o4)
 	var views []schemas.ViewSnapshot
 	for _, v := range res.ViewRows(replay.Labels{ContractID: contractID, Oracle: schemas.OracleO3, GraphSetting: setting}) {
 		if keep(v.Model) {
@@ -336,54 +334,5 @@ func (s *Stage) addRows(env *pipeline.Env, out *pipeline.Output, res *replay.Res
 			views = append(views, v)
 		}
 	}
-	pipeline.Add(out, "view_snapshots", views)
-}
-
-// split maps each replayed sequence's calls to O3's numbering.
-type split struct {
-	seqs     []replay.Sequence
-	index    map[int64]int   // sequence id -> index
-	position map[int64][]int // sequence id -> per call, kept calls before it
-}
-
-func splitOf(seqs []replay.Sequence) split {
-	sp := split{seqs: seqs, index: map[int64]int{}, position: map[int64][]int{}}
-	for q, seq := range seqs {
-		sp.index[seq.ID] = q
-		pos, kept := make([]int, len(seq.Calls)), 0
-		for i, c := range seq.Calls {
-			pos[i] = kept
-			if !c.Probe {
-				kept++
-			}
-		}
-		sp.position[seq.ID] = pos
-	}
-	return sp
-}
-
-// keptBefore counts the kept calls among a sequence's first n calls.
-func (sp split) keptBefore(seqID int64, n int) int {
-	pos := sp.position[seqID]
-	if n >= len(pos) {
-		return len(sequence.KeptOnly(sp.seqs[sp.index[seqID]]).Calls)
-	}
-	return pos[n]
-}
-
-// keptResult is the comparison restricted to the kept calls: what O3's
-// coverage counts.
-func (sp split) keptResult(res *replay.Result) *replay.Result {
-	kept := &replay.Result{ABI: res.ABI, Views: res.Views}
-	for q, seq := range res.Sequences {
-		t := &replay.Trace{}
-		for i, c := range seq.Calls {
-			if !c.Probe {
-				t.Outcomes = append(t.Outcomes, res.Ref[q].Outcomes[i])
-			}
-		}
-		kept.Sequences = append(kept.Sequences, sequence.KeptOnly(seq))
-		kept.Ref = append(kept.Ref, t)
-	}
-	return kept
+	pipeline.Add(out, schemas.ViewSnapshots, views)
 }

@@ -3,7 +3,7 @@ package o3
 import (
 	"testing"
 
-	"github.com/solbehave/solbehave/internal/sequence"
+	"github.com/solbehave/solbehave/internal/callseq"
 	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -15,10 +15,10 @@ func TestProfilesKeepEachOthersRows(t *testing.T) {
 	rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
 	id, out := stagetest.Compile(t, env, rec, nil)
 	stagetest.WriteInputs(t, env, vaultID, id, stagetest.References(1, id))
-	paperGen := writeProfile(t, env, rec, out, 30, sequence.ProfilePaper, "static")
-	extGen := writeProfile(t, env, rec, out, 30, sequence.ProfileExtended, "static")
+	paperGen := writeProfile(t, env, rec, out, 30, callseq.ProfilePaper, "static")
+	extGen := writeProfile(t, env, rec, out, 30, callseq.ProfileExtended, "static")
 	paper, ext := New(), New()
-	ext.Profile = sequence.ProfileExtended
+	ext.Profile = callseq.ProfileExtended
 	for _, s := range []*Stage{paper, ext} {
 		if c := stagetest.RunStage(t, env, s); c.Ran != 1 {
 			t.Fatalf("%s: counters %+v", s.Profile, c)

@@ -446,7 +446,7 @@ func TestUnwritablePageIsAStorageFailure(t *testing.T) {
 			t.Fatalf("run %d: want the unit run and failed, got %+v, %v", run, c, err)
 		}
 	}
-	errs, err := warehouse.ReadDataset[schemas.ErrorRow](w, "errors")
+	errs, err := warehouse.ReadDataset(w, schemas.Errors)
 	if err != nil || len(errs) != 1 || errs[0].Class != failure.Storage.String() || !errs[0].Retriable {
 		t.Fatalf("want one retriable storage error row, got %+v, %v", errs, err)
 	}

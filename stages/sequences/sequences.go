@@ -1,5 +1,5 @@
 // Package sequences is the validated sequence generation stage of solbehave
-// paper §IV-E2 (Algorithm 1, internal/sequence): for every kept contract and
+// paper §IV-E2 (Algorithm 1, internal/callseq): for every kept contract and
 // every extractor whose DCR graph the dcr stage wrote, it deploys the
 // original from its stored compiler output and drives the graph against it,
 // collecting --o3-budget calls the original accepts, one sequence at a time
@@ -35,10 +35,10 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/artifact"
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/callseq"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/failure"
-	"github.com/solbehave/solbehave/internal/sequence"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/subjects"
 	"github.com/solbehave/solbehave/internal/warehouse"
@@ -50,7 +50,7 @@ import (
 type Stage struct {
 	// Config is Algorithm 1's setting; its Parts come from Profile and
 	// Overrides, and its Seed is set per unit from --seed.
-	Config    sequence.Config
+	Config    callseq.Config
 	Profile   string    // paper, extended
 	Overrides Overrides // parts set one by one over the profile
 	History   int       // recorded transactions read
@@ -65,7 +65,7 @@ type Overrides struct {
 // New returns the stage with the paper's parameters (T = 1,000, α = 0.8,
 // β = 0.7) and profile.
 func New() *Stage {
-	return &Stage{Config: sequence.DefaultConfig(), Profile: sequence.ProfilePaper, History: 1000}
+	return &Stage{Config: callseq.DefaultConfig(), Profile: callseq.ProfilePaper, History: 1000}
 }
 
 func (s *Stage) Name() string { return "sequences" }
@@ -100,10 +100,10 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 
 // config is the Config a unit runs with: the profile's parts, each
 // override on top.
-func (s *Stage) config() (sequence.Config, error) {
-	parts, err := sequence.ProfileParts(s.Profile)
+func (s *Stage) config() (callseq.Config, error) {
+	parts, err := callseq.ProfileParts(s.Profile)
 	if err != nil {
-		return sequence.Config{}, fmt.Errorf("--o3-profile: %w", err)
+		return callseq.Config{}, fmt.Errorf("--o3-profile: %w", err)
 	}
 	o := s.Overrides
 	for _, p := range []struct {
@@ -124,7 +124,7 @@ func (s *Stage) config() (sequence.Config, error) {
 
 // InScope: a run plans one profile's units and leaves the other's.
 func (s *Stage) InScope(unitID string) bool {
-	p := sequence.UnitProfile(unitID)
+	p := callseq.UnitProfile(unitID)
 	return p == "" || p == s.Profile
 }
 
@@ -135,7 +135,7 @@ type unit struct {
 	rec       *deploy.Record
 	loadErr   error
 	artifact  string
-	cfg       sequence.Config
+	cfg       callseq.Config
 }
 
 // Plan makes one unit per kept contract and extracted graph, for the profile.
@@ -160,7 +160,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		id := sub.Entry.ID
 		for _, g := range in.graphs[id] {
 			u := unit{extractor: g.Extractor, graphPath: g.Path, rec: sub.Record, loadErr: sub.LoadErr, artifact: sub.Artifact, cfg: cfg}
-			fp := pipeline.Fingerprint(s.Version(), sequence.Version, cfg, s.Profile, s.History, env.Seed, sub.Digest, u.artifact, g.GraphSHA256, pipeline.ErrText(sub.LoadErr))
+			fp := pipeline.Fingerprint(s.Version(), callseq.Version, cfg, s.Profile, s.History, env.Seed, sub.Digest, u.artifact, g.GraphSHA256, pipeline.ErrText(sub.LoadErr))
 			units = append(units, pipeline.Unit{ID: id + "/" + g.Extractor + "/" + s.Profile, Contract: id, Fingerprint: fp, Payload: u})
 		}
 	}
@@ -178,7 +178,7 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 	if err != nil {
 		return nil, err
 	}
-	graphs, err := warehouse.ReadDataset[schemas.DCRGraph](w, "dcr_graphs")
+	graphs, err := warehouse.ReadDataset(w, schemas.DCRGraphs)
 	if err != nil {
 		return nil, err
 	}
@@ -215,28 +215,28 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if err != nil {
 		return nil, failure.New(failure.Input, false, err)
 	}
-	c, err := sequence.FromRecord(u.rec, out, g)
+	c, err := callseq.FromRecord(u.rec, out, g)
 	if err != nil {
 		return nil, failure.New(failure.Deploy, false, err)
 	}
 	cfg := u.cfg
 	cfg.Seed = UnitSeed(env.Seed, pu.Contract, u.extractor)
-	res, err := sequence.Generate(ctx, c, cfg)
+	res, err := callseq.Generate(ctx, c, cfg)
 	if err != nil {
 		return nil, failure.New(failure.Sequences, false, err)
 	}
 	o := &pipeline.Output{}
-	pipeline.Add(o, "sequence_calls", res.Rows(pu.Contract, u.extractor, s.Profile))
+	pipeline.Add(o, schemas.SequenceCalls, res.Rows(pu.Contract, u.extractor, s.Profile))
 	return o, nil
 }
 
 // readGraph parses a graph file the dcr stage wrote.
-func readGraph(data, rel string) (*dcr.Graph, error) {
+func readGraph(data, rel string) (*dcrgraph.Graph, error) {
 	raw, err := os.ReadFile(filepath.Join(data, rel))
 	if err != nil {
 		return nil, err
 	}
-	g, err := dcr.Parse(raw)
+	g, err := dcrgraph.Parse(raw)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", rel, err)
 	}

@@ -10,9 +10,9 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/solbehave/solbehave/internal/dcr"
+	"github.com/solbehave/solbehave/internal/callseq"
 	"github.com/solbehave/solbehave/internal/dcrextract"
-	"github.com/solbehave/solbehave/internal/sequence"
+	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
@@ -32,7 +32,7 @@ func TestMain(m *testing.M) {
 // setup writes what verify and dcr would have for the named demo
 // contracts: kept, the original's artifact, the static graph (or the one
 // given) as a file and a dcr_graphs row.
-func setup(t *testing.T, env *pipeline.Env, graphs map[string]*dcr.Graph, names ...string) {
+func setup(t *testing.T, env *pipeline.Env, graphs map[string]*dcrgraph.Graph, names ...string) {
 	t.Helper()
 	for _, rec := range stagetest.LoadRecords(t, demoCorpus, 1000, names...) {
 		e := rec.Entry
@@ -53,7 +53,7 @@ func setup(t *testing.T, env *pipeline.Env, graphs map[string]*dcr.Graph, names 
 			t.Fatal(err)
 		}
 		stagetest.Write(t, env, "contracts", e.ID, "test", []schemas.Contract{{ContractID: e.ID, Kept: true}})
-		stagetest.Write(t, env, "reproducibility", e.ID, "test", []schemas.Reproducibility{{ContractID: e.ID, Kept: true, Artifact: id}})
+		stagetest.Write(t, env, "reproducibility", e.ID, "test", []schemas.ReproducibilityRow{{ContractID: e.ID, Kept: true, Artifact: id}})
 		stagetest.Write(t, env, "dcr_graphs", e.ID, "test", []schemas.DCRGraph{
 			{ContractID: e.ID, Extractor: "static", Status: "ok", Path: rel, GraphSHA256: id + string(raw)},
 			{ContractID: e.ID, Extractor: "llm:broken", Status: "rejected"},
@@ -85,7 +85,7 @@ func TestStageGeneratesTheBudgetPerGraph(t *testing.T) {
 		got["attempted"] != got["rows"] || got["attempted"].(int64) != got["kept"].(int64)+got["discarded"].(int64) {
 		t.Fatalf("sequence_stats %v", got)
 	}
-	rows, err := warehouse.ReadDataset[schemas.SequenceCall](env.Warehouse, "sequence_calls")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.SequenceCalls)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,10 +108,10 @@ func TestStageGeneratesTheBudgetPerGraph(t *testing.T) {
 // one's retries find recorded arguments, and --o3-history-tries alone does
 // too over the paper profile.
 func TestProfileDecidesWhetherAContractGetsASequence(t *testing.T) {
-	lockInThePast := &dcr.Graph{Contract: "EtherLocker", Extractor: "static", Events: []dcr.Event{{
-		ID: "lockSuccess", Function: "lock", Branch: "success", Role: dcr.RoleAny, Included: true, Value: "1 ether",
-		Args: []dcr.Arg{{Type: "address", Value: dcr.StringArg("0x00000000000000000000000000000000000000b0")},
-			{Type: "uint256", Value: dcr.NumberArg("0")}}}}}
+	lockInThePast := &dcrgraph.Graph{Contract: "EtherLocker", Extractor: "static", Events: []dcrgraph.Event{{
+		ID: "lockSuccess", Function: "lock", Branch: "success", Role: dcrgraph.RoleAny, Included: true, Value: "1 ether",
+		Args: []dcrgraph.Arg{{Type: "address", Value: dcrgraph.StringArg("0x00000000000000000000000000000000000000b0")},
+			{Type: "uint256", Value: dcrgraph.NumberArg("0")}}}}}
 	three := 3
 	for _, tc := range []struct {
 		name      string
@@ -120,7 +120,7 @@ func TestProfileDecidesWhetherAContractGetsASequence(t *testing.T) {
 		sequenced bool
 	}{{"paper", "paper", nil, false}, {"extended", "extended", nil, true}, {"paper+history-tries", "paper", &three, true}} {
 		env := stagetest.NewEnv(t, demoCorpus, engines)
-		setup(t, env, map[string]*dcr.Graph{"EtherLocker": lockInThePast}, "EtherLocker")
+		setup(t, env, map[string]*dcrgraph.Graph{"EtherLocker": lockInThePast}, "EtherLocker")
 		s := New()
 		s.Profile, s.Overrides.HistoryTries = tc.profile, tc.tries
 		s.Config.Budget, s.Config.MaxAttempts = 10, 100
@@ -202,13 +202,13 @@ func TestUnitSeedDependsOnEveryPart(t *testing.T) {
 func TestPartFlagsOverrideTheProfile(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
-		want sequence.Parts
+		want callseq.Parts
 	}{
-		{nil, sequence.Parts{}},
-		{[]string{"--o3-profile", "extended"}, sequence.Parts{Users: 4, HistoryTries: 3, SearchTries: 4, FallbackPatience: 3, HistoryPace: true}},
-		{[]string{"--o3-profile", "extended", "--o3-users", "0", "--o3-history-pace=false"}, sequence.Parts{HistoryTries: 3, SearchTries: 4, FallbackPatience: 3}},
-		{[]string{"--o3-search-tries", "2", "--o3-history-pace"}, sequence.Parts{SearchTries: 2, HistoryPace: true}},
-		{[]string{"--o3-profile", "extended", "--o3-users", "1", "--o3-users", ""}, sequence.Parts{Users: 4, HistoryTries: 3, SearchTries: 4, FallbackPatience: 3, HistoryPace: true}},
+		{nil, callseq.Parts{}},
+		{[]string{"--o3-profile", "extended"}, callseq.Parts{Users: 4, HistoryTries: 3, SearchTries: 4, FallbackPatience: 3, HistoryPace: true}},
+		{[]string{"--o3-profile", "extended", "--o3-users", "0", "--o3-history-pace=false"}, callseq.Parts{HistoryTries: 3, SearchTries: 4, FallbackPatience: 3}},
+		{[]string{"--o3-search-tries", "2", "--o3-history-pace"}, callseq.Parts{SearchTries: 2, HistoryPace: true}},
+		{[]string{"--o3-profile", "extended", "--o3-users", "1", "--o3-users", ""}, callseq.Parts{Users: 4, HistoryTries: 3, SearchTries: 4, FallbackPatience: 3, HistoryPace: true}},
 	} {
 		s := New()
 		fs := pflag.NewFlagSet("x", pflag.ContinueOnError)

@@ -145,11 +145,11 @@ type keptContract struct {
 // with ablation, also every contract whose original compiled (its size or
 // history kept it out; §VI's size ablation needs only compilation).
 func keptContracts(env *pipeline.Env, ablation bool) (map[string]keptContract, error) {
-	contracts, err := warehouse.ReadDataset[schemas.Contract](env.Warehouse, "contracts")
+	contracts, err := warehouse.ReadDataset(env.Warehouse, schemas.Contracts)
 	if err != nil {
 		return nil, err
 	}
-	repro, err := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	repro, err := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
 	if err != nil {
 		return nil, err
 	}
@@ -202,9 +202,9 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if err != nil {
 		return nil, err
 	}
-	pipeline.Add(out, "skeletons", rows(pu.Contract, sk, model, relPath, sum, stubErr, u.ablation))
+	pipeline.Add(out, schemas.Skeletons, rows(pu.Contract, sk, model, relPath, sum, stubErr, u.ablation))
 	if len(calls) > 0 {
-		pipeline.Add(out, "llm_calls", calls)
+		pipeline.Add(out, schemas.LLMCalls, calls)
 	}
 	return out, nil
 }

@@ -34,7 +34,7 @@ func TestSkeletonsOfKeptContracts(t *testing.T) {
 	if c := run(t, env, New()); c.Units != 2 || c.Ran != 2 || c.Failed != 0 {
 		t.Fatalf("counters %+v", c)
 	}
-	rows, err := warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestNatSpecFromTheModel(t *testing.T) {
 		t.Fatalf("auto NatSpec model %q", got)
 	}
 	run(t, env, s)
-	rows, _ := warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
 	src := map[string]string{}
 	for _, r := range rows {
 		src[r.Function] = r.NatSpecSource
@@ -102,7 +102,7 @@ func TestNatSpecFromTheModel(t *testing.T) {
 	if !strings.Contains(string(sol), "/// @param amount wei to take") {
 		t.Errorf("skeleton without the model's NatSpec:\n%s", sol)
 	}
-	calls, _ := warehouse.ReadDataset[schemas.LLMCall](env.Warehouse, "llm_calls")
+	calls, _ := warehouse.ReadDataset(env.Warehouse, schemas.LLMCalls)
 	if len(calls) != 1 || calls[0].Purpose != "natspec" || calls[0].Error != "" || calls[0].Sample != -1 {
 		t.Fatalf("llm_calls %+v", calls)
 	}
@@ -112,13 +112,13 @@ func TestNatSpecFromTheModel(t *testing.T) {
 	s2.LLM.BaseURL, s2.Generators = srv.BaseURL(), s.Generators
 	s2.LLM.CacheDir = t.TempDir() // a fresh cache, so the garbage is asked for
 	(&pipeline.Runner{Env: env, Force: true}).Run(context.Background(), s2)
-	rows, _ = warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	rows, _ = warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
 	for _, r := range rows {
 		if r.NatSpecSource == "llm" {
 			t.Errorf("%s: llm NatSpec from a garbage reply", r.Function)
 		}
 	}
-	calls, _ = warehouse.ReadDataset[schemas.LLMCall](env.Warehouse, "llm_calls")
+	calls, _ = warehouse.ReadDataset(env.Warehouse, schemas.LLMCalls)
 	if len(calls) != 1 || !strings.HasPrefix(calls[0].Error, "unusable reply") {
 		t.Fatalf("garbage reply not recorded: %+v", calls)
 	}
@@ -131,7 +131,7 @@ func TestSizeAblationAndScope(t *testing.T) {
 	env := regentest.Env(t, demoCorpus)
 	gift := regentest.Keep(t, env, "Vault", "GiftToken")[1]
 	dropped := []schemas.Contract{{ContractID: gift.ID, Name: "GiftToken", Kept: false, Reason: "size filter"}}
-	if err := warehouse.Write(env.Warehouse.Path("contracts", warehouse.ByContract(gift.ID), "verify"), dropped); err != nil {
+	if err := warehouse.Write(env.Warehouse.Path(schemas.Contracts.Name(), warehouse.ByContract(gift.ID), "verify"), dropped); err != nil {
 		t.Fatal(err)
 	}
 	if c := run(t, env, New()); c.Units != 1 {
@@ -142,7 +142,7 @@ func TestSizeAblationAndScope(t *testing.T) {
 	if c := run(t, env, s); c.Units != 2 || c.Ran != 1 || c.Skipped != 1 {
 		t.Fatalf("with --size-ablation: %+v", c)
 	}
-	rows, _ := warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
 	chain := 0
 	for _, r := range rows {
 		if r.Ablation != (r.Target == "GiftToken") || r.Regenerate != "chain" {
@@ -156,7 +156,7 @@ func TestSizeAblationAndScope(t *testing.T) {
 	if c := run(t, env, s); c.Ran != 2 {
 		t.Fatalf("--regenerate target did not rerun both units: %+v", c)
 	}
-	rows, _ = warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	rows, _ = warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
 	own := 0
 	for _, r := range rows {
 		if r.Target == "GiftToken" {
@@ -186,7 +186,7 @@ func TestSkeletonAcrossFiles(t *testing.T) {
 	if c := run(t, env, New()); c.Ran != 1 || c.Failed != 0 {
 		t.Fatalf("counters %+v", c)
 	}
-	rows, err := warehouse.ReadDataset[schemas.Skeleton](env.Warehouse, "skeletons")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,7 +60,7 @@ func TestMainnetCorpusBeatsThePlainReplayFloor(t *testing.T) {
 	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,7 +13,7 @@ import (
 // verdict accumulates what verifying one contract found.
 type verdict struct {
 	rec          *deploy.Record
-	repro        schemas.Reproducibility
+	repro        schemas.ReproducibilityRow
 	calls        []schemas.VerifyCall
 	functions    functionCount
 	functionRows []schemas.Function
@@ -52,7 +52,7 @@ func (v *verdict) record(d *deploy.Deployment, tx deploy.Tx, res *chain.Result) 
 	}
 }
 
-func status(ok bool) string {
+func status(ok bool) schemas.CallStatus {
 	if ok {
 		return schemas.StatusSuccess
 	}

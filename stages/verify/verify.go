@@ -102,7 +102,7 @@ func compilerOf(rec *deploy.Record) string {
 // its rows, with the reason, beside the error.
 func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
 	u := pu.Payload.(unit)
-	v := &verdict{rec: u.rec, repro: schemas.Reproducibility{
+	v := &verdict{rec: u.rec, repro: schemas.ReproducibilityRow{
 		ContractID: pu.Contract, Address: u.rec.Entry.Address, Name: u.rec.Name(), FirstDivergingTx: -1,
 	}}
 	if u.rec.Source != nil {
@@ -120,10 +120,10 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	s.judge(v)
 	out := &pipeline.Output{}
-	pipeline.Add(out, "verify_calls", v.calls)
-	pipeline.Add(out, "reproducibility", []schemas.Reproducibility{v.repro})
-	pipeline.Add(out, "contracts", []schemas.Contract{v.contractRow()})
-	pipeline.Add(out, "functions", v.functionRows)
+	pipeline.Add(out, schemas.VerifyCalls, v.calls)
+	pipeline.Add(out, schemas.Reproducibility, []schemas.ReproducibilityRow{v.repro})
+	pipeline.Add(out, schemas.Contracts, []schemas.Contract{v.contractRow()})
+	pipeline.Add(out, schemas.Functions, v.functionRows)
 	if err != nil {
 		return out, failure.New(reasonClass(err), false, err)
 	}

@@ -151,7 +151,7 @@ func TestBadInputsAreRecordedAndTheRunGoesOn(t *testing.T) {
 	if c.Units != len(want) || c.Failed != len(want)-2 {
 		t.Fatalf("counters %+v: want %d units, %d failed", c, len(want), len(want)-2)
 	}
-	rows, err := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestBadInputsAreRecordedAndTheRunGoesOn(t *testing.T) {
 			t.Errorf("%s: no reason recorded", name)
 		}
 	}
-	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
 	if len(errs) != len(want)-2 {
 		t.Fatalf("want %d error rows, got %d", len(want)-2, len(errs))
 	}
@@ -204,7 +204,7 @@ func TestCrawlFiltersHoldOnARecordedCorpus(t *testing.T) {
 	if err != nil || c.Failed != 0 {
 		t.Fatalf("counters %+v, %v: a filtered contract is not a failure", c, err)
 	}
-	rows, err := warehouse.ReadDataset[schemas.Contract](env.Warehouse, "contracts")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Contracts)
 	if err != nil || len(rows) != len(want) {
 		t.Fatalf("contracts %+v %v", rows, err)
 	}
@@ -255,7 +255,7 @@ func TestSizeFilterCountsTheChainAcrossFiles(t *testing.T) {
 	if err != nil || c.Failed != 0 {
 		t.Fatalf("counters %+v, %v", c, err)
 	}
-	rows, err := warehouse.ReadDataset[schemas.Contract](env.Warehouse, "contracts")
+	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Contracts)
 	if err != nil || len(rows) != 2 {
 		t.Fatalf("contracts %+v %v", rows, err)
 	}
@@ -274,7 +274,7 @@ func TestSizeFilterCountsTheChainAcrossFiles(t *testing.T) {
 			t.Errorf("%s: reason %q", r.Name, r.Reason)
 		}
 	}
-	fns, err := warehouse.ReadDataset[schemas.Function](env.Warehouse, "functions")
+	fns, err := warehouse.ReadDataset(env.Warehouse, schemas.Functions)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -311,11 +311,11 @@ func TestUninstallableCompilerIsRetried(t *testing.T) {
 			t.Fatalf("run %d: want the unit run and failed, got %+v %v", run, c, err)
 		}
 	}
-	errs, _ := warehouse.ReadDataset[schemas.ErrorRow](env.Warehouse, "errors")
+	errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
 	if len(errs) != 1 || errs[0].Class != failure.Network.String() || !errs[0].Retriable || !strings.Contains(errs[0].Message, "install") {
 		t.Fatalf("want one retriable network error row about the install, got %+v", errs)
 	}
-	rows, _ := warehouse.ReadDataset[schemas.Reproducibility](env.Warehouse, "reproducibility")
+	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
 	if len(rows) != 1 || rows[0].ReasonClass != failure.Network.String() {
 		t.Fatalf("want the reason class network, got %+v", rows)
 	}

@@ -149,7 +149,7 @@ func (s *Stage) cvUnits(env *pipeline.Env, files []*smartbugsFile, folds map[str
 
 // cvRows are a file's five vuln_cv rows for one setting's run (rep nil: the
 // run did not happen, status says why).
-func (s *Stage) cvRows(f *smartbugsFile, fold int, p *CVSetting, status string, rep *engine.Report) []schemas.VulnCV {
+func (s *Stage) cvRows(f *smartbugsFile, fold int, p *CVSetting, status string, rep *engine.Report) []schemas.VulnCVRow {
 	found := map[string]bool{}
 	if rep != nil {
 		for _, x := range rep.Findings {
@@ -157,9 +157,9 @@ func (s *Stage) cvRows(f *smartbugsFile, fold int, p *CVSetting, status string, 
 		}
 	}
 	params := p.params(s.Config)
-	var rows []schemas.VulnCV
+	var rows []schemas.VulnCVRow
 	for _, l := range f.labelRows() {
-		rows = append(rows, schemas.VulnCV{ContractID: f.id, Category: f.category(), Fold: int64(fold), Setting: p.Name,
+		rows = append(rows, schemas.VulnCVRow{ContractID: f.id, Category: f.category(), Fold: int64(fold), Setting: p.Name,
 			Params: params, Class: l.Class, Labelled: l.Labelled, Judged: l.Judged, Detected: found[l.Class], Status: status})
 	}
 	return rows
@@ -174,7 +174,7 @@ func (s *Stage) runCV(ctx context.Context, env *pipeline.Env, u unit) (*pipeline
 		return nil, err // the machine's failure: no row says anything of the file
 	}
 	if err != nil {
-		pipeline.Add(out, "vuln_cv", s.cvRows(f, u.fold, u.cv, status, nil))
+		pipeline.Add(out, schemas.VulnCV, s.cvRows(f, u.fold, u.cv, status, nil))
 		return out, nil // the file detects nothing under this setting; its default unit reports the failure
 	}
 	cfg := u.cv.apply(s.config(env, engine.AblationNone))
@@ -183,9 +183,9 @@ func (s *Stage) runCV(ctx context.Context, env *pipeline.Env, u unit) (*pipeline
 		return nil, err
 	}
 	if err != nil {
-		pipeline.Add(out, "vuln_cv", s.cvRows(f, u.fold, u.cv, "error", nil))
+		pipeline.Add(out, schemas.VulnCV, s.cvRows(f, u.fold, u.cv, "error", nil))
 		return out, nil
 	}
-	pipeline.Add(out, "vuln_cv", s.cvRows(f, u.fold, u.cv, "ok", rep))
+	pipeline.Add(out, schemas.VulnCV, s.cvRows(f, u.fold, u.cv, "ok", rep))
 	return out, nil
 }

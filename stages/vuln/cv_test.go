@@ -79,7 +79,7 @@ func TestEvalCVChoosesOnOtherFolds(t *testing.T) {
 			for i, labelled := range []bool{true, true, false} {
 				id := fmt.Sprintf("f%d_%d", fold, i)
 				detected := labelled && (setting == "a" || i == 0) || !labelled && setting == "a" && fold > 0
-				rows := []schemas.VulnCV{
+				rows := []schemas.VulnCVRow{
 					{ContractID: id, Fold: int64(fold), Setting: setting, Class: "reentrancy", Labelled: labelled, Judged: true, Detected: detected, Status: "ok"},
 					{ContractID: id, Fold: int64(fold), Setting: setting, Class: "frozen_ether", Judged: false, Detected: true, Status: "ok"},
 				}

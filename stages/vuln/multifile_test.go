@@ -28,7 +28,7 @@ func TestBenchmarkMultiFile(t *testing.T) {
 		t.Fatalf("counters %+v, err %v", c, err)
 	}
 	classes := map[string]string{}
-	for _, r := range read[schemas.VulnRun](t, env, "vuln_runs") {
+	for _, r := range read(t, env, schemas.VulnRuns) {
 		if r.Status != "ok" || r.Target != stagetest.MultiFileTarget || r.TestCases == 0 {
 			t.Errorf("run %+v", r)
 		}

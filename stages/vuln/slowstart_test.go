@@ -30,7 +30,7 @@ func TestSlowCompilerStartIsNoVerdict(t *testing.T) {
 			t.Errorf("%s: %d part(s) written by units the clock cut", ds, len(files))
 		}
 	}
-	for _, e := range read[schemas.ErrorRow](t, env, "errors") {
+	for _, e := range read(t, env, schemas.Errors) {
 		if e.Class != failure.Timeout.String() || !e.Retriable {
 			t.Errorf("%s: class %s retriable %v, want a retriable timeout: %s", e.Unit, e.Class, e.Retriable, e.Message)
 		}

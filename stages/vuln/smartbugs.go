@@ -155,7 +155,7 @@ func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline
 // file's ablation-none run, in a cross-validation run.
 func (s *Stage) addDefaultCV(out *pipeline.Output, u unit, status string, rep *engine.Report) {
 	if s.CV && u.fold >= 0 && u.ablation == engine.AblationNone {
-		pipeline.Add(out, "vuln_cv", s.cvRows(u.smartbugs, u.fold, &CVSettings[0], status, rep))
+		pipeline.Add(out, schemas.VulnCV, s.cvRows(u.smartbugs, u.fold, &CVSettings[0], status, rep))
 	}
 }
 

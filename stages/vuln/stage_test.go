@@ -96,7 +96,7 @@ func TestSmartBugsLayoutEndToEnd(t *testing.T) {
 	if err != nil || c.Failed != 0 || c.Units != 4 {
 		t.Fatalf("counters %+v, err %v", c, err)
 	}
-	runs := read[schemas.VulnRun](t, env, "vuln_runs")
+	runs := read(t, env, schemas.VulnRuns)
 	byID := map[string]schemas.VulnRun{}
 	for _, r := range runs {
 		byID[r.ContractID] = r
@@ -109,7 +109,7 @@ func TestSmartBugsLayoutEndToEnd(t *testing.T) {
 		t.Errorf("safe run should fall back to the pragma's newest release: %+v", safe)
 	}
 	classes := map[string]bool{}
-	for _, f := range read[schemas.VulnFinding](t, env, "vuln_findings") {
+	for _, f := range read(t, env, schemas.VulnFindings) {
 		classes[f.ContractID+":"+f.Class] = true
 		if f.ContractID == "reentrancy__bank" && f.Class == "reentrancy" && !f.Reproduces {
 			t.Errorf("the reentrancy finding does not reproduce: %+v", f)
@@ -118,7 +118,7 @@ func TestSmartBugsLayoutEndToEnd(t *testing.T) {
 	if !classes["reentrancy__bank:reentrancy"] || classes["front_running__safe:reentrancy"] {
 		t.Errorf("findings %v: want reentrancy on the bank only", classes)
 	}
-	if n := len(read[schemas.VulnLabel](t, env, "vuln_labels")); n != 10 {
+	if n := len(read(t, env, schemas.VulnLabels)); n != 10 {
 		t.Errorf("%d label rows, want 5 per file", n)
 	}
 	checkEval(t, env)
@@ -236,9 +236,9 @@ func TestAblationsAreSeparateUnits(t *testing.T) {
 	}
 }
 
-func read[T any](t *testing.T, env *pipeline.Env, dataset string) []T {
+func read[T any](t *testing.T, env *pipeline.Env, dataset schemas.Table[T]) []T {
 	t.Helper()
-	rows, err := warehouse.ReadDataset[T](env.Warehouse, dataset)
+	rows, err := warehouse.ReadDataset(env.Warehouse, dataset)
 	if err != nil {
 		t.Fatal(err)
 	}

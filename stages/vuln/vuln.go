@@ -152,7 +152,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	switch {
 	case u.labels:
 		out := &pipeline.Output{}
-		pipeline.Add(out, "vuln_labels", u.smartbugs.labelRows())
+		pipeline.Add(out, schemas.VulnLabels, u.smartbugs.labelRows())
 		return out, nil
 	case u.smartbugs != nil:
 		return s.runSmartBugs(ctx, env, pu, u)
@@ -188,8 +188,8 @@ func (s *Stage) detectReport(ctx context.Context, env *pipeline.Env, t engine.Ta
 
 func output(run schemas.VulnRun, findings []schemas.VulnFinding) *pipeline.Output {
 	out := &pipeline.Output{}
-	pipeline.Add(out, "vuln_runs", []schemas.VulnRun{run})
-	pipeline.Add(out, "vuln_findings", findings)
+	pipeline.Add(out, schemas.VulnRuns, []schemas.VulnRun{run})
+	pipeline.Add(out, schemas.VulnFindings, findings)
 	return out
 }
 

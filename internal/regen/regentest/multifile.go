@@ -3,6 +3,7 @@ package regentest
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"path"
 	"strings"
 	"testing"
@@ -18,20 +19,23 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-// BaseMutation is the mutant the multi-file fixture's oracle tests look
-// for: the zero-address check dropped from BaseToken._transfer, a body of
-// a base that lives in another file than the deployed contract. The
-// history's transfer to the zero address reverts on the original and
-// succeeds on this mutant.
+// BaseMutation is the body the multi-file fixture's base mutants change:
+// BaseToken._transfer, a body of a base that lives in another file than
+// the deployed contract. Its zero-address check is what they mutate:
+// dropped (mutant 0), the history's transfer to the zero address reverts
+// on the original and succeeds on the mutant; negated (relational `==`),
+// every transfer the original accepts reverts on the mutant.
 const BaseMutation = "BaseToken._transfer"
 
 // MultiFileSamples writes, for the multi-file fixture's record, the inputs
-// the oracles read: the original kept with its artifact, and two compiling
+// the oracles read: the original kept with its artifact, and compiling
 // samples made through the chain skeleton, as the generate stage makes
-// them: the reference (model reference) and a mutant (model mutant) whose
-// one mutation is BaseMutation. Each sample's files are stored under the
-// data folder (samples.files_path). It returns the original's artifact.
-func MultiFileSamples(t testing.TB, env *pipeline.Env, rec *deploy.Record) string {
+// them: the reference (model reference) and mutant 0, whose one mutation
+// drops BaseMutation's zero-address check; each of ops adds one more
+// mutant (1, 2, ...) whose one mutation is that operator on the same
+// check. Each sample's files are stored under the data folder
+// (samples.files_path). It returns the original's artifact.
+func MultiFileSamples(t testing.TB, env *pipeline.Env, rec *deploy.Record, ops ...string) string {
 	t.Helper()
 	origID, out := stagetest.Compile(t, env, rec, nil)
 	orig, target, err := regen.OriginalOf(rec, out)
@@ -50,18 +54,18 @@ func MultiFileSamples(t testing.TB, env *pipeline.Env, rec *deploy.Record) strin
 	if res.Err != "" {
 		t.Fatal(res.Err)
 	}
-	mutated, m := mutateBase(t, sk, orig)
-	samples := []schemas.Sample{
-		multiFileSample(t, env, rec, "reference", res.Files, ""),
-		multiFileSample(t, env, rec, "mutant", mutated, stagetest.JSON([]mutate.Mutation{m})),
+	samples := []schemas.Sample{multiFileSample(t, env, rec, "reference", 0, res.Files, "")}
+	for k, op := range append([]string{mutate.DropRequire}, ops...) {
+		mutated, m := mutateBase(t, sk, orig, op)
+		samples = append(samples, multiFileSample(t, env, rec, "mutant", int64(k), mutated, stagetest.JSON([]mutate.Mutation{m})))
 	}
 	stagetest.WriteInputs(t, env, rec.Entry.ID, origID, samples)
 	return origID
 }
 
-// mutateBase is the reference with BaseMutation's zero-address require
-// dropped by the mutation operator.
-func mutateBase(t testing.TB, sk *skeleton.Skeleton, orig *regen.Original) (map[string]string, mutate.Mutation) {
+// mutateBase is the reference with operator op applied to
+// BaseMutation's zero-address check (for relational, the `==` variant).
+func mutateBase(t testing.TB, sk *skeleton.Skeleton, orig *regen.Original, op string) (map[string]string, mutate.Mutation) {
 	t.Helper()
 	var fn skeleton.Function
 	for _, f := range sk.Functions {
@@ -72,21 +76,27 @@ func mutateBase(t testing.TB, sk *skeleton.Skeleton, orig *regen.Original) (map[
 	if fn.Key == "" {
 		t.Fatalf("the chain skeleton has no hole for %s", BaseMutation)
 	}
+	src := orig.Files[fn.File]
+	check := strings.Index(src, "require(to != address(0)")
+	if check < 0 {
+		t.Fatalf("%s has no zero-address check", BaseMutation)
+	}
+	end := check + strings.Index(src[check:], ";")
 	var site mutate.Site
 	for _, c := range solast.Contracts(orig.ASTs[fn.File]) {
 		for _, d := range solast.Functions(c.Node) {
 			if d.Src.Start != fn.Orig.Start {
 				continue
 			}
-			for _, s := range mutate.Sites(orig.Files[fn.File], d, mutate.Options{Checked: true}) {
-				if s.Operator == mutate.DropRequire && strings.Contains(s.Detail, "address(0)") {
+			for _, s := range mutate.Sites(src, d, mutate.Options{Checked: true}) {
+				if s.Operator == op && s.Start >= check && s.End <= end+1 && (op != mutate.Relational || s.Text == "==") {
 					site = s
 				}
 			}
 		}
 	}
 	if site.Operator == "" {
-		t.Fatalf("no zero-address require to drop in %s", BaseMutation)
+		t.Fatalf("no %s site on the zero-address check of %s", op, BaseMutation)
 	}
 	o := skeleton.NewOriginal(orig.Files)
 	bodies := map[int]string{}
@@ -98,8 +108,8 @@ func mutateBase(t testing.TB, sk *skeleton.Skeleton, orig *regen.Original) (map[
 }
 
 // multiFileSample compiles files as the compile stage does (the record's
-// standard-JSON settings) and stores them as sample 0 of model.
-func multiFileSample(t testing.TB, env *pipeline.Env, rec *deploy.Record, model string, files map[string]string, mutations string) schemas.Sample {
+// standard-JSON settings) and stores them as sample k of model.
+func multiFileSample(t testing.TB, env *pipeline.Env, rec *deploy.Record, model string, k int64, files map[string]string, mutations string) schemas.Sample {
 	t.Helper()
 	in, err := regen.CompileInput(rec, files)
 	if err != nil {
@@ -113,9 +123,9 @@ func multiFileSample(t testing.TB, env *pipeline.Env, rec *deploy.Record, model 
 	if err != nil {
 		t.Fatal(err)
 	}
-	smp := stagetest.Sample(model, 0, id, mutations)
+	smp := stagetest.Sample(model, k, id, mutations)
 	dir := regen.SampleDir(rec.Entry.ID, model)
-	smp.SourcePath, smp.FilesPath = path.Join(dir, "0.sol"), path.Join(dir, "0.files.json")
+	smp.SourcePath, smp.FilesPath = path.Join(dir, fmt.Sprintf("%d.sol", k)), path.Join(dir, fmt.Sprintf("%d.files.json", k))
 	b, err := json.Marshal(files)
 	if err != nil {
 		t.Fatal(err)

@@ -114,9 +114,9 @@ func keep(t *testing.T, env *pipeline.Env, client *etherscan.Client, e etherscan
 	}
 	sum := sha256.Sum256([]byte(rec.Source.SourceCode))
 	part := warehouse.ByContract(e.ID)
-	write(t, env.Warehouse.Path("contracts", part, "verify"), []schemas.Contract{{ContractID: e.ID, Name: e.Name,
+	write(t, env.Warehouse.Path(schemas.Contracts.Name(), part, "verify"), []schemas.Contract{{ContractID: e.ID, Name: e.Name,
 		Kept: true, SourceSHA256: hex.EncodeToString(sum[:]), NNontrivialFunctions: 3}})
-	write(t, env.Warehouse.Path("reproducibility", part, "verify"), []schemas.Reproducibility{{ContractID: e.ID, Name: e.Name,
+	write(t, env.Warehouse.Path(schemas.Reproducibility.Name(), part, "verify"), []schemas.ReproducibilityRow{{ContractID: e.ID, Name: e.Name,
 		Kept: true, Artifact: id, CompilerUsed: built.CompilerUsed}})
 	return Original{ID: e.ID, Record: rec, Artifact: id, Orig: orig, Target: target}
 }
@@ -146,7 +146,7 @@ func Skeleton(t *testing.T, env *pipeline.Env, o Original) *skeleton.Skeleton {
 			Function: f.Key, DeclaredIn: f.Contract, Nontrivial: f.Nontrivial, HasBody: f.HasBody, Regenerate: sk.Scope,
 			NFunctions: int64(len(sk.Holes())), NNontrivial: int64(sk.Nontrivial()), SkeletonPath: rel, SkeletonSHA256: hex.EncodeToString(sum[:]), StubCompiled: true})
 	}
-	write(t, env.Warehouse.Path("skeletons", warehouse.ByContract(o.ID), "skeleton"), rows)
+	write(t, env.Warehouse.Path(schemas.Skeletons.Name(), warehouse.ByContract(o.ID), "skeleton"), rows)
 	return sk
 }
 
@@ -184,7 +184,7 @@ func Generate(t *testing.T, env *pipeline.Env, o Original, sk *skeleton.Skeleton
 		rows = append(rows, row)
 	}
 	name := "generate-" + strings.NewReplacer(":", "_", "/", "__").Replace(g.Name())
-	write(t, env.Warehouse.Path("generations", warehouse.ByContract(o.ID), name), rows)
+	write(t, env.Warehouse.Path(schemas.Generations.Name(), warehouse.ByContract(o.ID), name), rows)
 }
 
 func writeFile(t testing.TB, data, rel string, b []byte) {

@@ -1,0 +1,62 @@
+package callseq
+
+import (
+	"context"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/dcrextract"
+	"github.com/solbehave/solbehave/internal/guardstate"
+	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/stagetest"
+)
+
+// TestAlgorithm1AcrossFiles: on the multi-file fixture Algorithm 1 reads
+// the chain across its files: the storage layout holds the state of every
+// base (Owned's private _owner, BaseToken's balances, CapToken's paused),
+// the ownership function is Owned's transferOwnership (another file), and
+// the owner's setup calls the history never makes in this order (mint,
+// setPaused) are kept from the deployer.
+func TestAlgorithm1AcrossFiles(t *testing.T) {
+	managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
+	corpus := filepath.Join(t.TempDir(), "corpus")
+	id := stagetest.WriteMultiFileCorpus(t, manager, corpus)
+	rec := stagetest.LoadRecords(t, corpus, 1000, id)[0]
+	out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
+	if err != nil {
+		t.Fatal(err)
+	}
+	layout, err := guardstate.LayoutOf(out, stagetest.MultiFileTarget)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range []string{"_owner", "balanceOf", "allowance", "totalSupply", "cap", "paused"} {
+		if _, ok := layout.Vars[v]; !ok {
+			t.Errorf("the layout has no %s", v)
+		}
+	}
+	res, err := dcrextract.Static(dcrextract.FromRecord(rec, out))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := FromRecord(rec, out, res.Graph)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c.Ownership, []string{"transferOwnership"}) {
+		t.Errorf("ownership functions %v", c.Ownership)
+	}
+	kept := map[string]int{}
+	for _, a := range generate(t, c, smallConfig(60)).Attempts {
+		if a.Kept {
+			kept[a.Function]++
+			if (a.Function == "mint" || a.Function == "setPaused") && a.Call.From != c.Deployment.Deployer {
+				t.Errorf("%s kept from %s, not the deployer", a.Function, a.Call.From.Hex())
+			}
+		}
+	}
+	if kept["mint"] == 0 || kept["setPaused"] == 0 || kept["transfer"] == 0 {
+		t.Errorf("kept calls per function %v", kept)
+	}
+}
