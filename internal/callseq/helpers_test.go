@@ -3,15 +3,14 @@ package callseq
 import (
 	"context"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 const demoCorpus = "../../data/corpus/demo"
@@ -44,37 +43,19 @@ func loadDemo(t testing.TB, name string) *demo {
 	if v, ok := compiled.Load(name); ok {
 		return v.(*demo)
 	}
-	client, err := etherscan.NewRecorded(demoCorpus)
+	rec := stagetest.LoadRecords(t, demoCorpus, 1000, name)[0]
+	managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
+	out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := etherscan.ListCorpus(demoCorpus)
+	res, err := dcrextract.Static(dcrextract.FromRecord(rec, out))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, e := range entries {
-		if !strings.HasPrefix(e.ID, name+"_") {
-			continue
-		}
-		rec, err := deploy.Load(client, e, 1000)
-		if err != nil {
-			t.Fatal(err)
-		}
-		managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-		out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		res, err := dcrextract.Static(dcrextract.FromRecord(rec, out))
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := &demo{rec: rec, out: out, graph: res.Graph}
-		compiled.Store(name, d)
-		return d
-	}
-	t.Fatalf("no demo contract %s", name)
-	return nil
+	d := &demo{rec: rec, out: out, graph: res.Graph}
+	compiled.Store(name, d)
+	return d
 }
 
 // contract prepares a demo contract for Generate.

@@ -3,13 +3,12 @@ package dcrextract
 import (
 	"context"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 const demoCorpus = "../../data/corpus/demo"
@@ -43,32 +42,14 @@ func loadDemo(t *testing.T, name string) *demoContract {
 	if d := demo[name]; d != nil {
 		return d
 	}
-	client, err := etherscan.NewRecorded(demoCorpus)
+	rec := stagetest.LoadRecords(t, demoCorpus, 200, name)[0]
+	solcOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
+	out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := etherscan.ListCorpus(demoCorpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if !strings.HasPrefix(e.ID, name+"_") {
-			continue
-		}
-		rec, err := deploy.Load(client, e, 200)
-		if err != nil {
-			t.Fatal(err)
-		}
-		solcOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-		out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
-		if err != nil {
-			t.Fatal(err)
-		}
-		demo[name] = &demoContract{rec: rec, out: out}
-		return demo[name]
-	}
-	t.Fatalf("no demo contract %s", name)
-	return nil
+	demo[name] = &demoContract{rec: rec, out: out}
+	return demo[name]
 }
 
 var demoNames = []string{"Vault", "GiftToken", "MultiSigWallet", "EtherLocker", "TimedCrowdsale",

@@ -11,8 +11,8 @@ import (
 
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 const demoCorpus = "../../data/corpus/demo"
@@ -38,25 +38,7 @@ func compiler() *solc.Manager {
 // loadDemo reads a demo-corpus contract by name.
 func loadDemo(tb testing.TB, name string) *deploy.Record {
 	tb.Helper()
-	client, err := etherscan.NewRecorded(demoCorpus)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	entries, err := etherscan.ListCorpus(demoCorpus)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	for _, e := range entries {
-		if e.Name == name {
-			rec, err := deploy.Load(client, e, 200)
-			if err != nil {
-				tb.Fatal(err)
-			}
-			return rec
-		}
-	}
-	tb.Fatalf("the demo corpus has no %s", name)
-	return nil
+	return stagetest.LoadRecords(tb, demoCorpus, 200, name)[0]
 }
 
 // pair is an original and a sample deployed as the oracles deploy them.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"math/big"
 	"os"
-	"strings"
 	"sync"
 	"testing"
 
@@ -15,8 +14,8 @@ import (
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 const demoCorpus = "../../data/corpus/demo"
@@ -41,30 +40,13 @@ type demoContract struct {
 
 func loadDemo(t *testing.T, name string) demoContract {
 	t.Helper()
-	client, err := etherscan.NewRecorded(demoCorpus)
+	rec := stagetest.LoadRecords(t, demoCorpus, 10, name)[0]
+	managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
+	out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := etherscan.ListCorpus(demoCorpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, e := range entries {
-		if strings.HasPrefix(e.ID, name+"_") {
-			rec, err := deploy.Load(client, e, 10)
-			if err != nil {
-				t.Fatal(err)
-			}
-			managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-			out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
-			if err != nil {
-				t.Fatal(err)
-			}
-			return demoContract{rec: rec, out: out}
-		}
-	}
-	t.Fatalf("no demo contract %s", name)
-	return demoContract{}
+	return demoContract{rec: rec, out: out}
 }
 
 func deployDemo(t *testing.T, d demoContract) *deploy.Deployment {

@@ -130,18 +130,18 @@ func Compile(t testing.TB, env *pipeline.Env, rec *deploy.Record, files map[stri
 // written for one contract: kept, the original's artifact, and the samples.
 func WriteInputs(t testing.TB, env *pipeline.Env, id, origArtifact string, samples []schemas.Sample) {
 	t.Helper()
-	Write(t, env, "contracts", id, "test", []schemas.Contract{{ContractID: id, Kept: true}})
-	Write(t, env, "reproducibility", id, "test", []schemas.ReproducibilityRow{{ContractID: id, Kept: true, Artifact: origArtifact}})
+	Write(t, env, schemas.Contracts, id, "test", []schemas.Contract{{ContractID: id, Kept: true}})
+	Write(t, env, schemas.Reproducibility, id, "test", []schemas.ReproducibilityRow{{ContractID: id, Kept: true, Artifact: origArtifact}})
 	for i := range samples {
 		samples[i].ContractID = id
 	}
-	Write(t, env, "samples", id, "test", samples)
+	Write(t, env, schemas.Samples, id, "test", samples)
 }
 
 // Write stores rows of a dataset in the contract's partition, file part.
-func Write[T any](t testing.TB, env *pipeline.Env, dataset, id, part string, rows []T) {
+func Write[T any](t testing.TB, env *pipeline.Env, dataset schemas.Table[T], id, part string, rows []T) {
 	t.Helper()
-	if err := warehouse.Write(env.Warehouse.Path(dataset, warehouse.ByContract(id), part), rows); err != nil {
+	if err := warehouse.Write(env.Warehouse.Path(dataset.Name(), warehouse.ByContract(id), part), rows); err != nil {
 		t.Fatal(err)
 	}
 }

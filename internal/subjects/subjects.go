@@ -75,6 +75,23 @@ func CompilingSamples(w *warehouse.Warehouse) (map[string][]schemas.Sample, erro
 	return out, nil
 }
 
+// Key is what a replay unit's output depends on per sample: part of the
+// O2 and O3 fingerprints.
+type Key struct {
+	Model    string
+	Sample   int64
+	Artifact string
+}
+
+// Keys are the samples' keys, in order.
+func Keys(samples []schemas.Sample) []Key {
+	keys := make([]Key, len(samples))
+	for i, s := range samples {
+		keys[i] = Key{Model: s.Model, Sample: s.Sample, Artifact: s.Artifact}
+	}
+	return keys
+}
+
 // ByModel splits one contract's samples by model, keeping their order.
 func ByModel(samples []schemas.Sample) map[string][]schemas.Sample {
 	out := map[string][]schemas.Sample{}

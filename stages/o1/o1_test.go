@@ -178,7 +178,7 @@ func TestTables(t *testing.T) {
 		return schemas.ReplayCall{ContractID: id, Model: model, Sample: sample, Oracle: oracle, GraphSetting: setting,
 			Profile: profile, StatusRef: schemas.StatusSuccess, StatusSample: status, StatusMatch: match}
 	}
-	stagetest.Write(t, env, "replay_calls", id, "test", []schemas.ReplayCall{
+	stagetest.Write(t, env, schemas.ReplayCalls, id, "test", []schemas.ReplayCall{
 		replay("O2", "", "reference", 0, true), replay("O2", "", "reference", 1, true), replay("O2", "", figure1Model, 0, true),
 	})
 	db = stagetest.OpenViews(t, env)
@@ -215,7 +215,7 @@ func TestPlanUnits(t *testing.T) {
 		stagetest.Sample("reference", 0, "a1", ""), stagetest.Sample("mutant", 0, "a2", ""), stagetest.Sample("mutant", 1, "a3", ""),
 		{Model: "mutant", Sample: 2, CompiledRaw: false}, // did not compile
 	})
-	stagetest.Write(t, env, "contracts", "Other_0x1", "test", []schemas.Contract{{ContractID: "Other_0x1", Kept: false}})
+	stagetest.Write(t, env, schemas.Contracts, "Other_0x1", "test", []schemas.Contract{{ContractID: "Other_0x1", Kept: false}})
 	units, err := New().Plan(t.Context(), env)
 	if err != nil {
 		t.Fatal(err)

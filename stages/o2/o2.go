@@ -79,13 +79,6 @@ type unit struct {
 	samples      []schemas.Sample
 }
 
-// sampleKey is what a unit's output depends on per sample.
-type sampleKey struct {
-	Model    string
-	Sample   int64
-	Artifact string
-}
-
 // Plan makes one unit per kept contract with at least one compiling sample.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
 	if s.Budget <= 0 {
@@ -103,7 +96,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	for _, sub := range subjects.Kept(corpus, in.orig, s.Budget, func(id string) bool { return len(in.samples[id]) > 0 }) {
 		id, samples := sub.Entry.ID, in.samples[sub.Entry.ID]
 		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, samples: samples}
-		fp := pipeline.Fingerprint(s.Version(), s, sub.Digest, u.origArtifact, sampleKeys(samples), pipeline.ErrText(u.loadErr))
+		fp := pipeline.Fingerprint(s.Version(), s, sub.Digest, u.origArtifact, subjects.Keys(samples), pipeline.ErrText(u.loadErr))
 		units = append(units, pipeline.Unit{ID: id, Contract: id, Fingerprint: fp, Payload: u})
 	}
 	return units, nil
@@ -125,14 +118,6 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 		return nil, err
 	}
 	return &inputs{orig: orig, samples: samples}, nil
-}
-
-func sampleKeys(samples []schemas.Sample) []sampleKey {
-	keys := make([]sampleKey, len(samples))
-	for i, s := range samples {
-		keys[i] = sampleKey{Model: s.Model, Sample: s.Sample, Artifact: s.Artifact}
-	}
-	return keys
 }
 
 // Run replays one contract's history on its original and its samples.

@@ -55,7 +55,7 @@ func writeProfile(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *solc
 		t.Fatal(err)
 	}
 	for _, ex := range extractors {
-		stagetest.Write(t, env, "sequence_calls", rec.Entry.ID, "sequences-"+ex+"-"+profile, gen.Rows(rec.Entry.ID, ex, profile))
+		stagetest.Write(t, env, schemas.SequenceCalls, rec.Entry.ID, "sequences-"+ex+"-"+profile, gen.Rows(rec.Entry.ID, ex, profile))
 	}
 	return gen
 }
@@ -89,6 +89,6 @@ func writeO2(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *solc.Outp
 		t.Fatal(err)
 	}
 	l := replay.Labels{ContractID: rec.Entry.ID, Oracle: schemas.OracleO2}
-	stagetest.Write(t, env, "replay_calls", rec.Entry.ID, "o2", res.CallRows(l))
-	stagetest.Write(t, env, "coverage", rec.Entry.ID, "o2", res.CoverageRows(l, ""))
+	stagetest.Write(t, env, schemas.ReplayCalls, rec.Entry.ID, "o2", res.CallRows(l))
+	stagetest.Write(t, env, schemas.Coverage, rec.Entry.ID, "o2", res.CoverageRows(l, ""))
 }

@@ -107,12 +107,6 @@ type unit struct {
 	calls        map[string][]schemas.SequenceCall // extractor -> rows
 }
 
-type sampleKey struct {
-	Model    string
-	Sample   int64
-	Artifact string
-}
-
 // reference is the named reference extractor, or the generators' default.
 func (s *Stage) reference() string {
 	if r := strings.TrimSpace(s.Reference); r != "" {
@@ -147,7 +141,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		id, samples, calls := sub.Entry.ID, in.samples[sub.Entry.ID], in.calls[sub.Entry.ID]
 		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, samples: samples, calls: calls}
 		fp := pipeline.Fingerprint(s.Version(), s.reference(), s.Profile, s.SnapshotEvery, s.History, sub.Digest, u.origArtifact,
-			sampleKeys(samples), callsDigest(calls), pipeline.ErrText(u.loadErr))
+			subjects.Keys(samples), callsDigest(calls), pipeline.ErrText(u.loadErr))
 		units = append(units, pipeline.Unit{ID: id + "/" + s.Profile, Contract: id, Fingerprint: fp, Payload: u})
 	}
 	return units, nil
@@ -188,14 +182,6 @@ func readInputs(w *warehouse.Warehouse, profile string) (*inputs, error) {
 		byEx[c.Extractor] = append(byEx[c.Extractor], c)
 	}
 	return in, nil
-}
-
-func sampleKeys(samples []schemas.Sample) []sampleKey {
-	keys := make([]sampleKey, len(samples))
-	for i, s := range samples {
-		keys[i] = sampleKey{Model: s.Model, Sample: s.Sample, Artifact: s.Artifact}
-	}
-	return keys
 }
 
 // callsDigest digests a contract's sequence rows, extractors in order.

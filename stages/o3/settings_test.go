@@ -86,7 +86,7 @@ func TestComplementarityAndAgreementViews(t *testing.T) {
 	part := 0
 	add := func(contract, oracle, setting, profile, model string, calls, mismatches int) {
 		part++
-		stagetest.Write(t, env, "replay_calls", contract, fmt.Sprint("p", part), replayRows(contract, oracle, setting, profile, model, calls, mismatches))
+		stagetest.Write(t, env, schemas.ReplayCalls, contract, fmt.Sprint("p", part), replayRows(contract, oracle, setting, profile, model, calls, mismatches))
 	}
 	for model, m := range rates {
 		add("K1", "O2", "", "", model, 100, m[0])

@@ -52,9 +52,9 @@ func setup(t *testing.T, env *pipeline.Env, graphs map[string]*dcrgraph.Graph, n
 		if err := os.WriteFile(filepath.Join(env.Data, rel), raw, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		stagetest.Write(t, env, "contracts", e.ID, "test", []schemas.Contract{{ContractID: e.ID, Kept: true}})
-		stagetest.Write(t, env, "reproducibility", e.ID, "test", []schemas.ReproducibilityRow{{ContractID: e.ID, Kept: true, Artifact: id}})
-		stagetest.Write(t, env, "dcr_graphs", e.ID, "test", []schemas.DCRGraph{
+		stagetest.Write(t, env, schemas.Contracts, e.ID, "test", []schemas.Contract{{ContractID: e.ID, Kept: true}})
+		stagetest.Write(t, env, schemas.Reproducibility, e.ID, "test", []schemas.ReproducibilityRow{{ContractID: e.ID, Kept: true, Artifact: id}})
+		stagetest.Write(t, env, schemas.DCRGraphs, e.ID, "test", []schemas.DCRGraph{
 			{ContractID: e.ID, Extractor: "static", Status: "ok", Path: rel, GraphSHA256: id + string(raw)},
 			{ContractID: e.ID, Extractor: "llm:broken", Status: "rejected"},
 		})

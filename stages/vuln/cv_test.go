@@ -83,7 +83,7 @@ func TestEvalCVChoosesOnOtherFolds(t *testing.T) {
 					{ContractID: id, Fold: int64(fold), Setting: setting, Class: "reentrancy", Labelled: labelled, Judged: true, Detected: detected, Status: "ok"},
 					{ContractID: id, Fold: int64(fold), Setting: setting, Class: "frozen_ether", Judged: false, Detected: true, Status: "ok"},
 				}
-				stagetest.Write(t, env, "vuln_cv", id, "cv-"+setting, rows)
+				stagetest.Write(t, env, schemas.VulnCV, id, "cv-"+setting, rows)
 			}
 		}
 	}

@@ -79,8 +79,8 @@ func seedWarehouse(t *testing.T, env *pipeline.Env, name string, edits map[strin
 	rec := stagetest.LoadRecords(t, demoCorpus, 0, name)[0]
 	id := rec.Entry.ID
 	art, _ := stagetest.Compile(t, env, rec, nil)
-	stagetest.Write(t, env, "contracts", id, "verify", []schemas.Contract{{ContractID: id, Name: name, Kept: true}})
-	stagetest.Write(t, env, "reproducibility", id, "verify", []schemas.ReproducibilityRow{{ContractID: id, Name: name, Kept: true, Artifact: art}})
+	stagetest.Write(t, env, schemas.Contracts, id, "verify", []schemas.Contract{{ContractID: id, Name: name, Kept: true}})
+	stagetest.Write(t, env, schemas.Reproducibility, id, "verify", []schemas.ReproducibilityRow{{ContractID: id, Name: name, Kept: true, Artifact: art}})
 	samples := []schemas.Sample{stagetest.Sample("reference", 0, art, "")}
 	for model, edit := range edits {
 		files := map[string]string{}
@@ -97,6 +97,6 @@ func seedWarehouse(t *testing.T, env *pipeline.Env, name string, edits map[strin
 	for i := range samples {
 		samples[i].ContractID = id
 	}
-	stagetest.Write(t, env, "samples", id, "compile", samples)
+	stagetest.Write(t, env, schemas.Samples, id, "compile", samples)
 	return id
 }

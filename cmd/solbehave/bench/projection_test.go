@@ -196,7 +196,7 @@ func TestPairCostsLeaveOutPairsWithoutACampaign(t *testing.T) {
 		{ContractID: "c", Model: "m", Sample: 0, Equivalent: true, ElapsedMS: 999, StopReason: "budget"},
 		{ContractID: "c", Model: "m", Sample: 1, Equivalent: true, ElapsedMS: 0, StopReason: schemas.StopSameCode},
 	}
-	if err := warehouse.Write(w.Path("fuzz_results", nil, "part"), rows); err != nil {
+	if err := warehouse.Write(w.Path(schemas.FuzzResults.Name(), nil, "part"), rows); err != nil {
 		t.Fatal(err)
 	}
 	m := &measured{functions: map[string]float64{"c": 4}, points: map[string][]point{}}
