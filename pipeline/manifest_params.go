@@ -2,11 +2,9 @@ package pipeline
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -54,18 +52,14 @@ func ReadManifests(data string) ([]Manifest, error) {
 	}
 	var out []Manifest
 	for _, f := range files {
-		b, err := os.ReadFile(f)
+		m, err := readManifestFile(f)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // removed by a run meanwhile
 		}
 		if err != nil {
-			return nil, err
-		}
-		var m Manifest
-		if err := json.Unmarshal(b, &m); err != nil {
 			return nil, fmt.Errorf("manifest %s: %w", f, err)
 		}
-		out = append(out, m)
+		out = append(out, *m)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].Stage != out[j].Stage {

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -164,7 +163,7 @@ func Selection(root string) (*warehouse.Warehouse, error) {
 func fileDigests(root string, files []string) (map[string]string, error) {
 	out := make(map[string]string, len(files))
 	for _, f := range files {
-		d, err := inputfile.Digest(filepath.Join(root, f), math.MaxInt64-1)
+		d, err := inputfile.Digest(filepath.Join(root, f), inputfile.Whole)
 		if err != nil {
 			return nil, err
 		}
@@ -178,18 +177,25 @@ func fileDigests(root string, files []string) (map[string]string, error) {
 func changedFile(root string, m *manifest) string {
 	for _, f := range m.Files {
 		path := filepath.Join(root, f)
-		if _, err := os.Stat(path); err != nil {
-			return f
-		}
 		want, ok := m.SHA256[f]
-		if !ok {
-			continue // a manifest from before digests were recorded
+		if !ok { // a manifest from before digests were recorded: the file must exist
+			if _, err := os.Stat(path); err != nil {
+				return f
+			}
+			continue
 		}
-		if got, err := inputfile.Digest(path, math.MaxInt64-1); err != nil || got != want {
+		if got, err := inputfile.Digest(path, inputfile.Whole); err != nil || got != want {
 			return f
 		}
 	}
 	return ""
+}
+
+// currentFor says whether the unit m records is current for a plan giving
+// it fingerprint fp under stage version: same fingerprint and version, and
+// every file it wrote still the one it wrote.
+func (m *manifest) currentFor(fp, version, root string) bool {
+	return m.Fingerprint == fp && m.Version == version && changedFile(root, m) == ""
 }
 
 // StageSurvey is one stage of a Survey: its plan over the outputs as they
@@ -269,15 +275,17 @@ func (r *Runner) hideStale(s Stage, units []Unit, hidden map[string]bool) error 
 		return err
 	}
 	for _, e := range entries {
-		m, err := r.readManifest(s.Name(), strings.TrimSuffix(e.Name(), ".json"))
-		if err != nil || !strings.HasSuffix(e.Name(), ".json") {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		m, err := readManifestFile(filepath.Join(dir, e.Name()))
+		if err != nil {
 			continue
 		}
 		if !r.Shard.Owns(m.Contract) || !inScope(s, m.Unit) {
 			continue // another shard's or setting's: not this plan's to judge
 		}
-		fp, ok := fps[e.Name()]
-		if ok && fp == m.Fingerprint && m.Version == s.Version() && changedFile(r.Env.Warehouse.Root, m) == "" {
+		if fp, ok := fps[e.Name()]; ok && m.currentFor(fp, s.Version(), r.Env.Warehouse.Root) {
 			continue
 		}
 		for _, f := range m.Files {

@@ -171,10 +171,7 @@ func (r *Runner) Current(s Stage, u Unit) bool {
 // is stored is its error row.
 func (r *Runner) Stored(s Stage, u Unit) (current, failed bool) {
 	m, err := r.readManifest(s.Name(), u.ID)
-	if err != nil || m.Fingerprint != u.Fingerprint || m.Version != s.Version() || (m.Failed && m.Retriable) {
-		return false, false
-	}
-	if changedFile(r.Env.Warehouse.Root, m) != "" {
+	if err != nil || (m.Failed && m.Retriable) || !m.currentFor(u.Fingerprint, s.Version(), r.Env.Warehouse.Root) {
 		return false, false
 	}
 	return true, m.Failed

@@ -17,6 +17,7 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/ipc"
 
 	"github.com/solbehave/solbehave/cmd/solbehave/release"
+	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/views/synth"
 	"github.com/solbehave/solbehave/schemas"
@@ -270,7 +271,7 @@ func checkChecksums(t *testing.T, rel string) {
 		if !ok {
 			t.Fatalf("malformed line %q", sc.Text())
 		}
-		got, err := release.FileSHA256(filepath.Join(rel, name))
+		got, err := inputfile.Digest(filepath.Join(rel, name), inputfile.Whole)
 		if err != nil || got != sum {
 			t.Errorf("%s: checksum %s, file has %s (%v)", name, sum, got, err)
 		}

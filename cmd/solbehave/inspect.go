@@ -57,7 +57,7 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			var stale []pipeline.StageSurvey
+			var stale []staleStage
 			for _, sv := range surveys {
 				if sv.Err != nil {
 					fmt.Fprintf(w, "%s\t(cannot plan: %v)\n", sv.Stage.Name(), sv.Err)
@@ -66,7 +66,7 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 				st := r.Status(sv.Stage, sv.Units)
 				fmt.Fprintf(w, "%s\t%d\t%d\t%d\t%d\n", st.Stage, st.Done, st.Stale, st.Failed, st.Pending)
 				if explain && st.Stale > 0 {
-					stale = append(stale, sv)
+					stale = append(stale, staleStage{sv, st.Stale})
 				}
 			}
 			if err := w.Flush(); err != nil {
@@ -106,12 +106,18 @@ func printFailed(cmd *cobra.Command, root string) error {
 	return nil
 }
 
+// staleStage is a surveyed stage with its count of stale units.
+type staleStage struct {
+	pipeline.StageSurvey
+	n int
+}
+
 // explainStale prints why the stale units of each stage are stale.
-func explainStale(cmd *cobra.Command, r *pipeline.Runner, stale []pipeline.StageSurvey) error {
+func explainStale(cmd *cobra.Command, r *pipeline.Runner, stale []staleStage) error {
 	for _, sv := range stale {
 		reasons := r.Reasons(sv.Stage, sv.Units)
 		delete(reasons, "not run yet") // pending, not stale
-		fmt.Fprintf(cmd.OutOrStdout(), "\n%s: %d stale\n", sv.Stage.Name(), r.Status(sv.Stage, sv.Units).Stale)
+		fmt.Fprintf(cmd.OutOrStdout(), "\n%s: %d stale\n", sv.Stage.Name(), sv.n)
 		writeReasons(cmd.OutOrStdout(), reasons, 5)
 	}
 	return nil

@@ -12,7 +12,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/solbehave/solbehave/cmd/solbehave/release"
+	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -94,7 +94,7 @@ func corpusDigest(dir string) (string, error) {
 		if !d.Type().IsRegular() {
 			return nil
 		}
-		sum, err := release.FileSHA256(path)
+		sum, err := inputfile.Digest(path, inputfile.Whole)
 		if err != nil {
 			return err
 		}

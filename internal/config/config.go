@@ -157,7 +157,7 @@ func (c *Config) Apply(fs *pflag.FlagSet) error {
 func ApplyParams(fs *pflag.FlagSet, params map[string]string) error {
 	for k, v := range params {
 		f := fs.Lookup(k)
-		if f == nil || strings.HasSuffix(v, " (credentials removed)") {
+		if f == nil || strings.HasSuffix(v, credentialsRemoved) {
 			continue
 		}
 		var val any = v

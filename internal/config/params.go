@@ -45,10 +45,6 @@ var SeparatesRows = []string{
 	"ablation",            // vuln ablation
 }
 
-// PathKeys are the keys whose values are local paths: a release shows only
-// their last element.
-var PathKeys = []string{"corpus", "data", "llm-cache", "out-corpus", "dcr-annotations", "temporal-tls-cert", "temporal-tls-key"}
-
 // Fingerprinted tells whether a key is a parameter of what a run produces.
 func Fingerprinted(key string) bool { return !notFingerprinted[key] }
 
@@ -116,10 +112,14 @@ func Redact(v string) string {
 	}
 	if u.User != nil || u.RawQuery != "" {
 		u.User, u.RawQuery = nil, ""
-		return u.String() + " (credentials removed)"
+		return u.String() + credentialsRemoved
 	}
 	return v
 }
+
+// credentialsRemoved marks a URL value Redact changed (ApplyParams skips it:
+// it is not the value that ran).
+const credentialsRemoved = " (credentials removed)"
 
 // Localless shows each local path in a value by its last element only: a
 // path ("…/demo"), one inside a generator spec ("import:…/bench") or a list
@@ -138,16 +138,6 @@ func Localless(v string) string {
 // absPath is an absolute path at the start of a value or after a list or
 // spec separator; "//" (a URL's authority) is not one.
 var absPath = regexp.MustCompile(`(?:^|[\[\s,:=])/[^/\s,\]][^\s,\]]*`)
-
-// IsPathKey tells whether a key's values are local paths.
-func IsPathKey(key string) bool {
-	for _, k := range PathKeys {
-		if k == key {
-			return true
-		}
-	}
-	return false
-}
 
 // Resolved are the keys whose unset value a stage resolves (no generator:
 // the controls; no extractor: each generator's default): manifests record

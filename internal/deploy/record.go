@@ -124,6 +124,15 @@ func (r *Record) Name() string {
 	return r.Entry.Name
 }
 
+// CreationInput is the recorded creation's input (code and arguments); nil
+// when the history holds no creation.
+func (r *Record) CreationInput() []byte {
+	if r.Creation == nil {
+		return nil
+	}
+	return r.Creation.Input
+}
+
 // ConstructorArgs returns the encoded constructor arguments and where they
 // came from: Etherscan's ConstructorArguments, else the tail of the creation
 // input after the compiled creation code, else none.

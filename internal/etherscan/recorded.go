@@ -146,12 +146,16 @@ func checkRecords(d, folder string) string {
 	if _, err := os.Lstat(filepath.Join(d, "getsourcecode.json")); err != nil {
 		return fmt.Sprintf("folder %s has no getsourcecode.json", folder)
 	}
-	names, _ := inputfile.Glob(d, "*.json")
+	names, err := inputfile.Glob(d, "*.json")
+	if err != nil {
+		return fmt.Sprintf("folder %s: %v", folder, err)
+	}
 	for _, n := range names {
-		if err := inputfile.Check(n); err != nil {
+		st, err := inputfile.Stat(n)
+		if err != nil {
 			return fmt.Sprintf("folder %s: %s: %v", folder, filepath.Base(n), errors.Unwrap(err))
 		}
-		if st, _ := os.Stat(n); st.Size() > MaxRecorded {
+		if st.Size() > MaxRecorded {
 			return fmt.Sprintf("folder %s: %s is over %d bytes", folder, filepath.Base(n), MaxRecorded)
 		}
 	}

@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -46,14 +47,20 @@ func Open(path string) (*os.File, error) {
 
 // Check tells whether path is (or links to) a regular file, opening nothing.
 func Check(path string) error {
+	_, err := Stat(path)
+	return err
+}
+
+// Stat is Check returning what it found: the file's information.
+func Stat(path string) (fs.FileInfo, error) {
 	st, err := os.Stat(path)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(st.Mode()))}
+		return nil, &fs.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%s)", ErrNotRegular, kind(st.Mode()))}
 	}
-	return nil
+	return st, nil
 }
 
 // Read reads a regular file of at most max bytes.
@@ -72,6 +79,9 @@ func Read(path string, max int64) ([]byte, error) {
 	}
 	return b, nil
 }
+
+// Whole is the bound for a file the project wrote itself: none.
+const Whole int64 = math.MaxInt64 - 1
 
 // Digest is the SHA-256 (hex) of a regular file of at most max bytes,
 // streamed in constant memory.

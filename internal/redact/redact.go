@@ -229,8 +229,8 @@ func String(s string) string { return current().mask(s) }
 
 // Bytes masks every secret in b (b itself is left as it was).
 func Bytes(b []byte) []byte {
-	m := current()
-	if s := m.mask(string(b)); s != string(b) {
+	in := string(b)
+	if s := current().mask(in); s != in {
 		return []byte(s)
 	}
 	return b
@@ -238,12 +238,10 @@ func Bytes(b []byte) []byte {
 
 // Value masks every secret in the strings reachable from v, a pointer (to a
 // struct, slice, array or map of them), in place.
+// Credentials in a URL are masked even when no secret is registered, as
+// String masks them.
 func Value(v any) {
-	r := current()
-	if r == nil {
-		return
-	}
-	walk(reflect.ValueOf(v), r)
+	walk(reflect.ValueOf(v), current())
 }
 
 func walk(v reflect.Value, r *masker) {

@@ -107,3 +107,13 @@ func TestURLCredentialsAreSecrets(t *testing.T) {
 		}
 	}
 }
+
+// Rows get URL credentials masked as log lines do, whether or not any
+// secret was registered (the user information is a secret by its place).
+func TestValueMasksURLCredentialsWithoutRegisteredSecrets(t *testing.T) {
+	row := struct{ Endpoint string }{"https://alice:never-registered-pw@llm.example/v1"}
+	Value(&row)
+	if strings.Contains(row.Endpoint, "never-registered-pw") || row.Endpoint != String("https://alice:never-registered-pw@llm.example/v1") {
+		t.Fatalf("row %q, want it masked as String masks it", row.Endpoint)
+	}
+}

@@ -561,10 +561,7 @@ func (s *Skeleton) Holes() []int {
 }
 
 // Edit replaces Text at [Start, End) of an original file.
-type Edit struct {
-	Start, End int
-	Text       string
-}
+type Edit = soltext.Edit
 
 // Original is the original source, ready to give back the parts of its
 // files comment-stripped exactly as the skeleton strips them.
@@ -615,7 +612,7 @@ func (o *originalFile) cut(from, to int, given []Edit) string {
 		if g.Start < from || g.End > to || g.Start > g.End {
 			continue // outside the range: ignore rather than corrupt
 		}
-		es = append(es, soltext.Edit{Start: g.Start - from, End: g.End - from, Text: g.Text})
+		es = append(es, Edit{Start: g.Start - from, End: g.End - from, Text: g.Text})
 	}
 	for _, c := range o.comments {
 		if c.Start < from || c.End > to {

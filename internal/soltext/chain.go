@@ -25,7 +25,7 @@ func Chain(files map[string]string, file, target string) ([]Located, error) {
 	idx := indexDefinitions(files)
 	start, ok := idx.resolve(target, file)
 	if !ok || file != "" && start.File != file {
-		return nil, fmt.Errorf("skeleton: no file defines contract %s", target)
+		return nil, fmt.Errorf("soltext: no file defines contract %s", target)
 	}
 	lin := map[locKey][]Located{}
 	return idx.linearize(start, lin, map[locKey]bool{}), nil

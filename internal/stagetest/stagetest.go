@@ -79,11 +79,7 @@ func LoadRecords(t testing.TB, corpus string, budget int, ids ...string) []*depl
 func Admitted(recs []*deploy.Record) []*deploy.Record {
 	var out []*deploy.Record
 	for _, rec := range recs {
-		var creation []byte
-		if rec.Creation != nil {
-			creation = rec.Creation.Input
-		}
-		if !proxy.Detect(rec.Source.Proxy, rec.Source.SourceCode, creation).Proxy {
+		if !proxy.Detect(rec.Source.Proxy, rec.Source.SourceCode, rec.CreationInput()).Proxy {
 			out = append(out, rec)
 		}
 	}

@@ -17,11 +17,7 @@ func (s *Stage) crawlFilter(rec *deploy.Record, txs int) (class, reason string) 
 	if rec.Source == nil {
 		return "", ""
 	}
-	var creation []byte
-	if rec.Creation != nil {
-		creation = rec.Creation.Input
-	}
-	if v := proxy.Detect(rec.Source.Proxy, rec.Source.SourceCode, creation); v.Proxy {
+	if v := proxy.Detect(rec.Source.Proxy, rec.Source.SourceCode, rec.CreationInput()); v.Proxy {
 		return "proxy", "proxy: " + v.Evidence
 	}
 	if txs < s.MinTxs {

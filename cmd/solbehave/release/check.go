@@ -23,6 +23,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/schemas"
@@ -167,7 +168,7 @@ func verifyChecksums(dir string) error {
 		if !ok {
 			return fmt.Errorf("%s: bad line %q", releaseSums, sc.Text())
 		}
-		got, err := FileSHA256(filepath.Join(dir, filepath.FromSlash(rel)))
+		got, err := inputfile.Digest(filepath.Join(dir, filepath.FromSlash(rel)), inputfile.Whole)
 		if err != nil || got != sum {
 			return fmt.Errorf("%s: %s does not verify", releaseSums, rel)
 		}

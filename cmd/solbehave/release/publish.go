@@ -2,12 +2,9 @@ package release
 
 import (
 	"context"
-	"crypto/sha256"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -15,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/solbehave/solbehave/internal/config"
+	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
@@ -220,7 +218,7 @@ func writeChecksums(dir string) (int, error) {
 		if err != nil || rel == releaseSums {
 			return err
 		}
-		sum, err := FileSHA256(path)
+		sum, err := inputfile.Digest(path, inputfile.Whole)
 		if err != nil {
 			return err
 		}
@@ -232,20 +230,6 @@ func writeChecksums(dir string) (int, error) {
 	}
 	sort.Slice(lines, func(i, j int) bool { return lines[i][66:] < lines[j][66:] })
 	return len(lines), os.WriteFile(filepath.Join(dir, releaseSums), []byte(strings.Join(lines, "\n")+"\n"), 0o644)
-}
-
-// FileSHA256 is the hex SHA-256 of a file's content.
-func FileSHA256(path string) (string, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
 }
 
 // ---- datasheet sections read from the release's DuckDB file ----
