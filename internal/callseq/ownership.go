@@ -100,7 +100,7 @@ func (a *ownerAnalysis) ownerVars() map[int]bool {
 			if n.Type != "BinaryOperation" || (n.Str("operator") != "==" && n.Str("operator") != "!=") || len(n.Children) < 2 {
 				return true
 			}
-			l, r := unparen(n.Children[0]), unparen(n.Children[1])
+			l, r := solast.Unparen(n.Children[0]), solast.Unparen(n.Children[1])
 			if !a.isSender(l) {
 				l, r = r, l
 			}
@@ -117,7 +117,7 @@ func (a *ownerAnalysis) ownerVars() map[int]bool {
 
 // isSender: msg.sender, or a call of a function that returns it (_msgSender()).
 func (a *ownerAnalysis) isSender(n *solast.Node) bool {
-	if n.Type == "MemberAccess" && memberName(n) == "sender" && len(n.Children) > 0 {
+	if n.Type == "MemberAccess" && n.MemberName() == "sender" && len(n.Children) > 0 {
 		base := n.Children[0]
 		return base.Type == "Identifier" && base.Name == "msg"
 	}
@@ -131,11 +131,11 @@ func (a *ownerAnalysis) isSender(n *solast.Node) bool {
 // a getter-like function (owner() { return _owner; }).
 func (a *ownerAnalysis) addressVar(n *solast.Node) (int, bool) {
 	if n.Type == "Identifier" {
-		id := refDecl(n)
+		id := n.RefDecl()
 		return id, a.addrVars[id]
 	}
 	if ret := a.inlineReturn(n); ret != nil && ret.Type == "Identifier" {
-		id := refDecl(ret)
+		id := ret.RefDecl()
 		return id, a.addrVars[id]
 	}
 	return 0, false
@@ -147,7 +147,7 @@ func (a *ownerAnalysis) inlineReturn(n *solast.Node) *solast.Node {
 	if n.Type != "FunctionCall" || len(n.Children) != 1 || n.Children[0].Type != "Identifier" {
 		return nil
 	}
-	fn := a.nodes[refDecl(n.Children[0])]
+	fn := a.nodes[n.Children[0].RefDecl()]
 	if fn == nil || fn.Type != "FunctionDefinition" {
 		return nil
 	}
@@ -155,7 +155,7 @@ func (a *ownerAnalysis) inlineReturn(n *solast.Node) *solast.Node {
 	if body == nil || len(body.Children) != 1 || body.Children[0].Type != "Return" || len(body.Children[0].Children) != 1 {
 		return nil
 	}
-	return unparen(body.Children[0].Children[0])
+	return solast.Unparen(body.Children[0].Children[0])
 }
 
 // writersOf names the public or external, non-constructor, state-changing
@@ -171,16 +171,16 @@ func (a *ownerAnalysis) writersOf(vars map[int]bool) []string {
 		f.Node.Walk(func(n *solast.Node) bool {
 			switch n.Type {
 			case "Assignment":
-				if len(n.Children) > 0 && vars[refDecl(unparen(n.Children[0]))] {
+				if len(n.Children) > 0 && vars[solast.Unparen(n.Children[0]).RefDecl()] {
 					writes[id] = true
 				}
 			case "UnaryOperation":
-				if n.Str("operator") == "delete" && len(n.Children) > 0 && vars[refDecl(unparen(n.Children[0]))] {
+				if n.Str("operator") == "delete" && len(n.Children) > 0 && vars[solast.Unparen(n.Children[0]).RefDecl()] {
 					writes[id] = true
 				}
 			case "FunctionCall":
 				if len(n.Children) > 0 && n.Children[0].Type == "Identifier" {
-					calls[id] = append(calls[id], refDecl(n.Children[0]))
+					calls[id] = append(calls[id], n.Children[0].RefDecl())
 				}
 			}
 			return true
@@ -204,28 +204,4 @@ func (a *ownerAnalysis) writersOf(vars map[int]bool) []string {
 		}
 	}
 	return names
-}
-
-func unparen(n *solast.Node) *solast.Node {
-	for n != nil && n.Type == "TupleExpression" && len(n.Children) == 1 {
-		n = n.Children[0]
-	}
-	return n
-}
-
-func refDecl(n *solast.Node) int {
-	if n == nil {
-		return -1
-	}
-	if f, ok := n.Attrs["referencedDeclaration"].(float64); ok {
-		return int(f)
-	}
-	return -1
-}
-
-func memberName(n *solast.Node) string {
-	if s := n.Str("memberName"); s != "" {
-		return s
-	}
-	return n.Str("member_name")
 }

@@ -381,7 +381,7 @@ func isNamed(n *solast.Node, name string) bool {
 // builtin: an identifier bound to a global (require, now, msg): solc gives
 // globals negative ids from 0.5, and before that ids outside the sources.
 func (m *model) builtin(n *solast.Node) bool {
-	id := refDecl(n)
+	id := n.RefDecl()
 	return id < 0 || m.nodes[id] == nil
 }
 
@@ -466,7 +466,7 @@ func (a *analyzer) unsetGate(condition *solast.Node, sc *scope) *gate {
 	if condition == nil {
 		return nil
 	}
-	c := a.m.classify(unparen(condition), sc, false, 0)
+	c := a.m.classify(solast.Unparen(condition), sc, false, 0)
 	if c.kind != cGate {
 		return nil
 	}
@@ -477,11 +477,11 @@ func (a *analyzer) unsetGate(condition *solast.Node, sc *scope) *gate {
 // bindLocal follows `x = expr` for locals and return variables, so a later
 // use of x stands for expr (lockId = lockCount).
 func (a *analyzer) bindLocal(lhs, rhs *solast.Node, sc *scope) {
-	if lhs == nil || rhs == nil || lhs.Type != "Identifier" || a.m.vars[refDecl(lhs)] != nil || sc == nil {
+	if lhs == nil || rhs == nil || lhs.Type != "Identifier" || a.m.vars[lhs.RefDecl()] != nil || sc == nil {
 		return
 	}
-	if _, isParam := sc.params[refDecl(lhs)]; !isParam {
-		sc.binds[refDecl(lhs)] = binding{expr: rhs, sc: sc}
+	if _, isParam := sc.params[lhs.RefDecl()]; !isParam {
+		sc.binds[lhs.RefDecl()] = binding{expr: rhs, sc: sc}
 	}
 }
 
@@ -493,7 +493,7 @@ func (a *analyzer) fieldWrites(key varKey, lhs, rhs *solast.Node, sc *scope) boo
 		return false
 	}
 	for _, ix := range a.m.indexes(lhs, sc) {
-		if ix != nil && ix.Type == "Identifier" && a.m.vars[refDecl(ix)] != nil {
+		if ix != nil && ix.Type == "Identifier" && a.m.vars[ix.RefDecl()] != nil {
 			return false // keyed by a counter: a new entry
 		}
 	}
@@ -503,7 +503,7 @@ func (a *analyzer) fieldWrites(key varKey, lhs, rhs *solast.Node, sc *scope) boo
 	}
 	for i, name := range names {
 		kind := wSet
-		v := unparen(values[i])
+		v := solast.Unparen(values[i])
 		switch {
 		case v.Type == "Literal" && literalValue(v) == "true":
 			kind = wTrue
@@ -544,7 +544,7 @@ func (a *analyzer) assignedKind(key varKey, lhs, rhs *solast.Node, sc *scope) wr
 		callee := operand(rhs, "expression", 0)
 		if callee != nil && callee.Type == "MemberAccess" {
 			if base, _, ok := a.stateKey(operand(callee, "expression", 0), sc); ok && base == key {
-				switch memberName(callee) {
+				switch callee.MemberName() {
 				case "add", "safeAdd", "plus", "mul":
 					return wInc
 				case "sub", "safeSub", "minus", "div":
@@ -660,17 +660,17 @@ func (m *model) callTarget(callee *solast.Node) *solast.Node {
 	var id int
 	switch callee.Type {
 	case "Identifier":
-		id = refDecl(callee)
+		id = callee.RefDecl()
 	case "MemberAccess":
 		base := operand(callee, "expression", 0)
 		if base == nil || base.Type != "Identifier" {
-			id = refDecl(callee)
+			id = callee.RefDecl()
 			if fn := m.funcs[id]; fn != nil && m.libraryFuncs[id] {
 				return fn
 			}
 			return nil
 		}
-		id = refDecl(callee)
+		id = callee.RefDecl()
 		switch {
 		case m.libraryFuncs[id]:
 			return m.funcs[id] // SafeMath.add(a, b), or a.add(b) through `using for`
@@ -705,7 +705,7 @@ func (m *model) override(fn *solast.Node) *solast.Node {
 func (a *analyzer) send(n, callee *solast.Node, args []*solast.Node, sc *scope) bool {
 	var amount *solast.Node
 	switch {
-	case callee.Type == "MemberAccess" && (memberName(callee) == "transfer" || memberName(callee) == "send") &&
+	case callee.Type == "MemberAccess" && (callee.MemberName() == "transfer" || callee.MemberName() == "send") &&
 		strings.HasPrefix(typeString(operand(callee, "expression", 0)), "address") && len(args) == 1:
 		amount = args[0]
 	case callee.Type == "FunctionCallOptions": // x.call{value: v}(...)
@@ -718,7 +718,7 @@ func (a *analyzer) send(n, callee *solast.Node, args []*solast.Node, sc *scope) 
 		}
 	case callee.Type == "FunctionCall": // x.call.value(v)(...)
 		inner := operand(callee, "expression", 0)
-		if inner != nil && inner.Type == "MemberAccess" && memberName(inner) == "value" {
+		if inner != nil && inner.Type == "MemberAccess" && inner.MemberName() == "value" {
 			if vargs := operands(callee, "arguments", 1); len(vargs) == 1 {
 				amount = vargs[0]
 			}
@@ -748,7 +748,7 @@ func stringList(v any) []string {
 // isBalance: address(this).balance or this.balance, directly or via a local.
 func (a *analyzer) isBalance(n *solast.Node, sc *scope) bool {
 	n, sc = resolveLocal(n, sc)
-	if n == nil || n.Type != "MemberAccess" || memberName(n) != "balance" {
+	if n == nil || n.Type != "MemberAccess" || n.MemberName() != "balance" {
 		return false
 	}
 	base := operand(n, "expression", 0)
@@ -770,7 +770,7 @@ func resolveLocal(n *solast.Node, sc *scope) (*solast.Node, *scope) {
 		if n.Type != "Identifier" {
 			break
 		}
-		b, ok := sc.lookup(refDecl(n))
+		b, ok := sc.lookup(n.RefDecl())
 		if !ok {
 			break
 		}
@@ -781,7 +781,7 @@ func resolveLocal(n *solast.Node, sc *scope) (*solast.Node, *scope) {
 
 func (a *analyzer) arrayWrite(callee *solast.Node, sc *scope) bool {
 	var kind writeKind
-	switch memberName(callee) {
+	switch callee.MemberName() {
 	case "push":
 		kind = wInc
 	case "pop":
@@ -809,10 +809,10 @@ func (m *model) stateKey(n *solast.Node, sc *scope) (varKey, bool, bool) {
 	for i := 0; i < 32 && n != nil; i++ {
 		switch n.Type {
 		case "Identifier":
-			if v := m.vars[refDecl(n)]; v != nil {
+			if v := m.vars[n.RefDecl()]; v != nil {
 				return varKey{v: v.name, field: field}, field == "" && isStructType(v), true
 			}
-			b, ok := sc.lookup(refDecl(n))
+			b, ok := sc.lookup(n.RefDecl())
 			if !ok {
 				return varKey{}, false, false
 			}
@@ -820,10 +820,10 @@ func (m *model) stateKey(n *solast.Node, sc *scope) (varKey, bool, bool) {
 		case "IndexAccess":
 			n = operand(n, "baseExpression", 0)
 		case "MemberAccess":
-			if memberName(n) == "balance" && (&analyzer{m: m}).isBalance(n, sc) {
+			if n.MemberName() == "balance" && (&analyzer{m: m}).isBalance(n, sc) {
 				return varKey{v: balanceVar}, false, true
 			}
-			field = memberName(n) // ends as the first-level struct field
+			field = n.MemberName() // ends as the first-level struct field
 			n = operand(n, "expression", 0)
 		case "TupleExpression":
 			if len(n.Children) != 1 {

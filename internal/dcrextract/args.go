@@ -311,7 +311,7 @@ func (x *extraction) sourceMsgValue(i int) (string, bool) {
 	for _, c := range x.sums[i].clauses {
 		op, other, ok := x.compareWith(c, func(n *solast.Node, sc *scope) bool {
 			n, _ = resolveLocal(n, sc)
-			return n != nil && n.Type == "MemberAccess" && memberName(n) == "value" &&
+			return n != nil && n.Type == "MemberAccess" && n.MemberName() == "value" &&
 				operand(n, "expression", 0) != nil && operand(n, "expression", 0).Name == "msg"
 		})
 		if !ok {
@@ -336,8 +336,8 @@ func (x *extraction) compareWith(c clause, isSide func(*solast.Node, *scope) boo
 	l, r := operand(n, "leftExpression", 0), operand(n, "rightExpression", 1)
 	op := operator(n)
 	switch {
-	case isSide(unparen(l), c.sc):
-	case isSide(unparen(r), c.sc):
+	case isSide(solast.Unparen(l), c.sc):
+	case isSide(solast.Unparen(r), c.sc):
 		l, r = r, l
 		op = flipped(op)
 	default:
@@ -383,8 +383,8 @@ func entryParam(n *solast.Node, sc *scope) (int, bool) {
 	if n == nil || n.Type != "Identifier" || sc == nil {
 		return 0, false
 	}
-	i, ok := sc.params[refDecl(n)]
-	if _, bound := sc.lookup(refDecl(n)); bound {
+	i, ok := sc.params[n.RefDecl()]
+	if _, bound := sc.lookup(n.RefDecl()); bound {
 		return 0, false
 	}
 	return i, ok

@@ -12,7 +12,7 @@ func (a *analyzer) addClause(expr *solast.Node, sc *scope, negated bool) {
 }
 
 func (a *analyzer) conjuncts(n *solast.Node, sc *scope, negated bool, depth int) {
-	n = unparen(n)
+	n = solast.Unparen(n)
 	if n == nil || depth > 16 {
 		return
 	}
@@ -30,19 +30,12 @@ func (a *analyzer) conjuncts(n *solast.Node, sc *scope, negated bool, depth int)
 			return
 		}
 	case n.Type == "Identifier":
-		if b, ok := sc.lookup(refDecl(n)); ok && typeString(n) == "bool" {
+		if b, ok := sc.lookup(n.RefDecl()); ok && typeString(n) == "bool" {
 			a.conjuncts(b.expr, b.sc, negated, depth+1)
 			return
 		}
 	}
 	a.sum.clauses = append(a.sum.clauses, a.m.classify(n, sc, negated, a.next()))
-}
-
-func unparen(n *solast.Node) *solast.Node {
-	for n != nil && n.Type == "TupleExpression" && len(n.Children) == 1 {
-		n = n.Children[0]
-	}
-	return n
 }
 
 // inlineReturn returns the expression a call to a contract function with a
@@ -127,13 +120,13 @@ func (m *model) readsBlock(n *solast.Node, sc *scope, depth int) bool {
 		case "Identifier":
 			if x.Name == "now" && m.builtin(x) {
 				found = true
-			} else if b, ok := sc.lookup(refDecl(x)); ok {
+			} else if b, ok := sc.lookup(x.RefDecl()); ok {
 				found = m.readsBlock(b.expr, b.sc, depth+1)
 			}
 		case "MemberAccess":
 			base := operand(x, "expression", 0)
 			if base != nil && base.Type == "Identifier" && base.Name == "block" &&
-				(memberName(x) == "timestamp" || memberName(x) == "number") {
+				(x.MemberName() == "timestamp" || x.MemberName() == "number") {
 				found = true
 			}
 		case "FunctionCall":
@@ -154,7 +147,7 @@ func (m *model) roleCheck(n *solast.Node, sc *scope, negated bool, c *clause) bo
 	if n.Type != "BinaryOperation" || (operator(n) != "==" && operator(n) != "!=") {
 		return false
 	}
-	l, r := unparen(operand(n, "leftExpression", 0)), unparen(operand(n, "rightExpression", 1))
+	l, r := solast.Unparen(operand(n, "leftExpression", 0)), solast.Unparen(operand(n, "rightExpression", 1))
 	if !m.isSender(l) && !m.returnsSender(l, sc) {
 		l, r = r, l
 	}
@@ -164,14 +157,14 @@ func (m *model) roleCheck(n *solast.Node, sc *scope, negated bool, c *clause) bo
 	r, rsc := resolveLocal(r, sc)
 	if r != nil && r.Type == "FunctionCall" { // a getter, owner() { return _owner; }
 		if ret, _ := m.inlineReturn(r, rsc); ret != nil {
-			r = unparen(ret)
+			r = solast.Unparen(ret)
 		}
 	}
 	equal := (operator(n) == "==") != negated
 	c.kind = cRole
 	switch {
-	case r != nil && r.Type == "Identifier" && m.vars[refDecl(r)] != nil && !m.vars[refDecl(r)].mapping:
-		v := m.vars[refDecl(r)]
+	case r != nil && r.Type == "Identifier" && m.vars[r.RefDecl()] != nil && !m.vars[r.RefDecl()].mapping:
+		v := m.vars[r.RefDecl()]
 		switch {
 		case equal && (v.ctorLiteral == "msg.sender" || v.initText == "msg.sender"):
 			c.role = "owner"
@@ -206,7 +199,7 @@ func (a *analyzer) isThis(n *solast.Node) bool {
 func (m *model) gateCheck(n *solast.Node, sc *scope, negated bool, c *clause) bool {
 	want := !negated
 	if n.Type == "BinaryOperation" && (operator(n) == "==" || operator(n) == "!=") {
-		l, r := unparen(operand(n, "leftExpression", 0)), unparen(operand(n, "rightExpression", 1))
+		l, r := solast.Unparen(operand(n, "leftExpression", 0)), solast.Unparen(operand(n, "rightExpression", 1))
 		if l.Type == "Literal" {
 			l, r = r, l
 		}
@@ -248,7 +241,7 @@ func (m *model) indexes(n *solast.Node, sc *scope) []*solast.Node {
 		case "MemberAccess":
 			n = operand(n, "expression", 0)
 		case "Identifier":
-			b, ok := sc.lookup(refDecl(n))
+			b, ok := sc.lookup(n.RefDecl())
 			if !ok {
 				return out
 			}
@@ -264,7 +257,7 @@ func (m *model) indexes(n *solast.Node, sc *scope) []*solast.Node {
 // change must take to help it hold. Index expressions are not collected:
 // which entry is read is not itself a precondition.
 func (m *model) polarReads(n *solast.Node, sc *scope, pol int, out []polarRead, depth int) []polarRead {
-	n = unparen(n)
+	n = solast.Unparen(n)
 	if n == nil || depth > 24 {
 		return out
 	}
@@ -294,7 +287,7 @@ func (m *model) polarReads(n *solast.Node, sc *scope, pol int, out []polarRead, 
 		}
 		return m.polarReads(operand(n, "subExpression", 0), sc, p, out, depth+1)
 	case "Identifier":
-		if b, ok := sc.lookup(refDecl(n)); ok {
+		if b, ok := sc.lookup(n.RefDecl()); ok {
 			return m.polarReads(b.expr, b.sc, pol, out, depth+1)
 		}
 	case "FunctionCall":
@@ -311,7 +304,7 @@ func (m *model) polarReads(n *solast.Node, sc *scope, pol int, out []polarRead, 
 			// a.add(b), a.sub(b): the base keeps the polarity
 			out = m.polarReads(operand(callee, "expression", 0), sc, pol, out, depth+1)
 			p := pol
-			if name := memberName(callee); name == "sub" || name == "div" {
+			if name := callee.MemberName(); name == "sub" || name == "div" {
 				p = -pol
 			}
 			for _, arg := range operands(n, "arguments", 1) {
@@ -397,7 +390,7 @@ func (m *model) zeroCheck(n *solast.Node, sc *scope, negated bool, c *clause) bo
 	if (operator(n) == "==") == negated {
 		return false // x != 0: an ordinary comparison
 	}
-	l, r := unparen(operand(n, "leftExpression", 0)), unparen(operand(n, "rightExpression", 1))
+	l, r := solast.Unparen(operand(n, "leftExpression", 0)), solast.Unparen(operand(n, "rightExpression", 1))
 	if isZero(l) {
 		l, r = r, l
 	}

@@ -228,13 +228,13 @@ func (m *model) constructorScopes() map[int]*scope {
 			own = &scope{binds: map[int]binding{}}
 		}
 		for _, spec := range c.ChildrenOf("baseContracts") {
-			bind(refDecl(operand(spec, "baseName", 0)), operands(spec, "arguments", 1), &scope{binds: map[int]binding{}})
+			bind(operand(spec, "baseName", 0).RefDecl(), operands(spec, "arguments", 1), &scope{binds: map[int]binding{}})
 		}
 		if ctor := m.constructorOf(c); ctor != nil {
 			for _, inv := range invocations(ctor) {
-				if name := operand(inv, "modifierName", 0); name != nil && m.nodes[refDecl(name)] != nil &&
-					m.nodes[refDecl(name)].Type == "ContractDefinition" {
-					bind(refDecl(name), operands(inv, "arguments", 1), own)
+				if name := operand(inv, "modifierName", 0); name != nil && m.nodes[name.RefDecl()] != nil &&
+					m.nodes[name.RefDecl()].Type == "ContractDefinition" {
+					bind(name.RefDecl(), operands(inv, "arguments", 1), own)
 				}
 			}
 		}
@@ -338,7 +338,7 @@ func (m *model) isSender(n *solast.Node) bool {
 		return false
 	}
 	base := operand(n, "expression", 0)
-	member := memberName(n)
+	member := n.MemberName()
 	return base != nil && base.Type == "Identifier" &&
 		((base.Name == "msg" && member == "sender") || (base.Name == "tx" && member == "origin"))
 }
@@ -350,7 +350,7 @@ func (m *model) isSenderLike(n *solast.Node) bool {
 		return true
 	}
 	if n != nil && n.Type == "Identifier" {
-		if v := m.vars[refDecl(n)]; v != nil && v.ctorLiteral == "msg.sender" {
+		if v := m.vars[n.RefDecl()]; v != nil && v.ctorLiteral == "msg.sender" {
 			return true
 		}
 	}
@@ -364,7 +364,7 @@ func (m *model) baseVar(n *solast.Node) (*stateVar, []*solast.Node) {
 	for n != nil {
 		switch n.Type {
 		case "Identifier":
-			return m.vars[refDecl(n)], indexes
+			return m.vars[n.RefDecl()], indexes
 		case "IndexAccess":
 			indexes = append(indexes, operand(n, "indexExpression", 1))
 			n = operand(n, "baseExpression", 0)
@@ -473,20 +473,6 @@ func legacyChildren(n *solast.Node) bool {
 		}
 	}
 	return true
-}
-
-func refDecl(n *solast.Node) int {
-	if f, ok := n.Attrs["referencedDeclaration"].(float64); ok {
-		return int(f)
-	}
-	return -1
-}
-
-func memberName(n *solast.Node) string {
-	if s := n.Str("memberName"); s != "" {
-		return s
-	}
-	return n.Str("member_name")
 }
 
 func operator(n *solast.Node) string { return n.Str("operator") }

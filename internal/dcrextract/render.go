@@ -25,7 +25,7 @@ type errUnsupported struct{ what string }
 func (e errUnsupported) Error() string { return "not expressible in a guard: " + e.what }
 
 func (r *renderer) render(n *solast.Node, sc *scope, depth int) (string, error) {
-	n = unparen(n)
+	n = solast.Unparen(n)
 	if n == nil || depth > 32 {
 		return "", errUnsupported{"empty or too deep"}
 	}
@@ -37,8 +37,8 @@ func (r *renderer) render(n *solast.Node, sc *scope, depth int) (string, error) 
 	case "MemberAccess":
 		return r.member(n, sc)
 	case "IndexAccess":
-		base := unparen(operand(n, "baseExpression", 0))
-		if base == nil || base.Type != "Identifier" || r.m.vars[refDecl(base)] == nil {
+		base := solast.Unparen(operand(n, "baseExpression", 0))
+		if base == nil || base.Type != "Identifier" || r.m.vars[base.RefDecl()] == nil {
 			return "", errUnsupported{"index into " + r.m.text(n)}
 		}
 		key, err := r.render(operand(n, "indexExpression", 1), sc, depth+1)
@@ -82,7 +82,7 @@ func (r *renderer) literal(n *solast.Node) (string, error) {
 }
 
 func (r *renderer) identifier(n *solast.Node, sc *scope, depth int) (string, error) {
-	id := refDecl(n)
+	id := n.RefDecl()
 	if v := r.m.vars[id]; v != nil {
 		return v.name, nil
 	}
@@ -141,14 +141,14 @@ func isIdentByte(c byte) bool {
 }
 
 func (r *renderer) member(n *solast.Node, sc *scope) (string, error) {
-	base := unparen(operand(n, "expression", 0))
+	base := solast.Unparen(operand(n, "expression", 0))
 	switch {
 	case r.m.isSender(n):
 		return "msg.sender", nil
 	case base != nil && base.Type == "Identifier" && base.Name == "block" &&
-		(memberName(n) == "timestamp" || memberName(n) == "number"):
-		return "block." + memberName(n), nil
-	case memberName(n) == "balance" && (&analyzer{m: r.m}).isBalance(n, sc):
+		(n.MemberName() == "timestamp" || n.MemberName() == "number"):
+		return "block." + n.MemberName(), nil
+	case n.MemberName() == "balance" && (&analyzer{m: r.m}).isBalance(n, sc):
 		return "address(this).balance", nil
 	}
 	return "", errUnsupported{r.m.text(n)}
@@ -157,14 +157,14 @@ func (r *renderer) member(n *solast.Node, sc *scope) (string, error) {
 func (r *renderer) call(n *solast.Node, sc *scope, depth int) (string, error) {
 	args := operands(n, "arguments", 1)
 	if isTypeConversion(n) && len(args) == 1 {
-		callee := unparen(operand(n, "expression", 0))
+		callee := solast.Unparen(operand(n, "expression", 0))
 		target := typeString(n)
 		if callee != nil && callee.Type == "ElementaryTypeNameExpression" {
 			target = strings.TrimPrefix(typeString(callee), "type(")
 			target = strings.TrimSuffix(target, ")")
 		}
 		target = strings.TrimSuffix(strings.Fields(target + " x")[0], " payable")
-		if a := unparen(args[0]); a != nil && a.Type == "Identifier" && a.Name == "this" {
+		if a := solast.Unparen(args[0]); a != nil && a.Type == "Identifier" && a.Name == "this" {
 			return "", errUnsupported{"address(this) as a value"}
 		}
 		x, err := r.render(args[0], sc, depth+1)

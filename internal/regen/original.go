@@ -1,7 +1,9 @@
 package regen
 
 import (
+	"encoding/json"
 	"fmt"
+	"os"
 	"path"
 	"path/filepath"
 	"strconv"
@@ -61,6 +63,20 @@ func WriteSampleFile(data, rel string, b []byte) error {
 		return fmt.Errorf("sample path %q would leave %s", rel, data)
 	}
 	return atomicfile.WriteFile(filepath.Join(data, filepath.FromSlash(rel)), redact.Bytes(b), 0o644)
+}
+
+// ReadSampleFiles reads a multi-file sample's files (the JSON object of
+// file name to text a generator wrote at rel, below data).
+func ReadSampleFiles(data, rel string) (map[string]string, error) {
+	b, err := os.ReadFile(filepath.Join(data, filepath.FromSlash(rel)))
+	if err != nil {
+		return nil, err
+	}
+	var files map[string]string
+	if err := json.Unmarshal(b, &files); err != nil {
+		return nil, err
+	}
+	return files, nil
 }
 
 // SamplePath is the target file of sample k, relative to the data root.

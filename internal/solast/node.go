@@ -332,3 +332,31 @@ func (n *Node) Bool(key string) bool {
 	b, _ := n.Attrs[key].(bool)
 	return b
 }
+
+// RefDecl is the id of the declaration an identifier or member access
+// refers to (referencedDeclaration); -1 when it names none.
+func (n *Node) RefDecl() int {
+	if n == nil {
+		return -1
+	}
+	if f, ok := n.Attrs["referencedDeclaration"].(float64); ok {
+		return int(f)
+	}
+	return -1
+}
+
+// MemberName is a member access's member, in either AST form.
+func (n *Node) MemberName() string {
+	if s := n.Str("memberName"); s != "" {
+		return s
+	}
+	return n.Str("member_name")
+}
+
+// Unparen strips the parentheses around an expression (one-element tuples).
+func Unparen(n *Node) *Node {
+	for n != nil && n.Type == "TupleExpression" && len(n.Children) == 1 {
+		n = n.Children[0]
+	}
+	return n
+}

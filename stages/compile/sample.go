@@ -3,7 +3,6 @@ package compile
 import (
 	"cmp"
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 
@@ -43,15 +42,7 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 func (c *compiler) readSample(g schemas.Generation) (map[string]string, error) {
 	data := c.env.Data
 	if g.FilesPath != "" {
-		b, err := os.ReadFile(filepath.Join(data, filepath.FromSlash(g.FilesPath)))
-		if err != nil {
-			return nil, err
-		}
-		var files map[string]string
-		if err := json.Unmarshal(b, &files); err != nil {
-			return nil, err
-		}
-		return files, nil
+		return regen.ReadSampleFiles(data, g.FilesPath)
 	}
 	name, err := c.soleFile()
 	if err != nil {

@@ -42,7 +42,6 @@ package o1
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -59,6 +58,7 @@ import (
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/fuzz"
+	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/subjects"
 	"github.com/solbehave/solbehave/internal/warehouse"
@@ -264,7 +264,7 @@ func seedFor(seed int64, signature string) uint64 {
 // bytecode operands still cover its constants).
 func sampleSources(data string, smp schemas.Sample) []string {
 	if smp.FilesPath != "" {
-		if files, err := readFiles(filepath.Join(data, filepath.FromSlash(smp.FilesPath))); err == nil {
+		if files, err := regen.ReadSampleFiles(data, smp.FilesPath); err == nil {
 			return inNameOrder(files)
 		}
 	}
@@ -276,13 +276,4 @@ func sampleSources(data string, smp schemas.Sample) []string {
 		return nil
 	}
 	return []string{string(b)}
-}
-
-func readFiles(path string) (map[string]string, error) {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	var files map[string]string
-	return files, json.Unmarshal(b, &files)
 }

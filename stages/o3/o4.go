@@ -27,22 +27,22 @@ func o4Row(r schemas.ReplayCall) (row schemas.ReplayCall, departs int) {
 
 // split maps each replayed sequence's calls to O3's numbering.
 type split struct {
-	seqs     []replay.Sequence
-	index    map[int64]int   // sequence id -> index
-	position map[int64][]int // sequence id -> per call, kept calls before it
+	// sequence id -> per call, the kept calls before it; one entry more at
+	// the end: the sequence's kept calls in all
+	position map[int64][]int
 }
 
 func splitOf(seqs []replay.Sequence) split {
-	sp := split{seqs: seqs, index: map[int64]int{}, position: map[int64][]int{}}
-	for q, seq := range seqs {
-		sp.index[seq.ID] = q
-		pos, kept := make([]int, len(seq.Calls)), 0
+	sp := split{position: map[int64][]int{}}
+	for _, seq := range seqs {
+		pos, kept := make([]int, len(seq.Calls)+1), 0
 		for i, c := range seq.Calls {
 			pos[i] = kept
 			if !c.Probe {
 				kept++
 			}
 		}
+		pos[len(seq.Calls)] = kept
 		sp.position[seq.ID] = pos
 	}
 	return sp
@@ -51,10 +51,10 @@ func splitOf(seqs []replay.Sequence) split {
 // keptBefore counts the kept calls among a sequence's first n calls.
 func (sp split) keptBefore(seqID int64, n int) int {
 	pos := sp.position[seqID]
-	if n >= len(pos) {
-		return len(callseq.KeptOnly(sp.seqs[sp.index[seqID]]).Calls)
+	if len(pos) == 0 {
+		return 0
 	}
-	return pos[n]
+	return pos[min(n, len(pos)-1)]
 }
 
 // keptResult is the comparison restricted to the kept calls: what O3's
