@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -26,6 +27,14 @@ import (
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
+
+// Main runs a package's tests, then closes the engines they shared: a
+// package's TestMain is Main(m, engines).
+func Main(m *testing.M, engines *pipeline.Engines) {
+	code := m.Run()
+	engines.Close()
+	os.Exit(code)
+}
 
 // NewEnv is a run environment over corpus with a fresh data folder; engines
 // is shared by a package's tests (one set of compiler workers).
@@ -159,18 +168,36 @@ func References(k int, artifactID string) []schemas.Sample {
 	return out
 }
 
-// RunStage runs the stage through the runner and fails on any failed unit.
-func RunStage(t testing.TB, env *pipeline.Env, s pipeline.Stage) pipeline.Counters {
+// Run runs the stage through the runner and fails on a run error; failed
+// units are only counted, for tests that expect some.
+func Run(t testing.TB, env *pipeline.Env, s pipeline.Stage) pipeline.Counters {
 	t.Helper()
 	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// RunStage runs the stage through the runner and fails on any failed unit.
+func RunStage(t testing.TB, env *pipeline.Env, s pipeline.Stage) pipeline.Counters {
+	t.Helper()
+	c := Run(t, env, s)
 	if c.Failed > 0 {
 		errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
 		t.Fatalf("%d unit(s) failed: %+v", c.Failed, errs)
 	}
 	return c
+}
+
+// Rows reads every row of a dataset in the env's warehouse.
+func Rows[T any](t testing.TB, env *pipeline.Env, dataset schemas.Table[T]) []T {
+	t.Helper()
+	rows, err := warehouse.ReadDataset(env.Warehouse, dataset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
 
 // OpenViews opens DuckDB with every view over the env's warehouse.

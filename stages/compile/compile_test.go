@@ -61,7 +61,7 @@ func TestCompileAndRepair(t *testing.T) {
 	if err != nil || c.Units != 3 || c.Failed != 0 {
 		t.Fatalf("run %+v %v", c, err)
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
+	rows := stagetest.Rows(t, env, schemas.Samples)
 	got := map[string]schemas.Sample{}
 	for _, r := range rows {
 		got[r.Model+"/"+string(rune('0'+r.Sample))] = r
@@ -89,7 +89,7 @@ func TestCompileAndRepair(t *testing.T) {
 	if sum := sha256.Sum256(fixed); hex.EncodeToString(sum[:]) != l.SourceSHA256 || strings.Contains(string(fixed), "amont") {
 		t.Error("the repaired source on disk does not match its row")
 	}
-	calls, _ := warehouse.ReadDataset(env.Warehouse, schemas.LLMCalls)
+	calls := stagetest.Rows(t, env, schemas.LLMCalls)
 	if len(calls) != 1 || calls[0].Purpose != "repair" || calls[0].Sample != 1 || calls[0].Error != "" {
 		t.Fatalf("llm_calls %+v", calls)
 	}
@@ -143,7 +143,7 @@ func TestFailedGenerationsInCompileAtK(t *testing.T) {
 	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {
 		t.Fatalf("run %+v %v", c, err)
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
+	rows := stagetest.Rows(t, env, schemas.Samples)
 	got := map[int64]schemas.Sample{}
 	for _, r := range rows {
 		got[r.Sample] = r
@@ -190,7 +190,7 @@ func TestCompileAndRepairAcrossFiles(t *testing.T) {
 	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {
 		t.Fatalf("run %+v %v", c, err)
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
+	rows := stagetest.Rows(t, env, schemas.Samples)
 	got := map[string]schemas.Sample{}
 	for _, r := range rows {
 		got[r.Model+"/"+string(rune('0'+r.Sample))] = r
@@ -232,7 +232,7 @@ func TestCompileKeepsTheRecordedSettings(t *testing.T) {
 	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil || c.Failed != 0 {
 		t.Fatalf("run %+v %v", c, err)
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
+	rows := stagetest.Rows(t, env, schemas.Samples)
 	if len(rows) != 1 || !rows[0].CompiledRaw {
 		t.Fatalf("samples %+v", rows)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -137,10 +138,7 @@ func runWithRPC(t *testing.T, s *Stage, env *pipeline.Env, sim *simulated.Backen
 	if _, err := r.Run(context.Background(), s); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := stagetest.Rows(t, env, schemas.CrawlCandidates)
 	return rows
 }
 
@@ -269,10 +267,7 @@ func TestRecordedCrawlOfTheDemoCorpus(t *testing.T) {
 	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := stagetest.Rows(t, env, schemas.CrawlCandidates)
 	multi := map[string]int64{"PhasedMintNFT": 20, "RoleVesting": 12, "HarborToken": 19, "TipJar": 10}
 	for _, r := range rows {
 		if r.Name == "ERC1967Proxy" {

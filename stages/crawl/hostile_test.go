@@ -16,6 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/solbehave/solbehave/internal/failure"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -51,16 +52,13 @@ func TestLiveNamesFromOutsideStayInTheirFolder(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(data, "corpus", "crawled", "Good_"+strings.ToLower(good.Hex()), "txlist.json")); err != nil {
 		t.Errorf("the sound contract was not written: %v", err)
 	}
-	errs, err := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
-	if err != nil {
-		t.Fatal(err)
-	}
+	errs := stagetest.Rows(t, env, schemas.Errors)
 	for _, e := range errs {
 		if e.Class != "input" || e.Retriable {
 			t.Errorf("error row %+v: want class input, not retriable", e)
 		}
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
+	rows := stagetest.Rows(t, env, schemas.CrawlCandidates)
 	var reasons []string
 	for _, r := range rows {
 		if strings.HasPrefix(r.Reason, "input: ") {
@@ -137,10 +135,7 @@ func TestHostileFoldersAreInputRows(t *testing.T) {
 	if c.Units != len(hostile)+1 || c.Failed != len(hostile) {
 		t.Errorf("want %d units, %d failed; got %+v", len(hostile)+1, len(hostile), c)
 	}
-	errs, err := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
-	if err != nil {
-		t.Fatal(err)
-	}
+	errs := stagetest.Rows(t, env, schemas.Errors)
 	for _, f := range hostile {
 		n := 0
 		for _, e := range errs {
@@ -152,7 +147,7 @@ func TestHostileFoldersAreInputRows(t *testing.T) {
 			t.Errorf("folder %.40q… is named by %d input error rows, want 1", f, n)
 		}
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
+	rows := stagetest.Rows(t, env, schemas.CrawlCandidates)
 	passed := 0
 	for _, r := range rows {
 		if r.Passed {

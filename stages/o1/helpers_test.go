@@ -1,7 +1,6 @@
 package o1
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -13,11 +12,7 @@ import (
 // engines is shared by every test of the package: one set of compiler workers.
 var engines = &pipeline.Engines{}
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	engines.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { stagetest.Main(m, engines) }
 
 const demoCorpus = "../../data/corpus/demo"
 

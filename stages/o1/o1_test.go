@@ -35,14 +35,8 @@ func vaultInputs(t *testing.T, env *pipeline.Env) string {
 
 func readResults(t *testing.T, env *pipeline.Env) ([]schemas.FuzzResult, []schemas.FuzzCounterexample) {
 	t.Helper()
-	results, err := warehouse.ReadDataset(env.Warehouse, schemas.FuzzResults)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cxs, err := warehouse.ReadDataset(env.Warehouse, schemas.FuzzCounterexamples)
-	if err != nil {
-		t.Fatal(err)
-	}
+	results := stagetest.Rows(t, env, schemas.FuzzResults)
+	cxs := stagetest.Rows(t, env, schemas.FuzzCounterexamples)
 	return results, cxs
 }
 

@@ -2,7 +2,6 @@ package o3
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/artifact"
@@ -19,11 +18,7 @@ import (
 
 var engines = &pipeline.Engines{}
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	engines.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { stagetest.Main(m, engines) }
 
 const demoCorpus = "../../data/corpus/demo"
 

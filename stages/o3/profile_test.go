@@ -12,9 +12,9 @@ import (
 // profiles' rows apart; a rerun of paper skips its unit and erases nothing.
 func TestProfilesKeepEachOthersRows(t *testing.T) {
 	env := stagetest.NewEnv(t, demoCorpus, engines)
-	rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
+	rec := stagetest.LoadRecords(t, demoCorpus, 1000, stagetest.VaultID)[0]
 	id, out := stagetest.Compile(t, env, rec, nil)
-	stagetest.WriteInputs(t, env, vaultID, id, stagetest.References(1, id))
+	stagetest.WriteInputs(t, env, stagetest.VaultID, id, stagetest.References(1, id))
 	paperGen := writeProfile(t, env, rec, out, 30, callseq.ProfilePaper, "static")
 	extGen := writeProfile(t, env, rec, out, 30, callseq.ProfileExtended, "static")
 	paper, ext := New(), New()
@@ -56,9 +56,9 @@ func TestReferenceExtractorFollowsTheGenerators(t *testing.T) {
 		reference  string
 	}{{nil, "static"}, {[]string{"mutant", "openai:m", "openai:n"}, "llm:m"}} {
 		env := stagetest.NewEnv(t, demoCorpus, engines)
-		rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
+		rec := stagetest.LoadRecords(t, demoCorpus, 1000, stagetest.VaultID)[0]
 		id, out := stagetest.Compile(t, env, rec, nil)
-		stagetest.WriteInputs(t, env, vaultID, id, []schemas.Sample{stagetest.Sample("reference", 0, id, "")})
+		stagetest.WriteInputs(t, env, stagetest.VaultID, id, []schemas.Sample{stagetest.Sample("reference", 0, id, "")})
 		writeSequences(t, env, rec, out, 10, "static", "llm:m")
 		s := New()
 		s.Generators = tc.generators

@@ -31,9 +31,9 @@ func TestMatches(t *testing.T) {
 // extractor judges every model in the fixed one; coverage is per extractor.
 func TestGraphSettings(t *testing.T) {
 	env := stagetest.NewEnv(t, demoCorpus, engines)
-	rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
+	rec := stagetest.LoadRecords(t, demoCorpus, 1000, stagetest.VaultID)[0]
 	id, out := stagetest.Compile(t, env, rec, nil)
-	stagetest.WriteInputs(t, env, vaultID, id, []schemas.Sample{stagetest.Sample("reference", 0, id, ""), stagetest.Sample("openai:m", 0, id, "")})
+	stagetest.WriteInputs(t, env, stagetest.VaultID, id, []schemas.Sample{stagetest.Sample("reference", 0, id, ""), stagetest.Sample("openai:m", 0, id, "")})
 	gen := writeSequences(t, env, rec, out, 20, "static", "llm:m", "llm:unused")
 	kept := int64(gen.Kept)
 	s := New()

@@ -60,10 +60,7 @@ func TestMainnetCorpusBeatsThePlainReplayFloor(t *testing.T) {
 	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := stagetest.Rows(t, env, schemas.Reproducibility)
 	kept := 0
 	for _, r := range rows {
 		if r.Kept {

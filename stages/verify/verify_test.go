@@ -17,6 +17,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -151,10 +152,7 @@ func TestBadInputsAreRecordedAndTheRunGoesOn(t *testing.T) {
 	if c.Units != len(want) || c.Failed != len(want)-2 {
 		t.Fatalf("counters %+v: want %d units, %d failed", c, len(want), len(want)-2)
 	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := stagetest.Rows(t, env, schemas.Reproducibility)
 	if len(rows) != len(want) {
 		t.Fatalf("want a reproducibility row for each of the %d contracts, got %d", len(want), len(rows))
 	}
@@ -170,7 +168,7 @@ func TestBadInputsAreRecordedAndTheRunGoesOn(t *testing.T) {
 			t.Errorf("%s: no reason recorded", name)
 		}
 	}
-	errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
+	errs := stagetest.Rows(t, env, schemas.Errors)
 	if len(errs) != len(want)-2 {
 		t.Fatalf("want %d error rows, got %d", len(want)-2, len(errs))
 	}
@@ -274,10 +272,7 @@ func TestSizeFilterCountsTheChainAcrossFiles(t *testing.T) {
 			t.Errorf("%s: reason %q", r.Name, r.Reason)
 		}
 	}
-	fns, err := warehouse.ReadDataset(env.Warehouse, schemas.Functions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fns := stagetest.Rows(t, env, schemas.Functions)
 	nontrivial := map[string]int64{}
 	for _, f := range fns {
 		if f.Nontrivial {
@@ -311,11 +306,11 @@ func TestUninstallableCompilerIsRetried(t *testing.T) {
 			t.Fatalf("run %d: want the unit run and failed, got %+v %v", run, c, err)
 		}
 	}
-	errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
+	errs := stagetest.Rows(t, env, schemas.Errors)
 	if len(errs) != 1 || errs[0].Class != failure.Network.String() || !errs[0].Retriable || !strings.Contains(errs[0].Message, "install") {
 		t.Fatalf("want one retriable network error row about the install, got %+v", errs)
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
+	rows := stagetest.Rows(t, env, schemas.Reproducibility)
 	if len(rows) != 1 || rows[0].ReasonClass != failure.Network.String() {
 		t.Fatalf("want the reason class network, got %+v", rows)
 	}

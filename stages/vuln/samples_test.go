@@ -33,7 +33,7 @@ func TestBenchmarkOriginalAndSamples(t *testing.T) {
 	if err != nil || c.Units != 3 || c.Failed != 0 {
 		t.Fatalf("counters %+v, err %v", c, err)
 	}
-	runs := read(t, env, schemas.VulnRuns)
+	runs := stagetest.Rows(t, env, schemas.VulnRuns)
 	if len(runs) != 3 {
 		t.Fatalf("%d runs, want the original and two samples", len(runs))
 	}

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/solbehave/solbehave/internal/failure"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -30,7 +31,7 @@ func TestSlowCompilerStartIsNoVerdict(t *testing.T) {
 			t.Errorf("%s: %d part(s) written by units the clock cut", ds, len(files))
 		}
 	}
-	for _, e := range read(t, env, schemas.Errors) {
+	for _, e := range stagetest.Rows(t, env, schemas.Errors) {
 		if e.Class != failure.Timeout.String() || !e.Retriable {
 			t.Errorf("%s: class %s retriable %v, want a retriable timeout: %s", e.Unit, e.Class, e.Retriable, e.Message)
 		}

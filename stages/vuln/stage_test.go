@@ -4,16 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/views"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -81,10 +79,11 @@ func writeCorpus(t *testing.T) string {
 	return dir
 }
 
+// newEnv is a run environment with engines of its own (a test may set
+// their options) and seed 7.
 func newEnv(t *testing.T, corpus string) *pipeline.Env {
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Seed: 7, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	env := stagetest.NewEnv(t, corpus, &pipeline.Engines{})
+	env.Seed = 7
 	t.Cleanup(env.Engines.Close)
 	return env
 }
@@ -96,7 +95,7 @@ func TestSmartBugsLayoutEndToEnd(t *testing.T) {
 	if err != nil || c.Failed != 0 || c.Units != 4 {
 		t.Fatalf("counters %+v, err %v", c, err)
 	}
-	runs := read(t, env, schemas.VulnRuns)
+	runs := stagetest.Rows(t, env, schemas.VulnRuns)
 	byID := map[string]schemas.VulnRun{}
 	for _, r := range runs {
 		byID[r.ContractID] = r
@@ -109,7 +108,7 @@ func TestSmartBugsLayoutEndToEnd(t *testing.T) {
 		t.Errorf("safe run should fall back to the pragma's newest release: %+v", safe)
 	}
 	classes := map[string]bool{}
-	for _, f := range read(t, env, schemas.VulnFindings) {
+	for _, f := range stagetest.Rows(t, env, schemas.VulnFindings) {
 		classes[f.ContractID+":"+f.Class] = true
 		if f.ContractID == "reentrancy__bank" && f.Class == "reentrancy" && !f.Reproduces {
 			t.Errorf("the reentrancy finding does not reproduce: %+v", f)
@@ -118,7 +117,7 @@ func TestSmartBugsLayoutEndToEnd(t *testing.T) {
 	if !classes["reentrancy__bank:reentrancy"] || classes["front_running__safe:reentrancy"] {
 		t.Errorf("findings %v: want reentrancy on the bank only", classes)
 	}
-	if n := len(read(t, env, schemas.VulnLabels)); n != 10 {
+	if n := len(stagetest.Rows(t, env, schemas.VulnLabels)); n != 10 {
 		t.Errorf("%d label rows, want 5 per file", n)
 	}
 	checkEval(t, env)
@@ -234,13 +233,4 @@ func TestAblationsAreSeparateUnits(t *testing.T) {
 	if _, err := s.Plan(context.Background(), env); err == nil {
 		t.Error("an unknown ablation was accepted")
 	}
-}
-
-func read[T any](t *testing.T, env *pipeline.Env, dataset schemas.Table[T]) []T {
-	t.Helper()
-	rows, err := warehouse.ReadDataset(env.Warehouse, dataset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }
