@@ -50,6 +50,15 @@ func NewEnv(t testing.TB, corpus string, engines *pipeline.Engines) *pipeline.En
 	}
 }
 
+// IsolatedEnv is NewEnv with engines of its own, closed when the test
+// ends: for a test that sets their options or must not share workers.
+func IsolatedEnv(t testing.TB, corpus string) *pipeline.Env {
+	t.Helper()
+	env := NewEnv(t, corpus, &pipeline.Engines{})
+	t.Cleanup(env.Engines.Close)
+	return env
+}
+
 // LoadRecords reads the corpus contracts whose id or name is given (all
 // when none are), each with its first budget transactions.
 func LoadRecords(t testing.TB, corpus string, budget int, ids ...string) []*deploy.Record {

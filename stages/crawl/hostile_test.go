@@ -17,7 +17,6 @@ import (
 
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/stagetest"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -36,11 +35,7 @@ func TestLiveNamesFromOutsideStayInTheirFolder(t *testing.T) {
 	data := filepath.Join(root, "a", "b", "c", "data")
 	s, env := liveStage(t, corpus, data)
 	s.Addresses = []string{evil.Hex(), good.Hex(), "../../../../etc/passwd"}
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Failed != 2 {
+	if c := stagetest.Run(t, env, s); c.Failed != 2 {
 		t.Errorf("want the escaping name and the path-like address as 2 failed units, got %+v", c)
 	}
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -124,15 +119,8 @@ func must(t *testing.T, err error) {
 // /dev/zero is never opened for reading).
 func TestHostileFoldersAreInputRows(t *testing.T) {
 	corpus, hostile := hostileFolders(t)
-	data := t.TempDir()
-	s := New()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Units != len(hostile)+1 || c.Failed != len(hostile) {
+	env := stagetest.IsolatedEnv(t, corpus)
+	if c := stagetest.Run(t, env, New()); c.Units != len(hostile)+1 || c.Failed != len(hostile) {
 		t.Errorf("want %d units, %d failed; got %+v", len(hostile)+1, len(hostile), c)
 	}
 	errs := stagetest.Rows(t, env, schemas.Errors)

@@ -22,6 +22,22 @@ func TestMain(m *testing.M) { stagetest.Main(m, engines) }
 
 const demoCorpus = "../../data/corpus/demo"
 
+// demoVault writes the inputs of the demo Vault with its original
+// recompiled as sample 0 of each model, and returns the environment, the
+// record and the original's compiler output.
+func demoVault(t *testing.T, models ...string) (*pipeline.Env, *deploy.Record, *solc.Output) {
+	t.Helper()
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	rec := stagetest.LoadRecords(t, demoCorpus, 1000, stagetest.VaultID)[0]
+	id, out := stagetest.Compile(t, env, rec, nil)
+	var samples []schemas.Sample
+	for _, m := range models {
+		samples = append(samples, stagetest.Sample(m, 0, id, ""))
+	}
+	stagetest.WriteInputs(t, env, stagetest.VaultID, id, samples)
+	return env, rec, out
+}
+
 // writeSequences runs Algorithm 1 with the static graph, as the sequences
 // stage does under the paper profile, and writes its rows under extractor.
 func writeSequences(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *solc.Output, budget int, extractors ...string) *callseq.Result {

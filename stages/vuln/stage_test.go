@@ -82,20 +82,25 @@ func writeCorpus(t *testing.T) string {
 // newEnv is a run environment with engines of its own (a test may set
 // their options) and seed 7.
 func newEnv(t *testing.T, corpus string) *pipeline.Env {
-	env := stagetest.NewEnv(t, corpus, &pipeline.Engines{})
+	env := stagetest.IsolatedEnv(t, corpus)
 	env.Seed = 7
-	t.Cleanup(env.Engines.Close)
 	return env
+}
+
+// runVuln runs s, wants the given number of units and none failed, and
+// returns the `vuln_runs` rows.
+func runVuln(t *testing.T, env *pipeline.Env, s *Stage, units int) []schemas.VulnRun {
+	t.Helper()
+	if c := stagetest.Run(t, env, s); c.Units != units || c.Failed != 0 {
+		t.Fatalf("counters %+v, want %d units, none failed", c, units)
+	}
+	return stagetest.Rows(t, env, schemas.VulnRuns)
 }
 
 func TestSmartBugsLayoutEndToEnd(t *testing.T) {
 	env := newEnv(t, writeCorpus(t))
 	s := New() // the default target, main, skips the bank's trailing Log
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil || c.Failed != 0 || c.Units != 4 {
-		t.Fatalf("counters %+v, err %v", c, err)
-	}
-	runs := stagetest.Rows(t, env, schemas.VulnRuns)
+	runs := runVuln(t, env, s, 4)
 	byID := map[string]schemas.VulnRun{}
 	for _, r := range runs {
 		byID[r.ContractID] = r
@@ -121,9 +126,8 @@ func TestSmartBugsLayoutEndToEnd(t *testing.T) {
 		t.Errorf("%d label rows, want 5 per file", n)
 	}
 	checkEval(t, env)
-	again, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil || again.Ran != 0 || again.Skipped != 4 {
-		t.Errorf("a rerun should skip every unit: %+v %v", again, err)
+	if again := stagetest.Run(t, env, s); again.Ran != 0 || again.Skipped != 4 {
+		t.Errorf("a rerun should skip every unit: %+v", again)
 	}
 }
 
