@@ -43,16 +43,16 @@ func attackerCode(target common.Address, reentries int) []byte {
 	// bytes of calldata from start.
 	a.Push(0).Op(vm.CALLDATALOAD)                     // [F]
 	a.Op(vm.DUP1).Push(32).Op(vm.ADD)                 // [F, start=F+32]
-	a.Op(vm.DUP1, vm.CALLDATASIZE, vm.SUB)             // [F, start, R=size-start]
-	a.Op(vm.DUP1).PushLabel("haveR").Op(vm.JUMPI)      // R = 0: re-enter with the forwarded bytes
+	a.Op(vm.DUP1, vm.CALLDATASIZE, vm.SUB)            // [F, start, R=size-start]
+	a.Op(vm.DUP1).PushLabel("haveR").Op(vm.JUMPI)     // R = 0: re-enter with the forwarded bytes
 	a.Op(vm.POP, vm.POP).Push(32).Op(vm.DUP2)         // [F, 32, F]
-	a.Label("haveR")                                   // [F, start, R]
+	a.Label("haveR")                                  // [F, start, R]
 	a.Op(vm.DUP1).Push(attackerLenSlot).Op(vm.SSTORE) // remember R
 	a.Push(uint64(reentries)).Push(attackerCounterSlot).Op(vm.SSTORE)
-	a.Push(0)                                                                               // [F, start, R, i]
+	a.Push(0)                                                                                // [F, start, R, i]
 	a.Label("store").Op(vm.DUP2, vm.DUP2, vm.LT, vm.ISZERO).PushLabel("stored").Op(vm.JUMPI) // i >= R: done
 	a.Op(vm.DUP1, vm.DUP4, vm.ADD, vm.CALLDATALOAD)                                          // [F, start, R, i, word]
-	a.Op(vm.DUP2).Push(32).Op(vm.SWAP1, vm.DIV).Push(1).Op(vm.ADD)                         // [.., word, i/32+1]
+	a.Op(vm.DUP2).Push(32).Op(vm.SWAP1, vm.DIV).Push(1).Op(vm.ADD)                           // [.., word, i/32+1]
 	a.Op(vm.SSTORE).Push(32).Op(vm.ADD).PushLabel("store").Op(vm.JUMP)
 	a.Label("stored").Op(vm.POP, vm.POP, vm.POP) // [F]
 	a.Op(vm.DUP1).Push(32).Push(0).Op(vm.CALLDATACOPY)
