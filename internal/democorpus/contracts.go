@@ -8,9 +8,9 @@ import (
 // Sources are the demo contracts: one flattened file per single-file
 // contract (contracts/<Name>.sol), the own files of each multi-file one
 // (contracts/multi/<Name>/) and the OpenZeppelin Contracts files they use
-// (contracts/oz/<version>/, from npm, MIT: contracts/oz/LICENSE).
+// (contracts/third_party/openzeppelin/<version>/, from npm, MIT: its LICENSE).
 //
-//go:embed contracts/*.sol contracts/multi contracts/oz
+//go:embed contracts/*.sol contracts/multi contracts/third_party/openzeppelin
 var Sources embed.FS
 
 const (

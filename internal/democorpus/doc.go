@@ -119,9 +119,10 @@
 // # Multi-file contracts (2023 mainnet's shape)
 //
 // Each is its own files (contracts/multi/<Name>/) plus the OpenZeppelin
-// files they import (contracts/oz/<release>/, only those, MIT), recorded as
-// a Hardhat project verifies: SourceCode is the standard-JSON input between
-// double braces, the files named as imported (`@openzeppelin/contracts/...`).
+// files they import (contracts/third_party/openzeppelin/<release>/, only
+// those, MIT), recorded as a Hardhat project verifies: SourceCode is the
+// standard-JSON input between double braces, the files named as imported
+// (`@openzeppelin/contracts/...`).
 // Their histories are 211-212 transactions, the owner's setup included, and
 // every one but the proxy has 1 to 20 non-trivial functions in its
 // inheritance chain (the size filter's count; a test checks it).

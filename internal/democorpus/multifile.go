@@ -18,6 +18,10 @@ import (
 // input names the files the same way, so it needs no remapping.
 const ozImport = "@openzeppelin/contracts/"
 
+// ozDir holds the OpenZeppelin Contracts files, one folder per release, under
+// third_party/ because they are the npm package's code, not the project's.
+const ozDir = "contracts/third_party/openzeppelin"
+
 // MultiFile says whether the contract is recorded as Etherscan records a
 // multi-file source: its standard-JSON input.
 func (c Spec) MultiFile() bool { return c.OZ != "" }
@@ -25,7 +29,8 @@ func (c Spec) MultiFile() bool { return c.OZ != "" }
 // Files is the contract's source files as the compiler reads them, and the
 // name of the file that defines the contract. A multi-file contract has its
 // own files (contracts/multi/<Name>/) and every OpenZeppelin file they
-// import, directly or not (contracts/oz/<version>/), and nothing else.
+// import, directly or not (contracts/third_party/openzeppelin/<version>/), and
+// nothing else.
 func (c Spec) Files() (map[string]string, string, error) {
 	if !c.MultiFile() {
 		src, err := c.Source()
@@ -99,7 +104,7 @@ func (c Spec) ozFile(key string) (string, error) {
 	if !ok {
 		return "", fmt.Errorf("%s is neither the contract's own file nor OpenZeppelin's", key)
 	}
-	b, err := Sources.ReadFile("contracts/oz/" + c.OZ + "/" + rel)
+	b, err := Sources.ReadFile(ozDir + "/" + c.OZ + "/" + rel)
 	return string(b), err
 }
 

@@ -61,11 +61,11 @@ func TestOnlyTheOpenZeppelinFilesUsed(t *testing.T) {
 		}
 		for name := range files {
 			if rel, ok := strings.CutPrefix(name, ozImport); ok {
-				used["contracts/oz/"+spec.OZ+"/"+rel] = true
+				used[ozDir+"/"+spec.OZ+"/"+rel] = true
 			}
 		}
 	}
-	err := fs.WalkDir(Sources, "contracts/oz", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(Sources, ozDir, func(p string, d fs.DirEntry, err error) error {
 		if err == nil && strings.HasSuffix(p, ".sol") && !used[p] {
 			t.Errorf("%s is committed but no demo contract imports it", p)
 		}
@@ -74,7 +74,7 @@ func TestOnlyTheOpenZeppelinFilesUsed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := Sources.ReadFile("contracts/oz/LICENSE"); err != nil {
+	if _, err := Sources.ReadFile(ozDir + "/LICENSE"); err != nil {
 		t.Errorf("OpenZeppelin's licence is not committed: %v", err)
 	}
 }
