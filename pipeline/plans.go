@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"github.com/gofrs/flock"
 
@@ -266,31 +265,15 @@ func (r *Runner) hideStale(s Stage, units []Unit, hidden map[string]bool) error 
 	for _, u := range units {
 		fps[manifestName(u.ID)] = u.Fingerprint
 	}
-	dir := filepath.Join(r.stateDir(), s.Name())
-	entries, err := os.ReadDir(dir)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		if !strings.HasSuffix(e.Name(), ".json") {
-			continue
+	return r.eachScopedManifest(s, nil, func(path string, m *manifest) {
+		if m == nil {
+			return
 		}
-		m, err := readManifestFile(filepath.Join(dir, e.Name()))
-		if err != nil {
-			continue
-		}
-		if !r.Shard.Owns(m.Contract) || !inScope(s, m.Unit) {
-			continue // another shard's or setting's: not this plan's to judge
-		}
-		if fp, ok := fps[e.Name()]; ok && m.currentFor(fp, s.Version(), r.Env.Warehouse.Root) {
-			continue
+		if fp, ok := fps[filepath.Base(path)]; ok && m.currentFor(fp, s.Version(), r.Env.Warehouse.Root) {
+			return
 		}
 		for _, f := range m.Files {
 			hidden[filepath.Join(r.Env.Warehouse.Root, f)] = true
 		}
-	}
-	return nil
+	})
 }

@@ -315,6 +315,18 @@ func (r *Runner) removeOrphans(s Stage, units []Unit) error {
 	for _, u := range units {
 		planned[manifestName(u.ID)] = true
 	}
+	isPlanned := func(name string) bool { return planned[name] }
+	return r.eachScopedManifest(s, isPlanned, func(path string, m *manifest) {
+		r.removeStale(m, nil)
+		os.Remove(path)
+	})
+}
+
+// eachScopedManifest calls f with the path of each manifest file of stage s
+// that skip (when not nil) does not name, and the manifest it holds (nil
+// when it does not read); those of another shard or setting are left out,
+// not this plan's to judge.
+func (r *Runner) eachScopedManifest(s Stage, skip func(name string) bool, f func(path string, m *manifest)) error {
 	dir := filepath.Join(r.stateDir(), s.Name())
 	entries, err := os.ReadDir(dir)
 	if errors.Is(err, os.ErrNotExist) {
@@ -324,19 +336,15 @@ func (r *Runner) removeOrphans(s Stage, units []Unit) error {
 		return err
 	}
 	for _, e := range entries {
-		if planned[e.Name()] || !strings.HasSuffix(e.Name(), ".json") {
+		if !strings.HasSuffix(e.Name(), ".json") || (skip != nil && skip(e.Name())) {
 			continue
 		}
 		path := filepath.Join(dir, e.Name())
-		var m manifest
-		b, err := os.ReadFile(path)
-		if err == nil && json.Unmarshal(b, &m) == nil && (!r.Shard.Owns(m.Contract) || !inScope(s, m.Unit)) {
-			continue // another shard's unit, or another setting's
+		m, err := readManifestFile(path)
+		if err == nil && (!r.Shard.Owns(m.Contract) || !inScope(s, m.Unit)) {
+			continue
 		}
-		if err == nil {
-			r.removeStale(&m, nil)
-		}
-		os.Remove(path)
+		f(path, m)
 	}
 	return nil
 }

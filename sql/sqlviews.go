@@ -50,20 +50,24 @@ func (f File) About() string {
 }
 
 // Depends lists the names on the file's `-- depends:` header lines.
-func (f File) Depends() []string {
-	var deps []string
+func (f File) Depends() []string { return f.HeaderList("depends") }
+
+// HeaderList lists, in order, the comma-separated names on the file's
+// `-- <key>:` lines (several lines concatenate); nil when it has none.
+func (f File) HeaderList(key string) []string {
+	var names []string
 	for _, line := range strings.Split(f.Text, "\n") {
-		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "-- depends:")
+		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "-- "+key+":")
 		if !ok {
 			continue
 		}
-		for _, d := range strings.Split(rest, ",") {
-			if d = strings.TrimSpace(d); d != "" {
-				deps = append(deps, d)
+		for _, n := range strings.Split(rest, ",") {
+			if n = strings.TrimSpace(n); n != "" {
+				names = append(names, n)
 			}
 		}
 	}
-	return deps
+	return names
 }
 
 // Files returns every embedded view, sorted by name.

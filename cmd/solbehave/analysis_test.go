@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -20,16 +19,17 @@ import (
 	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/views/synth"
+	"github.com/solbehave/solbehave/internal/views/viewstest"
 	"github.com/solbehave/solbehave/schemas"
 	sqlviews "github.com/solbehave/solbehave/sql"
 )
 
-// demoData is a data folder holding a synthetic demo warehouse (every
-// dataset filled) and its DuckDB file.
-func demoData(t *testing.T) string {
+// synthData is a data folder holding the synthetic warehouse of seed
+// (every dataset filled) and its DuckDB file.
+func synthData(t *testing.T, seed int64) string {
 	t.Helper()
 	data := filepath.Join(t.TempDir(), "data")
-	if err := synth.Write(filepath.Join(data, "warehouse"), 3); err != nil {
+	if err := synth.Write(filepath.Join(data, "warehouse"), seed); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := solbehave(t, "views", "--data", data); err != nil {
@@ -119,7 +119,7 @@ func jsonRows(t *testing.T, data, query string, names []string) [][]string {
 // TestSQLAndExportWriteArrow: `sql --format arrow` and `export` write Arrow
 // IPC files that arrow-go reads back with the rows DuckDB returns.
 func TestSQLAndExportWriteArrow(t *testing.T) {
-	data := demoData(t)
+	data := synthData(t, 3)
 	dir := t.TempDir()
 	const q = "SELECT contract_id, replayed, reproduced, reproduced_rate, first_diverging_tx FROM verify_summary ORDER BY contract_id"
 	out := filepath.Join(dir, "summary.arrow")
@@ -176,7 +176,7 @@ func documented(doc string) []string {
 // release, and opens its DuckDB file from another folder as a plain DuckDB
 // client would: every view runs, with the same rows as the source.
 func TestPublishedReleaseOpensAnywhere(t *testing.T) {
-	data := demoData(t)
+	data := synthData(t, 3)
 	rel := filepath.Join(t.TempDir(), "release")
 	out, err := solbehave(t, "publish", "--data", data, "--out", rel, "--creators", "Tester, Ada")
 	if err != nil {
@@ -204,7 +204,7 @@ func TestPublishedReleaseOpensAnywhere(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Chdir(t.TempDir()) // neither the release nor the data folder
-	db := plainDB(t, filepath.Join(moved, "solbehave.duckdb"), "SET file_search_path = '"+moved+"'")
+	db := viewstest.OpenPlain(t, filepath.Join(moved, "solbehave.duckdb"), "SET file_search_path = '"+moved+"'")
 	if err := views.RunAll(context.Background(), db); err != nil {
 		t.Fatalf("release views from another folder: %v", err)
 	}
@@ -218,7 +218,7 @@ func TestPublishedReleaseOpensAnywhere(t *testing.T) {
 		t.Errorf("release has %d replay_calls rows; source: %s %v", n, src, err)
 	}
 	t.Chdir(moved) // and from its own folder with no setting at all
-	db = plainDB(t, "solbehave.duckdb")
+	db = viewstest.OpenPlain(t, "solbehave.duckdb")
 	if err := views.RunAll(context.Background(), db); err != nil {
 		t.Fatalf("release views from its folder: %v", err)
 	}
@@ -294,28 +294,10 @@ func checkChecksums(t *testing.T, rel string) {
 	}
 }
 
-// plainDB opens a DuckDB file the way any client would (one connection, so
-// a SET sticks), nothing solbehave-specific.
-func plainDB(t *testing.T, path string, setup ...string) *sql.DB {
-	t.Helper()
-	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
-	if err != nil {
-		t.Fatal(err)
-	}
-	db.SetMaxOpenConns(1)
-	t.Cleanup(func() { db.Close() })
-	for _, s := range setup {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return db
-}
-
 // TestCommandsFollowAMovedDataFolder: after the data folder moves, solbehave
 // rewrites the absolute paths itself; `views --layout relative` switches.
 func TestCommandsFollowAMovedDataFolder(t *testing.T) {
-	data := demoData(t)
+	data := synthData(t, 3)
 	moved := filepath.Join(t.TempDir(), "elsewhere")
 	if err := os.Rename(data, moved); err != nil {
 		t.Fatal(err)

@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/cmd/solbehave/release"
+	"github.com/solbehave/solbehave/cmd/solbehave/stagelist"
 	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/redact"
@@ -27,7 +28,7 @@ func keySpace() *pflag.FlagSet {
 	(&globals{}).bind(fs)
 	var e engineFlags
 	e.bind(fs)
-	for _, s := range allStages() {
+	for _, s := range stagelist.All() {
 		s.BindFlags(fs)
 	}
 	new(release.Meta).Bind(fs) // publish's title, creators, release-version, license
@@ -67,7 +68,7 @@ func registerURLSecrets(fs *pflag.FlagSet) {
 // stageKeys lists each stage's keys (from fresh stages).
 func stageKeys() map[string][]string {
 	var fresh []config.Binder
-	for _, s := range allStages() {
+	for _, s := range stagelist.All() {
 		fresh = append(fresh, s)
 	}
 	return config.StageKeys(fresh)

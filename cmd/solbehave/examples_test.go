@@ -110,7 +110,7 @@ func TestHelpExamplesParse(t *testing.T) {
 // must succeed and yield rows (an example that writes an empty file teaches
 // nothing).
 func TestSQLAndExportExamplesReturnRows(t *testing.T) {
-	data := demoData(t)
+	data := synthData(t, 3)
 	t.Chdir(filepath.Dir(data))
 	ran := 0
 	for _, ex := range helpExamples(t) {
@@ -201,7 +201,7 @@ func countRows(t *testing.T, query string) int {
 // TestRunSummaryReadsAsTables: every table of the run summary has a title
 // line, and shares print as percentages, no float with a dozen digits.
 func TestRunSummaryReadsAsTables(t *testing.T) {
-	data := demoData(t)
+	data := synthData(t, 3)
 	root, g := newRootWithGlobals()
 	var out strings.Builder
 	root.SetOut(&out)

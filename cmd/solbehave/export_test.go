@@ -7,28 +7,12 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-
-	"github.com/solbehave/solbehave/internal/views/synth"
 )
 
 // Each export format is read back by a reader that did not write it:
 // Parquet by DuckDB for Node (@duckdb/node-api), Arrow IPC by apache-arrow
 // for JavaScript with a zstd codec registered (fzstd), CSV and NDJSON by
 // Debian's pandas. A reader that cannot be installed skips its part.
-
-// synthData is a data folder over the synthetic warehouse (every dataset
-// filled), its DuckDB file built.
-func synthData(t *testing.T) string {
-	t.Helper()
-	data := filepath.Join(t.TempDir(), "data")
-	if err := synth.Write(filepath.Join(data, "warehouse"), 11); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := solbehave(t, "views", "--data", data); err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
 
 // expected is what a reader must find in replay_calls: rows, columns, and
 // the sum of gas_ref.
@@ -129,7 +113,7 @@ func checkRead(t *testing.T, format string, got, want expected) {
 }
 
 func TestExportParquetReadByNodeDuckDB(t *testing.T) {
-	data := synthData(t)
+	data := synthData(t, 11)
 	want := replayCallsExpected(t, data)
 	dir := nodeReaders(t)
 	t.Chdir(t.TempDir())
@@ -141,7 +125,7 @@ func TestExportParquetReadByNodeDuckDB(t *testing.T) {
 }
 
 func TestExportArrowZstdReadByApacheArrowJS(t *testing.T) {
-	data := synthData(t)
+	data := synthData(t, 11)
 	want := replayCallsExpected(t, data)
 	dir := nodeReaders(t)
 	file := filepath.Join(t.TempDir(), "calls.arrow")
@@ -164,7 +148,7 @@ func TestExportTextReadByPandas(t *testing.T) {
 	if err := exec.Command(py, "-c", "import pandas").Run(); err != nil {
 		t.Skip("Debian's python3 has no pandas (make test-deps installs python3-pandas)")
 	}
-	data := synthData(t)
+	data := synthData(t, 11)
 	want := replayCallsExpected(t, data)
 	dir := t.TempDir()
 	script := filepath.Join(dir, "read.py")

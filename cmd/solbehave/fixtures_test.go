@@ -27,26 +27,36 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-var (
-	binaryOnce sync.Once
-	binaryPath string
-	binaryErr  error
-)
+// onceFixture is a fixture made on first use: every later test gets the
+// same value, or the same failure, without making it again.
+type onceFixture[T any] struct {
+	once  sync.Once
+	value T
+	err   error
+}
+
+func (f *onceFixture[T]) get(t *testing.T, build func() (T, error)) T {
+	t.Helper()
+	f.once.Do(func() { f.value, f.err = build() })
+	if f.err != nil {
+		t.Fatal(f.err)
+	}
+	return f.value
+}
+
+var binary onceFixture[string]
 
 // builtBinary is this package built once, for the tests that run it as a
 // separate process (SIGKILL, Temporal workers).
 func builtBinary(t *testing.T) string {
 	t.Helper()
-	binaryOnce.Do(func() {
-		binaryPath = filepath.Join(fixtureRoot, "solbehave")
-		if out, err := exec.Command("go", "build", "-o", binaryPath, ".").CombinedOutput(); err != nil {
-			binaryErr = fmt.Errorf("go build: %v\n%s", err, out)
+	return binary.get(t, func() (string, error) {
+		path := filepath.Join(fixtureRoot, "solbehave")
+		if out, err := exec.Command("go", "build", "-o", path, ".").CombinedOutput(); err != nil {
+			return path, fmt.Errorf("go build: %v\n%s", err, out)
 		}
+		return path, nil
 	})
-	if binaryErr != nil {
-		t.Fatal(binaryErr)
-	}
-	return binaryPath
 }
 
 // smallRun is the small corpus run once from scratch by the built binary
@@ -58,22 +68,14 @@ type smallRun struct {
 	wall              time.Duration // how long the run took
 }
 
-var (
-	referenceOnce sync.Once
-	reference     smallRun
-	referenceErr  error
-)
+var reference onceFixture[smallRun]
 
 // smallReference returns the shared reference run, making it on first use.
 // Tests must not write into its folders.
 func smallReference(t *testing.T) smallRun {
 	t.Helper()
 	bin := builtBinary(t)
-	referenceOnce.Do(func() { reference, referenceErr = makeReference(t, bin) })
-	if referenceErr != nil {
-		t.Fatal(referenceErr)
-	}
-	return reference
+	return reference.get(t, func() (smallRun, error) { return makeReference(t, bin) })
 }
 
 func makeReference(t *testing.T, bin string) (smallRun, error) {

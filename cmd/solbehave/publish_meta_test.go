@@ -13,7 +13,7 @@ import (
 // The paper's authors did not make this run: with no creators given,
 // publish refuses and writes nothing.
 func TestPublishRefusesMissingCreators(t *testing.T) {
-	data := demoData(t)
+	data := synthData(t, 3)
 	t.Chdir(t.TempDir()) // no solbehave.toml here
 	rel := filepath.Join(t.TempDir(), "release")
 	_, err := solbehave(t, "publish", "--data", data, "--out", rel)
@@ -29,7 +29,7 @@ func TestPublishRefusesMissingCreators(t *testing.T) {
 // overrides it); the paper stays the preferred citation; a dataset with no
 // rows is no configuration of the card and is marked empty.
 func TestPublishTakesReleaseMetadataFromConfig(t *testing.T) {
-	data := demoData(t)
+	data := synthData(t, 3)
 	if err := os.RemoveAll(filepath.Join(data, "warehouse", "vuln_labels")); err != nil {
 		t.Fatal(err)
 	}

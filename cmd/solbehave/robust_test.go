@@ -49,18 +49,7 @@ var smallCorpusIDs = []string{
 // runIn runs the CLI in-process and returns the runner's counters per stage.
 func runIn(t *testing.T, args ...string) map[string]pipeline.Counters {
 	t.Helper()
-	root, g := newRootWithGlobals()
-	var out bytes.Buffer
-	root.SetOut(&out)
-	root.SetErr(&out)
-	root.SetArgs(args)
-	if err := root.ExecuteContext(context.Background()); err != nil {
-		t.Fatalf("solbehave %s: %v\n%s", strings.Join(args, " "), err, out.String())
-	}
-	byStage := map[string]pipeline.Counters{}
-	for _, c := range g.counters {
-		byStage[c.Stage] = c
-	}
+	byStage, _ := runLogged(t, args...)
 	return byStage
 }
 

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/cmd/solbehave/stagelist"
 	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/redact"
 	"github.com/solbehave/solbehave/internal/solc"
@@ -60,7 +61,7 @@ func newRootWithGlobals() (*cobra.Command, *globals) {
 	}
 	root.SetVersionTemplate("{{.Version}}")
 
-	stages := allStages()
+	stages := stagelist.All()
 	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newRetryCmd(g, stages), newSQLCmd(g),
 		newErrorsCmd(g), newStatusCmd(g, stages), newDigestCmd(g), newBenchCmd(g))
 	root.AddCommand(newWorkerCmd(g), newTemporalCmd())                         // temporal.go
@@ -102,7 +103,7 @@ var globalFlags = map[string]int{
 // to every command that reads one.
 func (g *globals) bindCommands(root *cobra.Command) {
 	stage := map[string]bool{}
-	for _, n := range stageOrder {
+	for _, n := range stagelist.Order {
 		stage[n] = true
 	}
 	for _, c := range root.Commands() {

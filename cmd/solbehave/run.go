@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/cmd/solbehave/stagelist"
 	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
@@ -78,19 +79,19 @@ func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 // selectStages applies --until and --only to the existing stages.
 func selectStages(stages []pipeline.Stage, until string, only []string) ([]pipeline.Stage, error) {
 	known := map[string]bool{}
-	for _, n := range stageOrder {
+	for _, n := range stagelist.Order {
 		known[n] = true
 	}
 	wanted := map[string]bool{}
 	for _, n := range only {
 		n = strings.TrimSpace(n)
 		if !known[n] {
-			return nil, fmt.Errorf("unknown stage %q (stages: %s)", n, strings.Join(stageOrder, ", "))
+			return nil, fmt.Errorf("unknown stage %q (stages: %s)", n, strings.Join(stagelist.Order, ", "))
 		}
 		wanted[n] = true
 	}
 	if until != "" && !known[until] {
-		return nil, fmt.Errorf("unknown stage %q (stages: %s)", until, strings.Join(stageOrder, ", "))
+		return nil, fmt.Errorf("unknown stage %q (stages: %s)", until, strings.Join(stagelist.Order, ", "))
 	}
 	var out []pipeline.Stage
 	for _, s := range stages {
@@ -197,14 +198,14 @@ func (g *globals) recordPlans(cmd *cobra.Command, env *pipeline.Env, shard pipel
 	survey := *env
 	survey.Run = &run
 	r := &pipeline.Runner{Env: &survey, Shard: shard}
-	first := len(stageOrder)
+	first := len(stagelist.Order)
 	for _, s := range ran {
-		first = min(first, slices.Index(stageOrder, s.Name()))
+		first = min(first, slices.Index(stagelist.Order, s.Name()))
 	}
 	// The stages before the first one this run ran, and that one, stand by
 	// their plans: nothing this run did changed their inputs (and a live
 	// crawl's plan asks the outside world).
-	after := func(s pipeline.Stage) bool { return slices.Index(stageOrder, s.Name()) > first }
+	after := func(s pipeline.Stage) bool { return slices.Index(stagelist.Order, s.Name()) > first }
 	surveys, err := r.Survey(cmd.Context(), stages, after, true)
 	if err != nil {
 		return err
@@ -225,7 +226,7 @@ func (g *globals) recordPlans(cmd *cobra.Command, env *pipeline.Env, shard pipel
 func (g *globals) surveyStages(data string, ran []pipeline.Stage) ([]pipeline.Stage, map[string]map[string]string, error) {
 	this := g.runInfo("").Params
 	params := map[string]map[string]string{}
-	stages := allStages()
+	stages := stagelist.All()
 	for _, s := range stages {
 		fs := pflag.NewFlagSet(s.Name(), pflag.ContinueOnError)
 		s.BindFlags(fs)

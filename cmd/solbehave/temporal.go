@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/cmd/solbehave/stagelist"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/pipeline/temporal"
 )
@@ -66,7 +67,7 @@ func temporalConfig(cmd *cobra.Command, g *globals, e *engineFlags, stages []pip
 		return temporal.Config{}, fmt.Errorf("absolute paths: %v %v", err1, err2)
 	}
 	cfg := temporal.Config{
-		Flags: temporal.StageFlags(cmd.Flags(), allStages()), RunID: run.ID, Params: run.Params,
+		Flags: temporal.StageFlags(cmd.Flags(), stagelist.All()), RunID: run.ID, Params: run.Params,
 		Corpus: corpus, Data: data, Seed: g.seed,
 		Force: g.force, Shard: g.shard, TaskQueue: e.conn.TaskQueue, GenerateQueue: e.generateQueue,
 		Fanout: e.fanout, Heartbeat: e.heartbeat, Attempts: int32(e.attempts),
@@ -105,7 +106,7 @@ func newWorkerCmd(g *globals) *cobra.Command {
 				return err
 			}
 			defer c.Close()
-			w := &temporal.Worker{NewStages: allStages, Only: only, Jobs: g.jobs, Log: env.Log, Engines: env.Engines, Faults: faults}
+			w := &temporal.Worker{NewStages: stagelist.All, Only: only, Jobs: g.jobs, Log: env.Log, Engines: env.Engines, Faults: faults}
 			env.Log.Info("worker started", "temporal", conn.HostPort, "namespace", conn.Namespace,
 				"task_queue", conn.TaskQueue, "jobs", g.jobs, "stages", only, "pid", os.Getpid())
 			return w.Serve(cmd.Context(), c, conn.TaskQueue)
@@ -117,7 +118,7 @@ func newWorkerCmd(g *globals) *cobra.Command {
 }
 
 func checkStages(names []string) error {
-	_, err := selectStages(allStages(), "", names)
+	_, err := selectStages(stagelist.All(), "", names)
 	return err
 }
 

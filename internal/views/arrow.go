@@ -304,52 +304,43 @@ func (p *typeParser) fieldName() (string, error) {
 	return "", fmt.Errorf("unterminated field name")
 }
 
+// fixedArrow maps the DuckDB types that need no parameter to their Arrow
+// type.
+var fixedArrow = map[string]arrow.DataType{
+	"BOOLEAN":   arrow.FixedWidthTypes.Boolean,
+	"TINYINT":   arrow.PrimitiveTypes.Int8,
+	"SMALLINT":  arrow.PrimitiveTypes.Int16,
+	"INTEGER":   arrow.PrimitiveTypes.Int32,
+	"BIGINT":    arrow.PrimitiveTypes.Int64,
+	"UTINYINT":  arrow.PrimitiveTypes.Uint8,
+	"USMALLINT": arrow.PrimitiveTypes.Uint16,
+	"UINTEGER":  arrow.PrimitiveTypes.Uint32,
+	"UBIGINT":   arrow.PrimitiveTypes.Uint64,
+	"FLOAT":     arrow.PrimitiveTypes.Float32,
+	"DOUBLE":    arrow.PrimitiveTypes.Float64,
+	// DuckDB's sum() of BIGINTs is a HUGEINT; 38 digits hold any such sum.
+	"HUGEINT":                  &arrow.Decimal128Type{Precision: 38, Scale: 0},
+	"UHUGEINT":                 &arrow.Decimal128Type{Precision: 38, Scale: 0},
+	"BLOB":                     arrow.BinaryTypes.Binary,
+	"DATE":                     arrow.FixedWidthTypes.Date32,
+	"TIMESTAMP":                &arrow.TimestampType{Unit: arrow.Microsecond},
+	"TIMESTAMP_S":              &arrow.TimestampType{Unit: arrow.Second},
+	"TIMESTAMP_MS":             &arrow.TimestampType{Unit: arrow.Millisecond},
+	"TIMESTAMP_NS":             &arrow.TimestampType{Unit: arrow.Nanosecond},
+	"TIMESTAMPTZ":              &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"},
+	"TIMESTAMP WITH TIME ZONE": &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"},
+}
+
 // arrow is the Arrow type a DuckDB type is written as. Types without a
 // lossless Arrow counterpart that every reader supports (TIME, INTERVAL,
 // UUID, BIT, UNION, ENUM, JSON, ...) are written as their text.
 func (t dbType) arrow() arrow.DataType {
+	if fixed, ok := fixedArrow[t.name]; ok {
+		return fixed
+	}
 	switch t.name {
-	case "BOOLEAN":
-		return arrow.FixedWidthTypes.Boolean
-	case "TINYINT":
-		return arrow.PrimitiveTypes.Int8
-	case "SMALLINT":
-		return arrow.PrimitiveTypes.Int16
-	case "INTEGER":
-		return arrow.PrimitiveTypes.Int32
-	case "BIGINT":
-		return arrow.PrimitiveTypes.Int64
-	case "UTINYINT":
-		return arrow.PrimitiveTypes.Uint8
-	case "USMALLINT":
-		return arrow.PrimitiveTypes.Uint16
-	case "UINTEGER":
-		return arrow.PrimitiveTypes.Uint32
-	case "UBIGINT":
-		return arrow.PrimitiveTypes.Uint64
-	case "FLOAT":
-		return arrow.PrimitiveTypes.Float32
-	case "DOUBLE":
-		return arrow.PrimitiveTypes.Float64
-	case "HUGEINT", "UHUGEINT":
-		// DuckDB's sum() of BIGINTs is a HUGEINT; 38 digits hold any such sum.
-		return &arrow.Decimal128Type{Precision: 38, Scale: 0}
 	case "DECIMAL":
 		return &arrow.Decimal128Type{Precision: t.precision, Scale: t.scale}
-	case "BLOB":
-		return arrow.BinaryTypes.Binary
-	case "DATE":
-		return arrow.FixedWidthTypes.Date32
-	case "TIMESTAMP":
-		return &arrow.TimestampType{Unit: arrow.Microsecond}
-	case "TIMESTAMP_S":
-		return &arrow.TimestampType{Unit: arrow.Second}
-	case "TIMESTAMP_MS":
-		return &arrow.TimestampType{Unit: arrow.Millisecond}
-	case "TIMESTAMP_NS":
-		return &arrow.TimestampType{Unit: arrow.Nanosecond}
-	case "TIMESTAMPTZ", "TIMESTAMP WITH TIME ZONE":
-		return &arrow.TimestampType{Unit: arrow.Microsecond, TimeZone: "UTC"}
 	case "LIST":
 		return arrow.ListOf(t.elem.arrow())
 	case "ARRAY":

@@ -49,12 +49,9 @@ func TestArrowRoundTrip(t *testing.T) {
 }
 
 func checkArrowQuery(t *testing.T, db *sql.DB, q string) {
-	var buf bytes.Buffer
-	if err := Query(ctx, db, q, FormatArrow, &buf); err != nil {
-		t.Fatal(err)
-	}
+	written := queryBytes(t, db, q, FormatArrow)
 	names, types, want := duckCells(t, db, q)
-	r, err := ipc.NewFileReader(bytes.NewReader(buf.Bytes()), ipc.WithAllocator(memory.NewGoAllocator()))
+	r, err := ipc.NewFileReader(bytes.NewReader(written), ipc.WithAllocator(memory.NewGoAllocator()))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,15 +102,7 @@ func duckCells(t *testing.T, db *sql.DB, q string) (names, types []string, cells
 		names = append(names, c.Name())
 		types = append(types, c.DatabaseTypeName())
 	}
-	vals := make([]any, len(cts))
-	ptrs := make([]any, len(cts))
-	for i := range vals {
-		ptrs[i] = &vals[i]
-	}
-	for rows.Next() {
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
+	err = EachRow(rows, func(vals []any) error {
 		row := make([]string, len(vals))
 		for i, v := range vals {
 			row[i] = cellJSON(t, jsonValue(unorderMaps(v), types[i]), types[i])
@@ -122,6 +111,10 @@ func duckCells(t *testing.T, db *sql.DB, q string) (names, types []string, cells
 			}
 		}
 		cells = append(cells, row)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 	return names, types, cells
 }

@@ -17,21 +17,7 @@ import (
 // order: the names on its `-- columns:` header lines (several lines
 // concatenate), nil when it has none. This header is where a view documents
 // its output; [Check] holds every view to it.
-func PromisedColumns(f sqlviews.File) []string {
-	var cols []string
-	for _, line := range strings.Split(f.Text, "\n") {
-		rest, ok := strings.CutPrefix(strings.TrimSpace(line), "-- columns:")
-		if !ok {
-			continue
-		}
-		for _, c := range strings.Split(rest, ",") {
-			if c = strings.TrimSpace(c); c != "" {
-				cols = append(cols, c)
-			}
-		}
-	}
-	return cols
-}
+func PromisedColumns(f sqlviews.File) []string { return f.HeaderList("columns") }
 
 // ViewNames lists the views of the database's main schema, sorted.
 func ViewNames(ctx context.Context, db *sql.DB) ([]string, error) {

@@ -130,22 +130,22 @@ func timestampType(t *format.TimestampType) string {
 	return "TIMESTAMP"
 }
 
+// physicalTypes are the DuckDB types of Parquet's physical types, for a
+// leaf without a logical type.
+var physicalTypes = map[parquet.Kind]string{
+	parquet.Boolean:           "BOOLEAN",
+	parquet.Int32:             "INTEGER",
+	parquet.Int64:             "BIGINT",
+	parquet.Int96:             "TIMESTAMP",
+	parquet.Float:             "FLOAT",
+	parquet.Double:            "DOUBLE",
+	parquet.ByteArray:         "BLOB",
+	parquet.FixedLenByteArray: "BLOB",
+}
+
 func physicalLeafType(n parquet.Node) (string, error) {
-	switch n.Type().Kind() {
-	case parquet.Boolean:
-		return "BOOLEAN", nil
-	case parquet.Int32:
-		return "INTEGER", nil
-	case parquet.Int64:
-		return "BIGINT", nil
-	case parquet.Int96:
-		return "TIMESTAMP", nil
-	case parquet.Float:
-		return "FLOAT", nil
-	case parquet.Double:
-		return "DOUBLE", nil
-	case parquet.ByteArray, parquet.FixedLenByteArray:
-		return "BLOB", nil
+	if t, ok := physicalTypes[n.Type().Kind()]; ok {
+		return t, nil
 	}
 	return "", fmt.Errorf("unsupported parquet type %s", n.Type())
 }

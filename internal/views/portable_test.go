@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/views/synth"
+	"github.com/solbehave/solbehave/internal/views/viewstest"
 	sqlviews "github.com/solbehave/solbehave/sql"
 )
 
@@ -25,22 +26,15 @@ func synthData(t *testing.T, layout Layout) string {
 	return data
 }
 
-// plainOpen opens a DuckDB file as any client would: no solbehave settings,
-// one connection so a SET sticks.
-func plainOpen(t *testing.T, path string, setup ...string) *sql.DB {
+// movedSynthData is synthData moved to a fresh folder called name: that
+// folder, and the path of its DuckDB file.
+func movedSynthData(t *testing.T, layout Layout, name string) (moved, dbPath string) {
 	t.Helper()
-	db, err := sql.Open("duckdb", path+"?access_mode=read_only")
-	if err != nil {
+	moved = filepath.Join(t.TempDir(), name)
+	if err := os.Rename(synthData(t, layout), moved); err != nil {
 		t.Fatal(err)
 	}
-	db.SetMaxOpenConns(1)
-	t.Cleanup(func() { db.Close() })
-	for _, s := range setup {
-		if _, err := db.Exec(s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return db
+	return moved, filepath.Join(moved, "solbehave.duckdb")
 }
 
 // TestEveryViewRunsAndKeepsItsPromise builds the file over an empty and
@@ -63,7 +57,7 @@ func TestEveryViewRunsAndKeepsItsPromise(t *testing.T) {
 			if err := Build(dbPath, filepath.Join(data, "warehouse")); err != nil {
 				t.Fatal(err)
 			}
-			db := plainOpen(t, dbPath)
+			db := viewstest.OpenPlain(t, dbPath)
 			if err := Check(ctx, db); err != nil {
 				t.Fatal(err)
 			}
@@ -108,7 +102,7 @@ func TestCheckCatchesBrokenPromises(t *testing.T) {
 func TestAbsoluteLayoutOpensFromAnywhere(t *testing.T) {
 	data := synthData(t, Absolute)
 	t.Chdir(t.TempDir())
-	db := plainOpen(t, filepath.Join(data, "solbehave.duckdb"))
+	db := viewstest.OpenPlain(t, filepath.Join(data, "solbehave.duckdb"))
 	if err := RunAll(ctx, db); err != nil {
 		t.Fatal(err)
 	}
@@ -120,13 +114,8 @@ func TestAbsoluteLayoutOpensFromAnywhere(t *testing.T) {
 // TestAbsoluteLayoutRebasedAfterMove: moving the data folder breaks the
 // absolute paths; Rebase rewrites them, and only when needed.
 func TestAbsoluteLayoutRebasedAfterMove(t *testing.T) {
-	data := synthData(t, Absolute)
-	moved := filepath.Join(t.TempDir(), "moved")
-	if err := os.Rename(data, moved); err != nil {
-		t.Fatal(err)
-	}
-	dbPath := filepath.Join(moved, "solbehave.duckdb")
-	db := plainOpen(t, dbPath)
+	moved, dbPath := movedSynthData(t, Absolute, "moved")
+	db := viewstest.OpenPlain(t, dbPath)
 	if _, err := db.Exec("SELECT count(*) FROM replay_calls"); err == nil {
 		t.Fatal("absolute paths still resolve after the move: the test moved nothing")
 	}
@@ -136,7 +125,7 @@ func TestAbsoluteLayoutRebasedAfterMove(t *testing.T) {
 		t.Fatalf("Rebase after a move: rebuilt=%v err=%v", rebuilt, err)
 	}
 	t.Chdir(t.TempDir())
-	db = plainOpen(t, dbPath)
+	db = viewstest.OpenPlain(t, dbPath)
 	if err := RunAll(ctx, db); err != nil {
 		t.Fatal(err)
 	}
@@ -154,29 +143,24 @@ func TestAbsoluteLayoutRebasedAfterMove(t *testing.T) {
 // after the folder moves, from its folder or with file_search_path set to
 // it, and through Open from anywhere; Build keeps the layout.
 func TestRelativeLayoutMovesWithTheWarehouse(t *testing.T) {
-	data := synthData(t, Relative)
-	moved := filepath.Join(t.TempDir(), "release")
-	if err := os.Rename(data, moved); err != nil {
-		t.Fatal(err)
-	}
-	dbPath := filepath.Join(moved, "solbehave.duckdb")
+	moved, dbPath := movedSynthData(t, Relative, "release")
 	elsewhere := t.TempDir()
 
 	// DuckDB refuses a second handle on one file with other settings, so
 	// each client closes before the next opens.
 	t.Chdir(moved)
-	plain := plainOpen(t, "solbehave.duckdb")
+	plain := viewstest.OpenPlain(t, "solbehave.duckdb")
 	if err := RunAll(ctx, plain); err != nil {
 		t.Fatalf("from the file's folder: %v", err)
 	}
 	plain.Close()
 	t.Chdir(elsewhere)
-	plain = plainOpen(t, dbPath)
+	plain = viewstest.OpenPlain(t, dbPath)
 	if _, err := plain.Exec("SELECT count(*) FROM replay_calls"); err == nil {
 		t.Fatal("relative paths resolved from an unrelated folder without file_search_path")
 	}
 	plain.Close()
-	withPath := plainOpen(t, dbPath, "SET file_search_path = "+QuoteString(moved))
+	withPath := viewstest.OpenPlain(t, dbPath, "SET file_search_path = "+QuoteString(moved))
 	if err := RunAll(ctx, withPath); err != nil {
 		t.Fatalf("with file_search_path: %v", err)
 	}

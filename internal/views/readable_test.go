@@ -1,8 +1,6 @@
 package views
 
 import (
-	"bytes"
-	"encoding/csv"
 	"strings"
 	"testing"
 )
@@ -38,19 +36,12 @@ func TestReadable(t *testing.T) {
 func TestTableShowsSharesAsPercentCSVKeepsFullPrecision(t *testing.T) {
 	db := memDB(t)
 	const q = `SELECT 0.7727499999999999::DOUBLE AS compile_rate, 0.7727499999999999::DOUBLE AS gas`
-	var tb, cs bytes.Buffer
-	if err := Query(ctx, db, q, "table", &tb); err != nil {
-		t.Fatal(err)
-	}
-	row := strings.Split(tb.String(), "\n")[2]
+	row := strings.Split(string(queryBytes(t, db, q, "table")), "\n")[2]
 	if strings.Fields(row)[0] != "77.3%" || strings.Fields(row)[1] != "0.7727" {
 		t.Errorf("table row %q, want 77.3%% and 0.7727", row)
 	}
-	if err := Query(ctx, db, q, "csv", &cs); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&cs).ReadAll()
-	if err != nil || recs[1][0] != "0.7727499999999999" || recs[1][1] != "0.7727499999999999" {
-		t.Errorf("csv %q (%v): want the full value", recs, err)
+	recs := queryCSV(t, db, q)
+	if recs[1][0] != "0.7727499999999999" || recs[1][1] != "0.7727499999999999" {
+		t.Errorf("csv %q: want the full value", recs)
 	}
 }

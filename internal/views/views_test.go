@@ -228,20 +228,9 @@ func TestVerifySummaryAndFormats(t *testing.T) {
 	db := buildWithCalls(t, rows)
 
 	const q = "SELECT * FROM verify_summary ORDER BY contract_id"
-	var js bytes.Buffer
-	if err := Query(ctx, db, q, "json", &js); err != nil {
-		t.Fatal(err)
-	}
-	checkSummaryJSON(t, js.Bytes(), rows)
+	checkSummaryJSON(t, queryBytes(t, db, q, "json"), rows)
 
-	var cs bytes.Buffer
-	if err := Query(ctx, db, q, "csv", &cs); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&cs).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := queryCSV(t, db, q)
 	if want := []string{"contract_id", "replayed", "reproduced", "reproduced_rate", "first_diverging_tx"}; !slices.Equal(recs[0], want) {
 		t.Errorf("csv header %v, want %v", recs[0], want)
 	}
@@ -249,19 +238,11 @@ func TestVerifySummaryAndFormats(t *testing.T) {
 		t.Errorf("csv rows %v (NULL must be an empty field)", recs)
 	}
 
-	var tb bytes.Buffer
-	if err := Query(ctx, db, q, "table", &tb); err != nil {
-		t.Fatal(err)
-	}
-	checkTableAligned(t, tb.String(), 2)
+	checkTableAligned(t, string(queryBytes(t, db, q, "table")), 2)
 
 	// Parquet through COPY, from the read-only file, read back by DuckDB.
-	var pq bytes.Buffer
-	if err := Query(ctx, db, q+";", FormatParquet, &pq); err != nil {
-		t.Fatal(err)
-	}
 	file := filepath.Join(t.TempDir(), "summary.parquet")
-	if err := os.WriteFile(file, pq.Bytes(), 0o644); err != nil {
+	if err := os.WriteFile(file, queryBytes(t, db, q+";", FormatParquet), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	var n, replayed int64
@@ -371,34 +352,21 @@ func TestQueryFormatsEdgeCases(t *testing.T) {
 	const q = `SELECT 'a,"b"' AS s, NULL::VARCHAR AS n, true AS ok, 12345678901234::BIGINT AS big,
 		1.5::DOUBLE AS f, 3.25::DECIMAL(10,2) AS d, 170141183460469231731687303715884105727::HUGEINT AS huge,
 		[1, 2] AS list, {'k': 'v'} AS st, DATE '2024-01-02' AS day, 'line1' || chr(10) || 'line2' AS ml, '' AS empty`
-	var js bytes.Buffer
-	if err := Query(ctx, db, q, "json", &js); err != nil {
-		t.Fatal(err)
-	}
+	js := string(queryBytes(t, db, q, "json"))
 	want := `{"s":"a,\"b\"","n":null,"ok":true,"big":12345678901234,"f":1.5,"d":3.25,"huge":170141183460469231731687303715884105727,"list":[1,2],"st":{"k":"v"},"day":"2024-01-02","ml":"line1\nline2","empty":""}
 `
-	if js.String() != want {
-		t.Errorf("json\n%s\nwant\n%s", js.String(), want)
+	if js != want {
+		t.Errorf("json\n%s\nwant\n%s", js, want)
 	}
-	var cs bytes.Buffer
-	if err := Query(ctx, db, q, "csv", &cs); err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(&cs).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := queryCSV(t, db, q)
 	wantRec := []string{`a,"b"`, "", "true", "12345678901234", "1.5", "3.25",
 		"170141183460469231731687303715884105727", "[1,2]", `{"k":"v"}`, "2024-01-02", "line1\nline2", ""}
 	if len(recs) != 2 || !slices.Equal(recs[1], wantRec) {
 		t.Errorf("csv records %q\nwant %q", recs, wantRec)
 	}
-	var tb bytes.Buffer
-	if err := Query(ctx, db, q, "", &tb); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(tb.String(), `line1\nline2`) || strings.Count(tb.String(), "\n") != 4 {
-		t.Errorf("table must keep one line per row:\n%s", tb.String())
+	tb := string(queryBytes(t, db, q, ""))
+	if !strings.Contains(tb, `line1\nline2`) || strings.Count(tb, "\n") != 4 {
+		t.Errorf("table must keep one line per row:\n%s", tb)
 	}
 
 	var empty bytes.Buffer
@@ -503,6 +471,26 @@ func TestSQLViewsLoadInAnyOrder(t *testing.T) {
 }
 
 // ---- helpers ----
+
+// queryBytes is what Query writes for q in format.
+func queryBytes(t *testing.T, db *sql.DB, q, format string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	if err := Query(ctx, db, q, format, &buf); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// queryCSV is Query's CSV of q, parsed back into records.
+func queryCSV(t *testing.T, db *sql.DB, q string) [][]string {
+	t.Helper()
+	recs, err := csv.NewReader(bytes.NewReader(queryBytes(t, db, q, "csv"))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
 
 func memDB(t *testing.T) *sql.DB {
 	t.Helper()

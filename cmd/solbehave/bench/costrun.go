@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -14,20 +15,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/cmd/solbehave/stagelist"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
-	"github.com/solbehave/solbehave/stages/compile"
-	"github.com/solbehave/solbehave/stages/crawl"
-	"github.com/solbehave/solbehave/stages/dcr"
-	"github.com/solbehave/solbehave/stages/generate"
-	"github.com/solbehave/solbehave/stages/o1"
-	"github.com/solbehave/solbehave/stages/o2"
-	"github.com/solbehave/solbehave/stages/o3"
-	"github.com/solbehave/solbehave/stages/sequences"
-	"github.com/solbehave/solbehave/stages/skeleton"
-	"github.com/solbehave/solbehave/stages/verify"
-	"github.com/solbehave/solbehave/stages/vuln"
 )
 
 // unitCPU is the CPU one unit of a stage took (treeCPU around Stage.Run)
@@ -84,11 +75,11 @@ func (s timedStage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit)
 	return out, err
 }
 
-// costStages are the stages the cost run times, in pipeline order
-// (generation is the mutant generator: the paper's is an LLM, costed apart).
+// costStages are the stages the cost run times, in pipeline order: all but
+// the report (generation is the mutant generator: the paper's is an LLM,
+// costed apart).
 func costStages() []pipeline.Stage {
-	return []pipeline.Stage{crawl.New(), verify.New(), skeleton.New(), generate.New(), compile.New(),
-		o2.New(), dcr.New(), sequences.New(), o3.New(), o1.New(), vuln.New()}
+	return slices.DeleteFunc(stagelist.All(), func(s pipeline.Stage) bool { return s.Name() == "report" })
 }
 
 // costArgs are the `solbehave run` flags of the cost run: the paper's

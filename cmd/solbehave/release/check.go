@@ -107,22 +107,17 @@ func CardFront(path string) (map[string]any, error) {
 }
 
 // ReadYAML reads a YAML file into v.
-func ReadYAML(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err == nil {
-		err = yaml.Unmarshal(b, v)
-	}
-	if err != nil {
-		return fmt.Errorf("%s: %w", filepath.Base(path), err)
-	}
-	return nil
-}
+func ReadYAML(path string, v any) error { return readInto(path, v, yaml.Unmarshal) }
 
 // ReadJSON reads a JSON file into v.
-func ReadJSON(path string, v any) error {
+func ReadJSON(path string, v any) error { return readInto(path, v, json.Unmarshal) }
+
+// readInto decodes the file at path into v with unmarshal; an error names
+// the file.
+func readInto(path string, v any, unmarshal func([]byte, any) error) error {
 	b, err := os.ReadFile(path)
 	if err == nil {
-		err = json.Unmarshal(b, v)
+		err = unmarshal(b, v)
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", filepath.Base(path), err)

@@ -1,4 +1,6 @@
-package main
+// Package stagelist is the pipeline's stages in order: the one list that
+// the CLI runs and the bench's cost run times.
+package stagelist
 
 import (
 	"github.com/solbehave/solbehave/pipeline"
@@ -16,11 +18,12 @@ import (
 	"github.com/solbehave/solbehave/stages/vuln"
 )
 
-// stageOrder is the full order of the pipeline; allStages lists the ones
-// that exist, in that order.
-var stageOrder = []string{"crawl", "verify", "skeleton", "generate", "compile", "o2", "dcr", "sequences", "o3", "o1", "vuln", "report"}
+// Order is the full order of the pipeline; All lists the stages that
+// exist, in that order.
+var Order = []string{"crawl", "verify", "skeleton", "generate", "compile", "o2", "dcr", "sequences", "o3", "o1", "vuln", "report"}
 
-func allStages() []pipeline.Stage {
+// All returns a new instance of every stage, in pipeline order.
+func All() []pipeline.Stage {
 	return []pipeline.Stage{
 		crawl.New(),
 		verify.New(),
