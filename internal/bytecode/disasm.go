@@ -130,6 +130,11 @@ func buildOpTable() [256]opInfo {
 	return t
 }
 
+// StackEffect is how many words op takes off the stack and puts back.
+func StackEffect(op vm.OpCode) (pops, pushes int) {
+	return opTable[op].pops, opTable[op].pushes
+}
+
 // Defined reports whether op is an instruction of the latest EVM fork the
 // analysis knows (Osaka); undefined opcodes halt execution.
 func Defined(op vm.OpCode) bool { return opTable[op].defined }

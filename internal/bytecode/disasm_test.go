@@ -61,6 +61,20 @@ func TestOpcodeNamesFollowGoEthereum(t *testing.T) {
 	}
 }
 
+func TestStackEffectFollowsGoEthereum(t *testing.T) {
+	for _, c := range []struct {
+		op           vm.OpCode
+		pops, pushes int
+	}{
+		{vm.ADD, 2, 1}, {vm.PUSH1, 0, 1}, {vm.DUP1, 1, 2}, {vm.SWAP3, 4, 4},
+		{vm.CALL, 7, 1}, {vm.SSTORE, 2, 0}, {vm.STOP, 0, 0},
+	} {
+		if pops, pushes := StackEffect(c.op); pops != c.pops || pushes != c.pushes {
+			t.Errorf("%s: pops %d pushes %d, want %d %d", c.op, pops, pushes, c.pops, c.pushes)
+		}
+	}
+}
+
 func TestJumpTargetsSkipPushData(t *testing.T) {
 	// PUSH2 0x5b5b hides two 0x5b bytes; the JUMPDEST at 3 is real.
 	code := []byte{byte(vm.PUSH2), 0x5b, 0x5b, byte(vm.JUMPDEST), byte(vm.STOP), byte(vm.JUMPDEST)}

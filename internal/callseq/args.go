@@ -5,16 +5,15 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"maps"
 	"math/big"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/holiman/uint256"
 
+	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/fuzz"
 )
@@ -26,41 +25,14 @@ func methodFor(a abi.ABI, ev dcrgraph.Event) (*abi.Method, error) {
 	if ev.Function == "" || ev.Function == "fallback" || ev.Function == "receive" {
 		return nil, nil
 	}
-	var byArity, byName *abi.Method
-	for _, name := range slices.Sorted(maps.Keys(a.Methods)) {
-		m := a.Methods[name]
-		if m.RawName != ev.Function {
-			continue
-		}
-		if byName == nil {
-			byName = &m
-		}
-		if len(m.Inputs) != len(ev.Args) {
-			continue
-		}
-		if sameTypes(m.Inputs, ev.Args) {
-			return &m, nil
-		}
-		if byArity == nil {
-			byArity = &m
-		}
+	types := make([]string, len(ev.Args))
+	for i, arg := range ev.Args {
+		types[i] = strings.ReplaceAll(arg.Type, " ", "")
 	}
-	switch {
-	case byArity != nil:
-		return byArity, nil
-	case byName != nil:
-		return byName, nil
+	if m, _ := dcrextract.MethodFor(&a, ev.Function, types); m != nil {
+		return m, nil
 	}
 	return nil, fmt.Errorf("the ABI has no function %s", ev.Function)
-}
-
-func sameTypes(in abi.Arguments, args []dcrgraph.Arg) bool {
-	for i, a := range in {
-		if strings.ReplaceAll(args[i].Type, " ", "") != a.Type.String() {
-			return false
-		}
-	}
-	return true
 }
 
 // encodeCall is the call data of m with the event's proposed arguments.

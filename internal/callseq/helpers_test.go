@@ -2,32 +2,21 @@ package callseq
 
 import (
 	"context"
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/solc"
-	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 const demoCorpus = "../../data/corpus/demo"
 
-var (
-	managerOnce sync.Once
-	manager     *solc.Manager
-	compiled    sync.Map // contract id -> *demo
-)
+var compiled sync.Map // contract id -> *demo
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if manager != nil {
-		manager.Close()
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { deploytest.Main(m) }
 
 // demo is a compiled demo contract with its static graph.
 type demo struct {
@@ -43,12 +32,7 @@ func loadDemo(t testing.TB, name string) *demo {
 	if v, ok := compiled.Load(name); ok {
 		return v.(*demo)
 	}
-	rec := stagetest.LoadRecords(t, demoCorpus, 1000, name)[0]
-	managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-	out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, out := deploytest.LoadCompiled(t, demoCorpus, 1000, name)
 	res, err := dcrextract.Static(dcrextract.FromRecord(rec, out))
 	if err != nil {
 		t.Fatal(err)

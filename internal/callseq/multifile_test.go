@@ -1,14 +1,12 @@
 package callseq
 
 import (
-	"context"
-	"path/filepath"
 	"reflect"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/dcrextract"
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/guardstate"
-	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
@@ -19,14 +17,7 @@ import (
 // the owner's setup calls the history never makes in this order (mint,
 // setPaused) are kept from the deployer.
 func TestAlgorithm1AcrossFiles(t *testing.T) {
-	managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-	corpus := filepath.Join(t.TempDir(), "corpus")
-	id := stagetest.WriteMultiFileCorpus(t, manager, corpus)
-	rec := stagetest.LoadRecords(t, corpus, 1000, id)[0]
-	out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, out := deploytest.LoadMultiFile(t, 1000)
 	layout, err := guardstate.LayoutOf(out, stagetest.MultiFileTarget)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,7 @@
 package callseq
 
 import (
-	"context"
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"reflect"
 	"testing"
 )
@@ -43,10 +43,7 @@ contract Admin is Base {
 
 func TestOwnershipFunctionsFollowTheOwnerVariable(t *testing.T) {
 	d := loadDemo(t, "StakingPool") // for its 0.8.19 compiler settings
-	out, err := manager.Compile(context.Background(), d.rec.CompileInput(map[string]string{"Admin.sol": adminSource}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := deploytest.Compile(t, d.rec.CompileInput(map[string]string{"Admin.sol": adminSource}))
 	got, err := OwnershipFunctions(out, "Admin")
 	if err != nil {
 		t.Fatal(err)

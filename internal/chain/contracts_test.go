@@ -5,6 +5,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/vm"
+
+	"github.com/solbehave/solbehave/internal/evmasm"
 )
 
 var (
@@ -23,27 +25,27 @@ var (
 // storeLogReturn: slot0 = calldata[0:32]; LOG2(topicA, caller) with the word
 // as data; returns the word.
 func storeLogReturn() []byte {
-	return newAsm().
-		push(0).op(vm.CALLDATALOAD).
-		op(vm.DUP1).push(0).op(vm.SSTORE).
-		push(0).op(vm.MSTORE).
-		op(vm.CALLER).pushBytes(topicA[:]).push(32).push(0).op(vm.LOG2).
-		push(32).push(0).op(vm.RETURN).
-		bytes()
+	return evmasm.New().
+		Push(0).Op(vm.CALLDATALOAD).
+		Op(vm.DUP1).Push(0).Op(vm.SSTORE).
+		Push(0).Op(vm.MSTORE).
+		Op(vm.CALLER).PushBytes(topicA[:]...).Push(32).Push(0).Op(vm.LOG2).
+		Push(32).Push(0).Op(vm.RETURN).
+		MustAssemble()
 }
 
 // counter: slot0 += 1.
 func counter() []byte {
-	return newAsm().push(0).op(vm.SLOAD).push(1).op(vm.ADD).push(0).op(vm.SSTORE, vm.STOP).bytes()
+	return evmasm.New().Push(0).Op(vm.SLOAD).Push(1).Op(vm.ADD).Push(0).Op(vm.SSTORE, vm.STOP).MustAssemble()
 }
 
 // brancher: JUMPI on calldata[0:32] != 0.
 func brancher() []byte {
-	return newAsm().
-		push(0).op(vm.CALLDATALOAD).pushLabel("yes").op(vm.JUMPI).
-		op(vm.STOP).
-		jumpdest("yes").op(vm.STOP).
-		bytes()
+	return evmasm.New().
+		Push(0).Op(vm.CALLDATALOAD).PushLabel("yes").Op(vm.JUMPI).
+		Op(vm.STOP).
+		Label("yes").Op(vm.STOP).
+		MustAssemble()
 }
 
 // brancherJumpiPC is the pc of brancher's JUMPI (PUSH1 0, CALLDATALOAD, PUSH2 x).
@@ -51,56 +53,56 @@ const brancherJumpiPC = 6
 
 // reverter reverts with exactly payload.
 func reverter(payload []byte) []byte {
-	return newAsm().
-		push(uint64(len(payload))).pushLabel("data").push(0).op(vm.CODECOPY).
-		push(uint64(len(payload))).push(0).op(vm.REVERT).
-		mark("data").raw(payload).
-		bytes()
+	return evmasm.New().
+		Push(uint64(len(payload))).PushLabel("data").Push(0).Op(vm.CODECOPY).
+		Push(uint64(len(payload))).Push(0).Op(vm.REVERT).
+		Mark("data").Raw(payload).
+		MustAssemble()
 }
 
 // spinner loops for ever.
 func spinner() []byte {
-	return newAsm().jumpdest("top").pushLabel("top").op(vm.JUMP).bytes()
+	return evmasm.New().Label("top").PushLabel("top").Op(vm.JUMP).MustAssemble()
 }
 
 // wordReturner returns the value one opcode pushes (DIFFICULTY, NUMBER...).
 func wordReturner(op vm.OpCode) []byte {
-	return newAsm().op(op).push(0).op(vm.MSTORE).push(32).push(0).op(vm.RETURN).bytes()
+	return evmasm.New().Op(op).Push(0).Op(vm.MSTORE).Push(32).Push(0).Op(vm.RETURN).MustAssemble()
 }
 
 // storeCtorArg is a constructor that stores its last 32 bytes of code (the
 // ABI-encoded uint256 argument) in slot 0.
 func storeCtorArg() []byte {
-	return newAsm().
-		push(32).push(32).op(vm.CODESIZE, vm.SUB).push(0).op(vm.CODECOPY).
-		push(0).op(vm.MLOAD).push(0).op(vm.SSTORE).
-		bytes()
+	return evmasm.New().
+		Push(32).Push(32).Op(vm.CODESIZE, vm.SUB).Push(0).Op(vm.CODECOPY).
+		Push(0).Op(vm.MLOAD).Push(0).Op(vm.SSTORE).
+		MustAssemble()
 }
 
 // logAndRevert writes slot0 = 1, logs, then reverts.
 func logAndRevert() []byte {
-	return newAsm().push(1).push(0).op(vm.SSTORE).push(0).push(0).op(vm.LOG0).push(0).push(0).op(vm.REVERT).bytes()
+	return evmasm.New().Push(1).Push(0).Op(vm.SSTORE).Push(0).Push(0).Op(vm.LOG0).Push(0).Push(0).Op(vm.REVERT).MustAssemble()
 }
 
 // callThenWrite calls target (which may revert), then writes slot1 = 2 and
 // logs once.
 func callThenWrite(target common.Address) []byte {
-	return newAsm().
-		push(0).push(0).push(0).push(0).push(0).pushBytes(target[:]).op(vm.GAS, vm.CALL, vm.POP).
-		push(2).push(1).op(vm.SSTORE).
-		push(0).push(0).op(vm.LOG0).
-		op(vm.STOP).
-		bytes()
+	return evmasm.New().
+		Push(0).Push(0).Push(0).Push(0).Push(0).PushBytes(target[:]...).Op(vm.GAS, vm.CALL, vm.POP).
+		Push(2).Push(1).Op(vm.SSTORE).
+		Push(0).Push(0).Op(vm.LOG0).
+		Op(vm.STOP).
+		MustAssemble()
 }
 
 // multiWrite: slot5 = 1, slot3 = 2, slot5 = 7, slot3 = 2 (no change).
 func multiWrite() []byte {
-	return newAsm().
-		push(1).push(5).op(vm.SSTORE).
-		push(2).push(3).op(vm.SSTORE).
-		push(7).push(5).op(vm.SSTORE).
-		push(2).push(3).op(vm.SSTORE).
-		op(vm.STOP).bytes()
+	return evmasm.New().
+		Push(1).Push(5).Op(vm.SSTORE).
+		Push(2).Push(3).Op(vm.SSTORE).
+		Push(7).Push(5).Op(vm.SSTORE).
+		Push(2).Push(3).Op(vm.SSTORE).
+		Op(vm.STOP).MustAssemble()
 }
 
 func word(v int64) []byte { return common.BigToHash(big.NewInt(v)).Bytes() }
@@ -117,4 +119,14 @@ func errorPayload(msg string) []byte {
 
 func panicPayload(code int64) []byte {
 	return append(append([]byte{}, panicSelector[:]...), word(code)...)
+}
+
+// creationCode wraps runtime code in init code that runs ctor (may be nil)
+// and then returns runtime. Constructor arguments may be appended to it.
+func creationCode(ctor, runtime []byte) []byte {
+	return evmasm.New().Raw(ctor).
+		Push(uint64(len(runtime))).Op(vm.DUP1).PushLabel("runtime").Push(0).Op(vm.CODECOPY).
+		Push(0).Op(vm.RETURN).
+		Mark("runtime").Raw(runtime).
+		MustAssemble()
 }

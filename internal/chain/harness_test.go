@@ -19,6 +19,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
+
+	"github.com/solbehave/solbehave/internal/evmasm"
 )
 
 // deploy deploys runtime (behind a trivial constructor) and fails the test
@@ -306,7 +308,7 @@ func TestForkRulesFollowTheBlock(t *testing.T) {
 
 	// SHL arrived with Constantinople: invalid in 2017, valid in 2019.
 	shl := common.HexToAddress("0x1b1b")
-	h.SetCode(shl, newAsm().push(1).push(1).op(vm.SHL, vm.STOP).bytes())
+	h.SetCode(shl, evmasm.New().Push(1).Push(1).Op(vm.SHL, vm.STOP).MustAssemble())
 	if res := mustCall(t, h, shl, nil, block2017); res.Success {
 		t.Errorf("SHL succeeded under Byzantium")
 	}

@@ -107,6 +107,19 @@ type binding struct {
 	sc   *scope
 }
 
+// enter is the scope of fn's body (a function, modifier or constructor)
+// called from s: fn's parameters bound to args, which stay evaluated in s;
+// the entry's parameters are still s's.
+func (s *scope) enter(fn *solast.Node, args []*solast.Node) *scope {
+	inner := &scope{binds: map[int]binding{}, params: s.params}
+	for j, p := range paramDecls(fn) {
+		if j < len(args) {
+			inner.binds[p.ID] = binding{expr: args[j], sc: s}
+		}
+	}
+	return inner
+}
+
 func (s *scope) lookup(id int) (binding, bool) {
 	if s == nil {
 		return binding{}, false
@@ -185,13 +198,7 @@ func (a *analyzer) modifiers(fn *solast.Node, invs []*solast.Node, i int, sc *sc
 		a.modifiers(fn, invs, i+1, sc, cond)
 		return
 	}
-	msc := &scope{binds: map[int]binding{}, params: sc.params}
-	args := operands(inv, "arguments", 1)
-	for j, p := range paramDecls(def) {
-		if j < len(args) {
-			msc.binds[p.ID] = binding{expr: args[j], sc: sc}
-		}
-	}
+	msc := sc.enter(def, operands(inv, "arguments", 1))
 	body := def.Child("body")
 	if body == nil {
 		a.modifiers(fn, invs, i+1, sc, cond)
@@ -642,13 +649,7 @@ func (a *analyzer) call(n *solast.Node, sc *scope, cond bool) bool {
 			}
 			return true
 		}
-		csc := &scope{binds: map[int]binding{}, params: sc.params}
-		for j, p := range paramDecls(fn) {
-			if j < len(args) {
-				csc.binds[p.ID] = binding{expr: args[j], sc: sc}
-			}
-		}
-		a.function(fn, csc, cond)
+		a.function(fn, sc.enter(fn, args), cond)
 		return true
 	}
 	return false

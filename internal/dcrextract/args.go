@@ -47,30 +47,56 @@ type historyTuple struct {
 	first int
 }
 
-// abiMethod finds the ABI method of an entry (nil for fallback / receive).
+// abiMethod finds the ABI method of an entry (nil for fallback / receive,
+// or when no overload takes as many arguments).
 func abiMethod(parsed *abi.ABI, e entry) *abi.Method {
 	if parsed == nil || e.fn.Name == "" {
 		return nil
 	}
-	var byArity *abi.Method
-	for _, name := range slices.Sorted(maps.Keys(parsed.Methods)) {
-		meth := parsed.Methods[name]
-		if meth.RawName != e.fn.Name || len(meth.Inputs) != len(e.fn.Params) {
-			continue
-		}
-		if byArity == nil {
-			byArity = &meth
-		}
-		if sameTypes(meth.Inputs, e.fn.Params) {
-			return &meth
-		}
+	types := make([]string, len(e.fn.Params))
+	for i, p := range e.fn.Params {
+		types[i] = canonicalType(p.Type)
 	}
-	return byArity
+	if meth, sameArity := MethodFor(parsed, e.fn.Name, types); sameArity {
+		return meth
+	}
+	return nil
 }
 
-func sameTypes(in abi.Arguments, params []solast.Param) bool {
+// MethodFor finds the ABI function an event names: of the functions called
+// name, the overload whose inputs have exactly the given ABI types, else the
+// first (in sorted signature order, so the pick is stable) with as many
+// inputs; sameArity says one of those was found. Failing both it returns the
+// first function of that name, and nil when there is none.
+func MethodFor(parsed *abi.ABI, name string, types []string) (meth *abi.Method, sameArity bool) {
+	var byArity, byName *abi.Method
+	for _, key := range slices.Sorted(maps.Keys(parsed.Methods)) {
+		m := parsed.Methods[key]
+		if m.RawName != name {
+			continue
+		}
+		if byName == nil {
+			byName = &m
+		}
+		if len(m.Inputs) != len(types) {
+			continue
+		}
+		if sameTypes(m.Inputs, types) {
+			return &m, true
+		}
+		if byArity == nil {
+			byArity = &m
+		}
+	}
+	if byArity != nil {
+		return byArity, true
+	}
+	return byName, false
+}
+
+func sameTypes(in abi.Arguments, types []string) bool {
 	for i, a := range in {
-		if canonicalType(params[i].Type) != a.Type.String() {
+		if types[i] != a.Type.String() {
 			return false
 		}
 	}

@@ -57,14 +57,7 @@ func (m *model) inlineReturn(call *solast.Node, sc *scope) (*solast.Node, *scope
 	if ret == nil {
 		return nil, nil
 	}
-	csc := &scope{binds: map[int]binding{}, params: sc.params}
-	args := operands(call, "arguments", 1)
-	for j, p := range paramDecls(fn) {
-		if j < len(args) {
-			csc.binds[p.ID] = binding{expr: args[j], sc: sc}
-		}
-	}
-	return ret, csc
+	return ret, sc.enter(fn, operands(call, "arguments", 1))
 }
 
 // classify decides what kind of precondition a conjunct is.
@@ -326,13 +319,7 @@ func (m *model) polarReads(n *solast.Node, sc *scope, pol int, out []polarRead, 
 // returnReads collects the reads of every return expression of a callee
 // with a longer body (ownerOf(id) reads owners through a local).
 func (m *model) returnReads(fn, call *solast.Node, sc *scope, pol int, out []polarRead, depth int) []polarRead {
-	csc := &scope{binds: map[int]binding{}, params: sc.params}
-	args := operands(call, "arguments", 1)
-	for j, p := range paramDecls(fn) {
-		if j < len(args) {
-			csc.binds[p.ID] = binding{expr: args[j], sc: sc}
-		}
-	}
+	csc := sc.enter(fn, operands(call, "arguments", 1))
 	body := fn.Child("body")
 	if body == nil {
 		return out

@@ -8,9 +8,9 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/guardstate"
 )
 
@@ -98,14 +98,7 @@ func TestStaticGiftTokenOnChain(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	target, err := d.rec.Target(d.out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dep, err := deploy.Deploy(d.rec, d.out, target, nil, chain.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	dep := deploytest.DeployTarget(t, d.rec, d.out)
 	layout, err := guardstate.LayoutOf(d.out, "GiftToken")
 	if err != nil {
 		t.Fatal(err)

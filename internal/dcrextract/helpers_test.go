@@ -1,32 +1,22 @@
 package dcrextract
 
 import (
-	"context"
-	"os"
 	"sync"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/solc"
-	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 const demoCorpus = "../../data/corpus/demo"
 
 var (
-	solcOnce sync.Once
-	manager  *solc.Manager
-	demoMu   sync.Mutex
-	demo     = map[string]*demoContract{}
+	demoMu sync.Mutex
+	demo   = map[string]*demoContract{}
 )
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if manager != nil {
-		manager.Close()
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { deploytest.Main(m) }
 
 // demoContract is a demo corpus contract, compiled as recorded.
 type demoContract struct {
@@ -42,12 +32,7 @@ func loadDemo(t *testing.T, name string) *demoContract {
 	if d := demo[name]; d != nil {
 		return d
 	}
-	rec := stagetest.LoadRecords(t, demoCorpus, 200, name)[0]
-	solcOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-	out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, out := deploytest.LoadCompiled(t, demoCorpus, 200, name)
 	demo[name] = &demoContract{rec: rec, out: out}
 	return demo[name]
 }

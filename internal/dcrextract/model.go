@@ -214,13 +214,7 @@ func (m *model) constructorScopes() map[int]*scope {
 		if ctor == nil || len(args) == 0 {
 			return
 		}
-		sc := &scope{binds: map[int]binding{}}
-		for j, p := range paramDecls(ctor) {
-			if j < len(args) {
-				sc.binds[p.ID] = binding{expr: args[j], sc: from}
-			}
-		}
-		out[base] = sc
+		out[base] = from.enter(ctor, args) // constructor scopes hold no entry parameters
 	}
 	for _, c := range m.linearization() { // most derived first: a base's arguments may use its heir's
 		own := out[c.ID]
@@ -300,14 +294,7 @@ func (m *model) ctorCall(n, caller *solast.Node, sc *scope, depth int) {
 	if fn == nil || fn == caller || m.libraryFuncs[fn.ID] || fn.Child("body") == nil {
 		return
 	}
-	csc := &scope{binds: map[int]binding{}, params: sc.params}
-	args := operands(n, "arguments", 1)
-	for j, p := range paramDecls(fn) {
-		if j < len(args) {
-			csc.binds[p.ID] = binding{expr: args[j], sc: sc}
-		}
-	}
-	m.scanConstructor(fn.Child("body"), csc, depth+1)
+	m.scanConstructor(fn.Child("body"), sc.enter(fn, operands(n, "arguments", 1)), depth+1)
 }
 
 func ctorLiteral(m *model, rhs *solast.Node, sc *scope) string {

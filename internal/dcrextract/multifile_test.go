@@ -1,28 +1,19 @@
 package dcrextract
 
 import (
-	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 func loadMultiFile(t *testing.T) (*deploy.Record, *solc.Output) {
 	t.Helper()
-	solcOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-	corpus := filepath.Join(t.TempDir(), "corpus")
-	id := stagetest.WriteMultiFileCorpus(t, manager, corpus)
-	rec := stagetest.LoadRecords(t, corpus, 200, id)[0]
-	out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rec, out
+	return deploytest.LoadMultiFile(t, 200)
 }
 
 // roles maps each success event of g to its role.
@@ -115,11 +106,7 @@ contract V is Own3 {
 }
 
 func TestStaticBaseConstructorArguments(t *testing.T) {
-	solcOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-	out, err := manager.Compile(context.Background(), solc.Input{Compiler: stagetest.MultiFileCompiler, Sources: ownSources})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := deploytest.Compile(t, solc.Input{Compiler: stagetest.MultiFileCompiler, Sources: ownSources})
 	for _, target := range []string{"T", "U", "V"} {
 		res, err := Static(Input{Contract: target, Output: out, Sources: ownSources})
 		if err != nil {

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"context"
+	"fmt"
 	"math/big"
 	"time"
 
@@ -119,13 +120,9 @@ func (c *campaign) run(ctx context.Context) error {
 // interrupted is the context's error, or a walltime.Error once the
 // campaign has run past its wall-clock limit.
 func (c *campaign) interrupted(ctx context.Context) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if d := time.Since(c.start); d > c.cfg.Timeout {
-		return walltime.Errorf(c.cfg.Timeout, "fuzz: %s: %d of %d calls in %s", c.method.Sig, c.calls, c.cfg.Calls, d.Round(time.Millisecond))
-	}
-	return nil
+	return walltime.Check(ctx, c.start, c.cfg.Timeout, func(ran time.Duration) string {
+		return fmt.Sprintf("fuzz: %s: %d of %d calls in %s", c.method.Sig, c.calls, c.cfg.Calls, ran)
+	})
 }
 
 // release hands the last forks' EVM resources back.

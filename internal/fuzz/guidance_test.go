@@ -9,6 +9,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/solc"
 )
 
@@ -38,10 +39,7 @@ contract Maze {
 func deployMaze(t *testing.T, inner string) (Target, abi.Method, []byte) {
 	t.Helper()
 	src := strings.Replace(maze, "INNER", inner, 1)
-	out, err := compiler().Compile(context.Background(), solc.Input{Compiler: "0.8.19", Sources: map[string]string{"Maze.sol": src}})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := deploytest.Compile(t, solc.Input{Compiler: "0.8.19", Sources: map[string]string{"Maze.sol": src}})
 	c, err := out.Contract("Maze")
 	if err != nil {
 		t.Fatal(err)

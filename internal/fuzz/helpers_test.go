@@ -1,7 +1,6 @@
 package fuzz
 
 import (
-	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -11,9 +10,13 @@ import (
 
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/internal/stagetest"
 )
+
+func TestMain(m *testing.M) { deploytest.Main(m) }
 
 const demoCorpus = "../../data/corpus/demo"
 
@@ -23,17 +26,6 @@ const figure1Withdraw = `function withdraw(uint256 amount) public {
         if (!initialized) return;
         balance -= amount;
     }`
-
-var (
-	managerOnce sync.Once
-	manager     *solc.Manager
-)
-
-// compiler is one solc manager for the whole test binary (workers stay warm).
-func compiler() *solc.Manager {
-	managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-	return manager
-}
 
 // loadDemo reads a demo-corpus contract by name.
 func loadDemo(tb testing.TB, name string) *deploy.Record {
@@ -62,14 +54,7 @@ func deployPair(tb testing.TB, rec *deploy.Record, edit func(string) string) *pa
 		}
 	}
 	sampleOut := compileCached(tb, rec, file, sampleSrc)
-	target, err := rec.Target(origOut)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	orig, err := deploy.Deploy(rec, origOut, target, nil, chain.Options{})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	orig := deploytest.DeployTarget(tb, rec, origOut)
 	sample, err := deploy.DeploySample(rec, orig, sampleOut, chain.Options{})
 	if err != nil {
 		tb.Fatal(err)
@@ -92,10 +77,7 @@ func compileCached(tb testing.TB, rec *deploy.Record, file, src string) *solc.Ou
 	if out := compiled[key]; out != nil {
 		return out
 	}
-	out, err := compiler().Compile(context.Background(), rec.CompileInput(map[string]string{file: src}))
-	if err != nil {
-		tb.Fatal(err)
-	}
+	out := deploytest.Compile(tb, rec.CompileInput(map[string]string{file: src}))
 	compiled[key] = out
 	return out
 }
@@ -118,23 +100,11 @@ func replaceFunction(tb testing.TB, src, header, body string) string {
 	if start < 0 {
 		tb.Fatalf("no %q in the source", header)
 	}
-	depth, end := 0, -1
-	for i := strings.Index(src[start:], "{") + start; i < len(src); i++ {
-		switch src[i] {
-		case '{':
-			depth++
-		case '}':
-			depth--
-		}
-		if depth == 0 {
-			end = i + 1
-			break
-		}
-	}
-	if end < 0 {
+	end, ok := soltext.MatchBrace(src, start+strings.Index(src[start:], "{"))
+	if !ok {
 		tb.Fatalf("unbalanced braces after %q", header)
 	}
-	return src[:start] + body + src[end:]
+	return src[:start] + body + src[end+1:]
 }
 
 func figure1Vault(tb testing.TB) *pair {

@@ -1,37 +1,22 @@
 package guardstate
 
 import (
-	"context"
 	"errors"
 	"math/big"
-	"os"
-	"sync"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
-	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/solc"
-	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 const demoCorpus = "../../data/corpus/demo"
 
-var (
-	managerOnce sync.Once
-	manager     *solc.Manager
-)
-
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if manager != nil {
-		manager.Close()
-	}
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { deploytest.Main(m) }
 
 type demoContract struct {
 	rec *deploy.Record
@@ -40,26 +25,8 @@ type demoContract struct {
 
 func loadDemo(t *testing.T, name string) demoContract {
 	t.Helper()
-	rec := stagetest.LoadRecords(t, demoCorpus, 10, name)[0]
-	managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-	out, err := manager.Compile(context.Background(), rec.CompileInput(nil))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rec, out := deploytest.LoadCompiled(t, demoCorpus, 10, name)
 	return demoContract{rec: rec, out: out}
-}
-
-func deployDemo(t *testing.T, d demoContract) *deploy.Deployment {
-	t.Helper()
-	target, err := d.rec.Target(d.out)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dep, err := deploy.Deploy(d.rec, d.out, target, nil, chain.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dep
 }
 
 // send calls a function and fails the test if it reverts.
@@ -111,7 +78,7 @@ var user = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
 // mapping, the balance, and guards over all of them as the sale proceeds.
 func TestGiftTokenGuards(t *testing.T) {
 	d := loadDemo(t, "GiftToken")
-	dep := deployDemo(t, d)
+	dep := deploytest.DeployTarget(t, d.rec, d.out)
 	layout, err := LayoutOf(d.out, "GiftToken")
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +137,7 @@ func sameThroughStorage(t *testing.T, dep *deploy.Deployment, layout *Layout, na
 // private mappings keyed by uint256 and by address.
 func TestAllowlistNFTGuards(t *testing.T) {
 	d := loadDemo(t, "AllowlistNFT")
-	dep := deployDemo(t, d)
+	dep := deploytest.DeployTarget(t, d.rec, d.out)
 	layout, err := LayoutOf(d.out, "AllowlistNFT")
 	if err != nil {
 		t.Fatal(err)

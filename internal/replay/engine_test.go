@@ -13,6 +13,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/evmasm"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -32,74 +33,31 @@ type variant struct {
 // first word of call data, it reverts when x = 0, else stores x in slot 0,
 // emits LOG1(topic x) and returns x.
 func testContract(v variant) []byte {
-	a := &asm{labels: map[string]int{}, refs: map[int]string{}}
-	a.op(vm.CALLDATASIZE).push(4).op(vm.EQ).pushLabel("view").op(vm.JUMPI)
-	a.push(0).op(vm.CALLDATALOAD) // x
-	a.op(vm.DUP1, vm.ISZERO).pushLabel("revert").op(vm.JUMPI)
+	a := evmasm.New()
+	a.Op(vm.CALLDATASIZE).Push(4).Op(vm.EQ).PushLabel("view").Op(vm.JUMPI)
+	a.Push(0).Op(vm.CALLDATALOAD) // x
+	a.Op(vm.DUP1, vm.ISZERO).PushLabel("revert").Op(vm.JUMPI)
 	if v.revertAlsoOn != 0 {
-		a.op(vm.DUP1).push(v.revertAlsoOn).op(vm.EQ).pushLabel("revert").op(vm.JUMPI)
+		a.Op(vm.DUP1).Push(v.revertAlsoOn).Op(vm.EQ).PushLabel("revert").Op(vm.JUMPI)
 	}
 	for i := 0; i < v.coldReads; i++ {
-		a.push(uint64(0x1000+i)).op(vm.BALANCE, vm.POP)
+		a.Push(uint64(0x1000+i)).Op(vm.BALANCE, vm.POP)
 	}
 	if v.coldReadsOn != 0 {
-		a.op(vm.DUP1).push(v.coldReadsOn).op(vm.EQ, vm.ISZERO).pushLabel("cheap").op(vm.JUMPI)
+		a.Op(vm.DUP1).Push(v.coldReadsOn).Op(vm.EQ, vm.ISZERO).PushLabel("cheap").Op(vm.JUMPI)
 		for i := 0; i < v.coldReadsN; i++ {
-			a.push(uint64(0x2000+i)).op(vm.BALANCE, vm.POP)
+			a.Push(uint64(0x2000+i)).Op(vm.BALANCE, vm.POP)
 		}
-		a.jumpdest("cheap")
+		a.Label("cheap")
 	}
-	a.op(vm.DUP1).push(v.storePlus).op(vm.ADD).push(0).op(vm.SSTORE)
-	a.op(vm.DUP1).push(0).op(vm.MSTORE)
-	a.op(vm.DUP1).push(v.topicPlus).op(vm.ADD).push(32).push(0).op(vm.LOG1)
-	a.push(v.returnPlus).op(vm.ADD).push(0).op(vm.MSTORE)
-	a.push(32).push(0).op(vm.RETURN)
-	a.jumpdest("revert").push(0).op(vm.DUP1, vm.REVERT)
-	a.jumpdest("view").push(0).op(vm.SLOAD).push(0).op(vm.MSTORE).push(32).push(0).op(vm.RETURN)
-	return a.assemble()
-}
-
-type asm struct {
-	code   []byte
-	labels map[string]int
-	refs   map[int]string
-}
-
-func (a *asm) op(ops ...vm.OpCode) *asm {
-	for _, o := range ops {
-		a.code = append(a.code, byte(o))
-	}
-	return a
-}
-
-func (a *asm) push(v uint64) *asm {
-	b := new(big.Int).SetUint64(v).Bytes()
-	if len(b) == 0 {
-		b = []byte{0}
-	}
-	a.code = append(a.code, byte(vm.PUSH1)+byte(len(b)-1))
-	a.code = append(a.code, b...)
-	return a
-}
-
-func (a *asm) pushLabel(name string) *asm {
-	a.code = append(a.code, byte(vm.PUSH2))
-	a.refs[len(a.code)] = name
-	a.code = append(a.code, 0, 0)
-	return a
-}
-
-func (a *asm) jumpdest(name string) *asm {
-	a.labels[name] = len(a.code)
-	return a.op(vm.JUMPDEST)
-}
-
-func (a *asm) assemble() []byte {
-	for at, name := range a.refs {
-		off := a.labels[name]
-		a.code[at], a.code[at+1] = byte(off>>8), byte(off)
-	}
-	return a.code
+	a.Op(vm.DUP1).Push(v.storePlus).Op(vm.ADD).Push(0).Op(vm.SSTORE)
+	a.Op(vm.DUP1).Push(0).Op(vm.MSTORE)
+	a.Op(vm.DUP1).Push(v.topicPlus).Op(vm.ADD).Push(32).Push(0).Op(vm.LOG1)
+	a.Push(v.returnPlus).Op(vm.ADD).Push(0).Op(vm.MSTORE)
+	a.Push(32).Push(0).Op(vm.RETURN)
+	a.Label("revert").Push(0).Op(vm.DUP1, vm.REVERT)
+	a.Label("view").Push(0).Op(vm.SLOAD).Push(0).Op(vm.MSTORE).Push(32).Push(0).Op(vm.RETURN)
+	return a.MustAssemble()
 }
 
 const testABI = `[

@@ -5,6 +5,8 @@ import (
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/vm"
+
+	"github.com/solbehave/solbehave/internal/evmasm"
 )
 
 // Storage layout of the attacker (see attackerCode).
@@ -33,48 +35,44 @@ const (
 // The target address is a constant in the code: the attacker is installed
 // with SetCode after the target is deployed, so no constructor is needed.
 func attackerCode(target common.Address, reentries int) []byte {
-	a := newAsm()
+	a := evmasm.New()
 	t := target.Bytes()
-	a.push(t...).op(vm.CALLER, vm.EQ).pushLabel("recv").op(vm.JUMPI)
+	a.PushBytes(t...).Op(vm.CALLER, vm.EQ).PushLabel("recv").Op(vm.JUMPI)
 
 	// Controller path: [F, start, R] where the re-entry payload is the R
 	// bytes of calldata from start.
-	a.pushN(0).op(vm.CALLDATALOAD)                     // [F]
-	a.op(vm.DUP1).pushN(32).op(vm.ADD)                 // [F, start=F+32]
-	a.op(vm.DUP1, vm.CALLDATASIZE, vm.SUB)             // [F, start, R=size-start]
-	a.op(vm.DUP1).pushLabel("haveR").op(vm.JUMPI)      // R = 0: re-enter with the forwarded bytes
-	a.op(vm.POP, vm.POP).pushN(32).op(vm.DUP2)         // [F, 32, F]
-	a.label("haveR")                                   // [F, start, R]
-	a.op(vm.DUP1).pushN(attackerLenSlot).op(vm.SSTORE) // remember R
-	a.pushN(uint64(reentries)).pushN(attackerCounterSlot).op(vm.SSTORE)
-	a.pushN(0)                                                                               // [F, start, R, i]
-	a.label("store").op(vm.DUP2, vm.DUP2, vm.LT, vm.ISZERO).pushLabel("stored").op(vm.JUMPI) // i >= R: done
-	a.op(vm.DUP1, vm.DUP4, vm.ADD, vm.CALLDATALOAD)                                          // [F, start, R, i, word]
-	a.op(vm.DUP2).pushN(32).op(vm.SWAP1, vm.DIV).pushN(1).op(vm.ADD)                         // [.., word, i/32+1]
-	a.op(vm.SSTORE).pushN(32).op(vm.ADD).pushLabel("store").op(vm.JUMP)
-	a.label("stored").op(vm.POP, vm.POP, vm.POP) // [F]
-	a.op(vm.DUP1).pushN(32).pushN(0).op(vm.CALLDATACOPY)
-	a.pushN(0).pushN(0).op(vm.DUP3).pushN(0).op(vm.CALLVALUE).push(t...).op(vm.GAS, vm.CALL)
-	a.op(vm.ISZERO).pushLabel("fail").op(vm.JUMPI, vm.STOP)
-	a.label("fail").pushN(0).op(vm.DUP1, vm.REVERT)
+	a.Push(0).Op(vm.CALLDATALOAD)                     // [F]
+	a.Op(vm.DUP1).Push(32).Op(vm.ADD)                 // [F, start=F+32]
+	a.Op(vm.DUP1, vm.CALLDATASIZE, vm.SUB)            // [F, start, R=size-start]
+	a.Op(vm.DUP1).PushLabel("haveR").Op(vm.JUMPI)     // R = 0: re-enter with the forwarded bytes
+	a.Op(vm.POP, vm.POP).Push(32).Op(vm.DUP2)         // [F, 32, F]
+	a.Label("haveR")                                  // [F, start, R]
+	a.Op(vm.DUP1).Push(attackerLenSlot).Op(vm.SSTORE) // remember R
+	a.Push(uint64(reentries)).Push(attackerCounterSlot).Op(vm.SSTORE)
+	a.Push(0)                                                                                // [F, start, R, i]
+	a.Label("store").Op(vm.DUP2, vm.DUP2, vm.LT, vm.ISZERO).PushLabel("stored").Op(vm.JUMPI) // i >= R: done
+	a.Op(vm.DUP1, vm.DUP4, vm.ADD, vm.CALLDATALOAD)                                          // [F, start, R, i, word]
+	a.Op(vm.DUP2).Push(32).Op(vm.SWAP1, vm.DIV).Push(1).Op(vm.ADD)                           // [.., word, i/32+1]
+	a.Op(vm.SSTORE).Push(32).Op(vm.ADD).PushLabel("store").Op(vm.JUMP)
+	a.Label("stored").Op(vm.POP, vm.POP, vm.POP) // [F]
+	a.Op(vm.DUP1).Push(32).Push(0).Op(vm.CALLDATACOPY)
+	a.Push(0).Push(0).Op(vm.DUP3).Push(0).Op(vm.CALLVALUE).PushBytes(t...).Op(vm.GAS, vm.CALL)
+	a.Op(vm.ISZERO).PushLabel("fail").Op(vm.JUMPI, vm.STOP)
+	a.Label("fail").Push(0).Op(vm.DUP1, vm.REVERT)
 
 	// Receiving path: re-enter once per armed count, with enough gas only.
-	a.label("recv")
-	a.op(vm.GAS).pushN(attackerMinGas).op(vm.GT).pushLabel("done").op(vm.JUMPI) // 10000 > gas: just accept
-	a.pushN(attackerCounterSlot).op(vm.SLOAD, vm.DUP1, vm.ISZERO).pushLabel("done").op(vm.JUMPI)
-	a.pushN(1).op(vm.SWAP1, vm.SUB).pushN(attackerCounterSlot).op(vm.SSTORE)
-	a.pushN(0)
-	a.label("load").pushN(attackerLenSlot).op(vm.SLOAD, vm.DUP2, vm.LT, vm.ISZERO).pushLabel("call").op(vm.JUMPI)
-	a.op(vm.DUP1).pushN(32).op(vm.SWAP1, vm.DIV).pushN(1).op(vm.ADD, vm.SLOAD) // [i, word]
-	a.op(vm.DUP2, vm.MSTORE).pushN(32).op(vm.ADD).pushLabel("load").op(vm.JUMP)
-	a.label("call").op(vm.POP)
-	a.pushN(0).pushN(0).pushN(attackerLenSlot).op(vm.SLOAD).pushN(0).pushN(0).push(t...).op(vm.GAS, vm.CALL, vm.POP)
-	a.label("done").op(vm.STOP)
-	code, err := a.assemble()
-	if err != nil { // the program above is fixed; a failure is a bug here
-		panic(err)
-	}
-	return code
+	a.Label("recv")
+	a.Op(vm.GAS).Push(attackerMinGas).Op(vm.GT).PushLabel("done").Op(vm.JUMPI) // 10000 > gas: just accept
+	a.Push(attackerCounterSlot).Op(vm.SLOAD, vm.DUP1, vm.ISZERO).PushLabel("done").Op(vm.JUMPI)
+	a.Push(1).Op(vm.SWAP1, vm.SUB).Push(attackerCounterSlot).Op(vm.SSTORE)
+	a.Push(0)
+	a.Label("load").Push(attackerLenSlot).Op(vm.SLOAD, vm.DUP2, vm.LT, vm.ISZERO).PushLabel("call").Op(vm.JUMPI)
+	a.Op(vm.DUP1).Push(32).Op(vm.SWAP1, vm.DIV).Push(1).Op(vm.ADD, vm.SLOAD) // [i, word]
+	a.Op(vm.DUP2, vm.MSTORE).Push(32).Op(vm.ADD).PushLabel("load").Op(vm.JUMP)
+	a.Label("call").Op(vm.POP)
+	a.Push(0).Push(0).Push(attackerLenSlot).Op(vm.SLOAD).Push(0).Push(0).PushBytes(t...).Op(vm.GAS, vm.CALL, vm.POP)
+	a.Label("done").Op(vm.STOP)
+	return a.MustAssemble()
 }
 
 // attackerEnvelope is the calldata the controller sends the attacker: the

@@ -2,6 +2,7 @@ package vuln
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"math/big"
 	"sort"
@@ -53,13 +54,9 @@ func (e *engine) evolve(ctx context.Context, start time.Time) error {
 // past Config.Budget: the generations bound the evolution, the clock only
 // guards the machine, so running out of time is a failure, never a report.
 func (e *engine) interrupted(ctx context.Context, start time.Time) error {
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if d := time.Since(start); e.cfg.Budget > 0 && d > e.cfg.Budget {
-		return walltime.Errorf(e.cfg.Budget, "vuln: %d of %d generations in %s", e.report.Generations, e.cfg.Generations, d.Round(time.Millisecond))
-	}
-	return nil
+	return walltime.Check(ctx, start, e.cfg.Budget, func(ran time.Duration) string {
+		return fmt.Sprintf("vuln: %d of %d generations in %s", e.report.Generations, e.cfg.Generations, ran)
+	})
 }
 
 // nextGeneration ranks by fitness and pairs the top fraction α for

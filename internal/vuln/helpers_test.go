@@ -1,25 +1,15 @@
 package vuln
 
 import (
-	"context"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/solc"
 )
 
-var (
-	managerOnce sync.Once
-	manager     *solc.Manager
-)
-
-// compiler is one solc manager for the whole test binary (workers stay warm).
-func compiler() *solc.Manager {
-	managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-	return manager
-}
+func TestMain(m *testing.M) { deploytest.Main(m) }
 
 // deployTestdata compiles testdata/<file> with the newest release its
 // pragma admits and deploys its last contract as the stage deploys a
@@ -47,10 +37,7 @@ func compileFixture(tb testing.TB, file, contract string) (*solc.Output, *solc.C
 		tb.Fatal(err)
 	}
 	name := filepath.Base(file)
-	out, err := compiler().Compile(context.Background(), solc.Input{Compiler: release, Sources: map[string]string{name: string(src)}})
-	if err != nil {
-		tb.Fatal(err)
-	}
+	out := deploytest.Compile(tb, solc.Input{Compiler: release, Sources: map[string]string{name: string(src)}})
 	c, err := out.Contract(contract)
 	if err != nil {
 		tb.Fatal(err)

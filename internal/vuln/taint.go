@@ -1,10 +1,5 @@
 package vuln
 
-import (
-	"github.com/ethereum/go-ethereum/core/vm"
-	"github.com/ethereum/go-ethereum/params"
-)
-
 // label is a set of taint sources, one bit each. Bits from overflowBit0 up
 // name individual overflowing ADD/SUB/MUL sites (see tracer.overflowLabel),
 // so the arithmetic oracle can tell which overflow reached storage.
@@ -26,29 +21,6 @@ const (
 	envLabels      = srcTimestamp | srcNumber
 	overflowLabels = ^label(0) &^ (1<<overflowBit0 - 1)
 )
-
-// arity is an opcode's stack effect.
-type arity struct{ pops, pushes int }
-
-// arities is derived from go-ethereum's latest instruction set, as
-// internal/bytecode does, so the shadow stack follows the EVM's own table.
-var arities = buildArities()
-
-func buildArities() [256]arity {
-	var t [256]arity
-	jt, err := vm.LookupInstructionSet(params.Rules{IsOsaka: true})
-	if err != nil {
-		panic("vuln: go-ethereum has no Osaka instruction set: " + err.Error())
-	}
-	for i, op := range jt {
-		if op == nil {
-			continue
-		}
-		lo, hi := op.Stack()
-		t[i] = arity{pops: lo, pushes: lo + int(params.StackLimit) - hi}
-	}
-	return t
-}
 
 // memTaint is the taint of a frame's memory in 32-byte chunks (chunk i
 // covers bytes [32i, 32i+32)). Unaligned stores mark both chunks they

@@ -7,6 +7,8 @@ import (
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/holiman/uint256"
+
+	"github.com/solbehave/solbehave/internal/bytecode"
 )
 
 // evKind is what an event records.
@@ -358,7 +360,8 @@ func (t *tracer) step(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, sc
 	case vm.CALLER, vm.ORIGIN:
 		f.push(srcCaller)
 	case vm.BALANCE, vm.SELFBALANCE, vm.EXTCODESIZE, vm.EXTCODEHASH, vm.RETURNDATASIZE:
-		f.pop(arities[op].pops)
+		pops, _ := bytecode.StackEffect(op)
+		f.pop(pops)
 		f.push(srcExternal)
 	case vm.CALLDATACOPY:
 		dst, size := peek(stack, 0), peek(stack, 2)
@@ -406,9 +409,9 @@ func (t *tracer) step(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, sc
 	case vm.LT, vm.GT, vm.SLT, vm.SGT:
 		t.compare(f, pc, op, stack, depth)
 	default:
-		a := arities[op]
-		l := f.pop(a.pops)
-		for range a.pushes {
+		pops, pushes := bytecode.StackEffect(op)
+		l := f.pop(pops)
+		for range pushes {
 			f.push(l)
 		}
 	}
@@ -538,7 +541,8 @@ func (t *tracer) call(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, de
 	inOff, inSize := sat64(peek(stack, in)), sat64(peek(stack, in+1))
 	outOff, outSize := sat64(peek(stack, in+2)), sat64(peek(stack, in+3))
 	e.dataTaint = f.mem.load(inOff, inSize)
-	f.pop(arities[op].pops)
+	pops, _ := bytecode.StackEffect(op)
+	f.pop(pops)
 	f.mem.fill(outOff, outSize, 0)
 	f.push(0)
 	f.pending = t.add(e)

@@ -7,6 +7,7 @@
 package walltime
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"time"
@@ -32,4 +33,17 @@ func Errorf(limit time.Duration, format string, args ...any) error {
 func Is(err error) bool {
 	var e *Error
 	return errors.As(err, &e)
+}
+
+// Check is ctx's error, or an *Error once the work begun at start has run
+// past limit (no limit when limit <= 0). describe says what the work had
+// done, given how long it ran; it is called only when the limit is passed.
+func Check(ctx context.Context, start time.Time, limit time.Duration, describe func(ran time.Duration) string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if ran := time.Since(start); limit > 0 && ran > limit {
+		return &Error{Limit: limit, Err: errors.New(describe(ran.Round(time.Millisecond)))}
+	}
+	return nil
 }
