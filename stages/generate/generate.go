@@ -52,6 +52,7 @@ import (
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/subjects"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -144,7 +145,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil {
 		return nil, err
 	}
-	artifacts, err := originalArtifacts(env)
+	orig, err := subjects.ReadOriginals(env.Warehouse)
 	if err != nil {
 		return nil, err
 	}
@@ -159,9 +160,9 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 			continue
 		}
 		for _, g := range gens {
-			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed, "regenerate="+s.Regenerate, sk.Ablation)
+			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, orig.Artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed, "regenerate="+s.Regenerate, sk.Ablation)
 			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Name(), Contract: e.ID, Fingerprint: fp,
-				Payload: unit{entry: e, gen: g, skel: sk, artifact: artifacts[e.ID]}, Files: []string{regen.SampleDir(e.ID, g.Name())}})
+				Payload: unit{entry: e, gen: g, skel: sk, artifact: orig.Artifacts[e.ID]}, Files: []string{regen.SampleDir(e.ID, g.Name())}})
 		}
 	}
 	return units, nil
@@ -175,18 +176,6 @@ func skeletonRows(env *pipeline.Env) (map[string]schemas.Skeleton, error) {
 	out := map[string]schemas.Skeleton{}
 	for _, r := range rows {
 		out[r.ContractID] = r
-	}
-	return out, nil
-}
-
-func originalArtifacts(env *pipeline.Env) (map[string]string, error) {
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]string{}
-	for _, r := range rows {
-		out[r.ContractID] = r.Artifact
 	}
 	return out, nil
 }

@@ -6,12 +6,13 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/callseq"
-	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/stagetest"
+	"github.com/solbehave/solbehave/internal/subjects"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -75,25 +76,15 @@ func writeProfile(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *solc
 // as the o2 stage does, and writes O2's replay_calls and coverage rows.
 func writeO2(t testing.TB, env *pipeline.Env, rec *deploy.Record, out *solc.Output, samples []schemas.Sample) {
 	t.Helper()
-	target, err := rec.Target(out)
+	orig := deploytest.DeployTarget(t, rec, out)
+	smps, err := subjects.DeploySamples(artifact.New(env.Data), rec, orig, samples)
 	if err != nil {
 		t.Fatal(err)
 	}
-	orig, err := deploy.Deploy(rec, out, target, nil, chain.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var smps []replay.Sample
-	for _, s := range samples {
-		o, err := artifact.New(env.Data).Get(s.Artifact)
-		if err != nil {
-			t.Fatal(err)
+	for _, s := range smps {
+		if s.Deployment == nil {
+			t.Fatalf("sample %s/%d: %s", s.Model, s.Sample, s.DeployErr)
 		}
-		d, err := deploy.DeploySample(rec, orig, o, chain.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		smps = append(smps, replay.Sample{Model: s.Model, Sample: s.Sample, Deployment: d})
 	}
 	res, err := replay.Compare(context.Background(), orig, smps, []replay.Sequence{replay.History(rec.Txs)}, replay.Options{})
 	if err != nil {
