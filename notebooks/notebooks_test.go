@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"github.com/solbehave/solbehave/internal/views"
-	"github.com/solbehave/solbehave/internal/views/synth"
+	"github.com/solbehave/solbehave/internal/views/viewstest"
 )
 
 // The six parts of the evaluation, one notebook each.
@@ -115,13 +115,9 @@ func statements(t *testing.T, name string) []string {
 // demoDB builds the DuckDB file over a synthetic demo warehouse.
 func demoDB(t *testing.T) string {
 	t.Helper()
-	data := t.TempDir()
-	root := filepath.Join(data, "warehouse")
-	if err := synth.Write(root, 21); err != nil {
-		t.Fatal(err)
-	}
+	data := viewstest.SynthData(t, 21)
 	dbPath := filepath.Join(data, "solbehave.duckdb")
-	if err := views.Build(dbPath, root); err != nil {
+	if err := views.Build(dbPath, filepath.Join(data, "warehouse")); err != nil {
 		t.Fatal(err)
 	}
 	return dbPath

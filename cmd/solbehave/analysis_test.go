@@ -18,7 +18,6 @@ import (
 	"github.com/solbehave/solbehave/cmd/solbehave/release"
 	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/views"
-	"github.com/solbehave/solbehave/internal/views/synth"
 	"github.com/solbehave/solbehave/internal/views/viewstest"
 	"github.com/solbehave/solbehave/schemas"
 	sqlviews "github.com/solbehave/solbehave/sql"
@@ -28,10 +27,7 @@ import (
 // (every dataset filled) and its DuckDB file.
 func synthData(t *testing.T, seed int64) string {
 	t.Helper()
-	data := filepath.Join(t.TempDir(), "data")
-	if err := synth.Write(filepath.Join(data, "warehouse"), seed); err != nil {
-		t.Fatal(err)
-	}
+	data := viewstest.SynthData(t, seed)
 	if _, err := solbehave(t, "views", "--data", data); err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"strings"
 	"testing"
 
@@ -20,9 +19,7 @@ import (
 // also its state-changing ABI methods), in the 21-40 bins of Table VII, and
 // the committed corpus holds every one.
 func TestAblationLedgers(t *testing.T) {
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed: solc cannot run")
-	}
+	needCompilers(t)
 	m := solc.NewManager(solc.Options{})
 	defer m.Close()
 	index, err := os.ReadFile("../../data/corpus/ablation/index.json")

@@ -43,15 +43,22 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// generated compiles the contracts and records seed 42 once; it skips when
-// the compilers cannot run here.
-func generated(t *testing.T) ([]build, []*Recording, string) {
+// needCompilers skips a test when the real solc, from npm and run on node,
+// cannot run here.
+func needCompilers(t *testing.T) {
 	t.Helper()
 	for _, tool := range []string{"node", "npm"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			t.Skipf("%s is not installed: the demo corpus needs the real solc from npm", tool)
 		}
 	}
+}
+
+// generated compiles the contracts and records seed 42 once; it skips when
+// the compilers cannot run here.
+func generated(t *testing.T) ([]build, []*Recording, string) {
+	t.Helper()
+	needCompilers(t)
 	shared.once.Do(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 		defer cancel()

@@ -2,6 +2,8 @@ package democorpus
 
 import (
 	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
 )
 
 // step is one kind of user action in a scenario's mix. run issues at most one
@@ -37,10 +39,50 @@ func (s *session) mixCount(n int, steps ...step) {
 }
 
 // user picks one of the history's users.
-func (s *session) user() account { return s.users[s.rng.IntN(len(s.users))] }
+func (s *session) user() account { return s.pick(s.users) }
 
 // pick picks one of the given accounts.
-func (s *session) pick(from []account) account { return from[s.rng.IntN(len(from))] }
+func (s *session) pick(from []account) account { return pickFrom(s, from) }
+
+// pickFrom picks one of the given items (a method cannot take a type parameter).
+func pickFrom[T any](s *session, from []T) T { return from[s.rng.IntN(len(from))] }
+
+// pickWhere picks one of the items keep accepts; false when none does (then
+// nothing is drawn).
+func pickWhere[T any](s *session, from []T, keep func(T) bool) (T, bool) {
+	var kept []T
+	for _, item := range from {
+		if keep(item) {
+			kept = append(kept, item)
+		}
+	}
+	if len(kept) == 0 {
+		var none T
+		return none, false
+	}
+	return pickFrom(s, kept), true
+}
+
+// userHolding picks a user whose uint getter (a balance, a stake) is above
+// zero, within a few tries; false when the tries find none.
+func (s *session) userHolding(getter string) (account, *big.Int, bool) {
+	for range 6 {
+		u := s.user()
+		if held := s.viewUint(getter, u.Addr); held.Sign() > 0 {
+			return u, held, true
+		}
+	}
+	return account{}, nil, false
+}
+
+// addressesOf lists the accounts' addresses, as a contract's address[] argument.
+func addressesOf(accounts []account) []common.Address {
+	addrs := make([]common.Address, len(accounts))
+	for i, a := range accounts {
+		addrs[i] = a.Addr
+	}
+	return addrs
+}
 
 // chance is true with probability p.
 func (s *session) chance(p float64) bool { return s.rng.Float64() < p }

@@ -69,19 +69,10 @@ func (c *channelPlay) openTooShort() {
 // openChannel picks an open channel that has (or has not) expired, with a
 // margin either way because the next block may come hours later.
 func (c *channelPlay) openChannel(expired bool) *channel {
-	var out []*channel
-	for _, ch := range c.channels {
-		if ch.closed {
-			continue
-		}
-		if expired && ch.expiry < c.s.now() || !expired && ch.expiry > c.s.now()+4*hour {
-			out = append(out, ch)
-		}
-	}
-	if len(out) == 0 {
-		return nil
-	}
-	return out[c.s.rng.IntN(len(out))]
+	ch, _ := pickWhere(c.s, c.channels, func(ch *channel) bool {
+		return !ch.closed && (expired && ch.expiry < c.s.now() || !expired && ch.expiry > c.s.now()+4*hour)
+	})
+	return ch
 }
 
 func (c *channelPlay) topUp() {
@@ -110,61 +101,49 @@ func (c *channelPlay) extend() {
 
 // close settles a channel with a voucher for part of its deposit.
 func (c *channelPlay) close() {
-	ch := c.openChannel(false)
-	if ch == nil {
-		return
-	}
-	amount := c.s.fraction(ch.deposit, 20, 20)
-	sig, err := voucher(ch.sender, c.s.address, ch.id, amount)
-	if err != nil {
-		c.s.fail(err)
-		return
-	}
-	if c.s.call(ch.recipient, nil, "close", ch.id, amount, sig) {
-		ch.closed = true
+	if ch := c.openChannel(false); ch != nil {
+		amount := c.s.fraction(ch.deposit, 20, 20)
+		c.closeWith(ch, amount, amount)
 	}
 }
 
 // closeBadVoucher claims more than the customer signed for: reverts.
 func (c *channelPlay) closeBadVoucher() {
-	ch := c.openChannel(false)
-	if ch == nil {
-		return
+	if ch := c.openChannel(false); ch != nil {
+		signed := c.s.fraction(ch.deposit, 10, 20)
+		c.closeWith(ch, signed, new(big.Int).Add(signed, c.s.fraction(new(big.Int).Sub(ch.deposit, signed), 10, 10)))
 	}
-	signed := c.s.fraction(ch.deposit, 10, 20)
+}
+
+// closeOverDeposit presents a genuine voucher above the deposit: reverts.
+func (c *channelPlay) closeOverDeposit() {
+	if ch := c.openChannel(false); ch != nil {
+		amount := new(big.Int).Add(ch.deposit, c.s.amountEther(10, 500))
+		c.closeWith(ch, amount, amount)
+	}
+}
+
+// closeWith has the recipient close ch claiming `claimed` with the sender's
+// voucher for `signed` (signing draws nothing from the scenario's RNG).
+func (c *channelPlay) closeWith(ch *channel, signed, claimed *big.Int) {
 	sig, err := voucher(ch.sender, c.s.address, ch.id, signed)
 	if err != nil {
 		c.s.fail(err)
 		return
 	}
-	claimed := new(big.Int).Add(signed, c.s.fraction(new(big.Int).Sub(ch.deposit, signed), 10, 10))
-	c.s.call(ch.recipient, nil, "close", ch.id, claimed, sig)
-}
-
-// closeOverDeposit presents a genuine voucher above the deposit: reverts.
-func (c *channelPlay) closeOverDeposit() {
-	ch := c.openChannel(false)
-	if ch == nil {
-		return
-	}
-	amount := new(big.Int).Add(ch.deposit, c.s.amountEther(10, 500))
-	sig, err := voucher(ch.sender, c.s.address, ch.id, amount)
-	if err != nil {
-		c.s.fail(err)
-		return
-	}
-	c.s.call(ch.recipient, nil, "close", ch.id, amount, sig)
-}
-
-func (c *channelPlay) claimTimeout() {
-	if ch := c.openChannel(true); ch != nil && c.s.call(ch.sender, nil, "claimTimeout", ch.id) {
+	if c.s.call(ch.recipient, nil, "close", ch.id, claimed, sig) {
 		ch.closed = true
 	}
 }
 
-func (c *channelPlay) claimEarly() {
-	if ch := c.openChannel(false); ch != nil {
-		c.s.call(ch.sender, nil, "claimTimeout", ch.id)
+func (c *channelPlay) claimTimeout() { c.claimTimeoutOf(c.openChannel(true)) }
+
+// claimEarly claims a channel before its expiry: reverts.
+func (c *channelPlay) claimEarly() { c.claimTimeoutOf(c.openChannel(false)) }
+
+func (c *channelPlay) claimTimeoutOf(ch *channel) {
+	if ch != nil && c.s.call(ch.sender, nil, "claimTimeout", ch.id) {
+		ch.closed = true
 	}
 }
 

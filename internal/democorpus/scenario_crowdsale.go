@@ -99,17 +99,11 @@ func (c *crowdsalePlay) buyFor() {
 }
 
 func (c *crowdsalePlay) claim() {
-	var owed []account
-	for _, b := range c.buyers {
-		if c.owed[b] {
-			owed = append(owed, b)
-		}
-	}
-	if len(owed) == 0 {
+	b, ok := pickWhere(c.s, c.buyers, func(b account) bool { return c.owed[b] })
+	if !ok {
 		c.transfer()
 		return
 	}
-	b := c.s.pick(owed)
 	if c.s.call(b, nil, "claimTokens") {
 		delete(c.owed, b)
 		c.holders = append(c.holders, b)

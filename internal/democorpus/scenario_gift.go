@@ -106,7 +106,7 @@ func (g *giftPlay) transferFrom() {
 	if len(g.approvals) == 0 {
 		return
 	}
-	pair := g.approvals[s.rng.IntN(len(g.approvals))]
+	pair := pickFrom(s, g.approvals)
 	holder, spender := pair[0], pair[1]
 	allowed := s.viewUint("allowance", holder.Addr, spender.Addr)
 	bal := s.viewUint("balanceOf", holder.Addr)

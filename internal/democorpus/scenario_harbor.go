@@ -48,18 +48,8 @@ func harborScenario(s *session) {
 	s.mixCount(211, steps...)
 }
 
-func (p *harborPlay) balance(a account) *big.Int { return p.s.viewUint("balanceOf", a.Addr) }
-
 // holder picks an account with tokens.
-func (p *harborPlay) holder() (account, *big.Int, bool) {
-	for range 6 {
-		a := p.s.user()
-		if b := p.balance(a); b.Sign() > 0 {
-			return a, b, true
-		}
-	}
-	return account{}, nil, false
-}
+func (p *harborPlay) holder() (account, *big.Int, bool) { return p.s.userHolding("balanceOf") }
 
 func (p *harborPlay) transfer() {
 	if a, b, ok := p.holder(); ok {
@@ -87,7 +77,7 @@ func (p *harborPlay) spend() {
 	if len(p.allowed) == 0 {
 		return
 	}
-	pair := p.allowed[p.s.rng.IntN(len(p.allowed))]
+	pair := pickFrom(p.s, p.allowed)
 	o, sp := p.s.users[pair[0]], p.s.users[pair[1]]
 	p.s.call(sp, nil, "transferFrom", o.Addr, p.s.user().Addr, harborTokens(int64(p.s.between(1, 50))*100))
 }

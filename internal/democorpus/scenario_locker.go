@@ -59,29 +59,21 @@ func (l *lockerPlay) lockTooShort() {
 
 // pickLock picks an unreleased lock that is (or is not yet) due.
 func (l *lockerPlay) pickLock(due bool) *etherLock {
-	var c []*etherLock
-	for _, k := range l.locks {
+	k, _ := pickWhere(l.s, l.locks, func(k *etherLock) bool {
 		// not yet due: with a margin, as the next block may come hours later
-		if !k.released && (due && k.release < l.s.now() || !due && k.release > l.s.now()+12*hour) {
-			c = append(c, k)
-		}
-	}
-	if len(c) == 0 {
-		return nil
-	}
-	return c[l.s.rng.IntN(len(c))]
+		return !k.released && (due && k.release < l.s.now() || !due && k.release > l.s.now()+12*hour)
+	})
+	return k
 }
 
-func (l *lockerPlay) releaseDue() {
-	if k := l.pickLock(true); k != nil {
-		if l.s.call(k.beneficiary, nil, "release", k.id) {
-			k.released = true
-		}
-	}
-}
+func (l *lockerPlay) releaseDue() { l.release(l.pickLock(true)) }
 
-func (l *lockerPlay) releaseEarly() {
-	if k := l.pickLock(false); k != nil && l.s.call(k.beneficiary, nil, "release", k.id) {
+// releaseEarly asks for a lock before it is due: reverts.
+func (l *lockerPlay) releaseEarly() { l.release(l.pickLock(false)) }
+
+// release has the beneficiary take the lock's ether out.
+func (l *lockerPlay) release(k *etherLock) {
+	if k != nil && l.s.call(k.beneficiary, nil, "release", k.id) {
 		k.released = true
 	}
 }

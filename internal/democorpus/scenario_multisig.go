@@ -13,10 +13,7 @@ const (
 
 // multisigArgs: the deployer and four users own the wallet; three must confirm.
 func multisigArgs(c deployContext) []any {
-	owners := []common.Address{c.deployer.Addr}
-	for _, u := range c.users[:multisigOwners-1] {
-		owners = append(owners, u.Addr)
-	}
+	owners := append([]common.Address{c.deployer.Addr}, addressesOf(c.users[:multisigOwners-1])...)
 	return []any{owners, big.NewInt(multisigRequired)}
 }
 
@@ -89,17 +86,8 @@ func (m *multisigPlay) confirm() {
 	if p == nil {
 		return
 	}
-	var candidates []account
-	for _, o := range m.owners {
-		if !p.confirmed[o.Addr] {
-			candidates = append(candidates, o)
-		}
-	}
-	if len(candidates) == 0 {
-		return
-	}
-	o := m.s.pick(candidates)
-	if m.s.call(o, nil, "confirmTransaction", p.id) {
+	o, ok := pickWhere(m.s, m.owners, func(o account) bool { return !p.confirmed[o.Addr] })
+	if ok && m.s.call(o, nil, "confirmTransaction", p.id) {
 		p.confirmed[o.Addr] = true
 		m.settle()
 	}
@@ -112,15 +100,8 @@ func (m *multisigPlay) confirmBy(a account) {
 }
 
 func (m *multisigPlay) confirmAgain() {
-	p := m.openProposal()
-	if p == nil {
-		return
-	}
-	for _, o := range m.owners {
-		if p.confirmed[o.Addr] {
-			m.s.call(o, nil, "confirmTransaction", p.id)
-			return
-		}
+	if p := m.openProposal(); p != nil {
+		m.callAsConfirmer(p, "confirmTransaction")
 	}
 }
 
@@ -143,30 +124,29 @@ func (m *multisigPlay) revoke() {
 // execute retries a fully confirmed proposal whose payment failed earlier.
 func (m *multisigPlay) execute() {
 	for _, p := range m.pending {
-		if len(p.confirmed) < multisigRequired {
-			continue
-		}
-		for _, o := range m.owners {
-			if p.confirmed[o.Addr] {
-				m.s.call(o, nil, "executeTransaction", p.id)
-				m.settle()
-				return
-			}
+		if len(p.confirmed) >= multisigRequired && m.callAsConfirmer(p, "executeTransaction") {
+			m.settle()
+			return
 		}
 	}
 }
 
 func (m *multisigPlay) executeDone() {
-	if len(m.done) == 0 {
-		return
+	if len(m.done) > 0 {
+		m.callAsConfirmer(pickFrom(m.s, m.done), "executeTransaction")
 	}
-	p := m.done[m.s.rng.IntN(len(m.done))]
+}
+
+// callAsConfirmer calls method(p.id) from the first owner who confirmed p;
+// false when no owner has (nothing is sent then).
+func (m *multisigPlay) callAsConfirmer(p *proposal, method string) bool {
 	for _, o := range m.owners {
 		if p.confirmed[o.Addr] {
-			m.s.call(o, nil, "executeTransaction", p.id)
-			return
+			m.s.call(o, nil, method, p.id)
+			return true
 		}
 	}
+	return false
 }
 
 func (m *multisigPlay) submitByOutsider() {

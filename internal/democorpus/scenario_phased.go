@@ -2,28 +2,17 @@ package democorpus
 
 import (
 	"math/big"
-
-	"github.com/ethereum/go-ethereum/common"
 )
 
-const (
-	phasedSupply     = 120 // PhasedMintNFT.MAX_SUPPLY
-	phasedPerWallet  = 4   // PhasedMintNFT.MAX_PER_WALLET
-	phasedAllowlists = 24
-)
-
-var (
-	phasedAllowlistPrice = milliEther(20)
-	phasedPublicPrice    = milliEther(40)
-)
+// phasedTerms are PhasedMintNFT's MAX_SUPPLY, MAX_PER_WALLET and prices;
+// the first 24 users are allowlisted.
+var phasedTerms = saleTerms{allowlisted: 24, maxSupply: 120, perWallet: 4,
+	allowlistPrice: milliEther(20), publicPrice: milliEther(40)}
 
 // phasedPlay mirrors the sale and who holds which token.
 type phasedPlay struct {
-	tokenBook
-	s        *session
-	allowed  []account
-	phase    uint8
-	mintedBy map[common.Address]uint64
+	saleBook
+	phase uint8
 }
 
 // phasedMintScenario: the owner allowlists 24 addresses in two batches;
@@ -33,16 +22,10 @@ type phasedPlay struct {
 // twice. Reverts: closed or sold-out mints, wrong payments, wallet limits,
 // transfers by non-owners, owner functions from strangers.
 func phasedMintScenario(s *session) {
-	p := &phasedPlay{tokenBook: newTokenBook(s), s: s, allowed: s.users[:phasedAllowlists], mintedBy: map[common.Address]uint64{}}
+	p := &phasedPlay{saleBook: newSaleBook(s, phasedTerms)}
 	owner := s.deployer
 	s.maxGap = 40
-	for _, batch := range [][]account{p.allowed[:14], p.allowed[14:]} {
-		addrs := make([]common.Address, len(batch))
-		for i, a := range batch {
-			addrs[i] = a.Addr
-		}
-		s.call(owner, nil, "setAllowlist", addrs)
-	}
+	p.allowlist(owner, 14)
 	s.call(s.user(), nil, "setPhase", uint8(2))     // not the owner: reverts
 	s.mixCount(len(s.txs)+4, step{1, p.publicMint}) // closed: reverts
 	p.setPhase(1)
@@ -51,7 +34,7 @@ func phasedMintScenario(s *session) {
 	end := s.now() + 36*hour
 	s.mixUntil(func() bool { return s.now() > end },
 		step{30, p.allowlistMint},
-		step{4, func() { p.mintBy(s.pick(s.users[phasedAllowlists:]), 1, phasedAllowlistPrice) }}, // not allowlisted
+		step{4, func() { p.mintBy(s.pick(p.outsiders()), 1, p.allowlistPrice) }}, // not allowlisted
 		step{2, p.wrongPayment},
 		step{5, p.transfer},
 	)
@@ -80,19 +63,18 @@ func (p *phasedPlay) setPhase(phase uint8) {
 	}
 }
 
-func (p *phasedPlay) allowlistMint() { p.mintBy(p.minter(p.allowed), 0, phasedAllowlistPrice) }
+func (p *phasedPlay) allowlistMint() { p.mintBy(p.minter(p.allowed), 0, p.allowlistPrice) }
 
 func (p *phasedPlay) publicMint() {
-	if p.minted >= phasedSupply && !p.s.chance(0.2) {
-		return
+	if !p.skipSoldOut(0.2) {
+		p.mintBy(p.minter(p.s.users), 0, p.publicPrice)
 	}
-	p.mintBy(p.minter(p.s.users), 0, phasedPublicPrice)
 }
 
 // minter picks who mints next, mostly someone the wallet limit allows.
 func (p *phasedPlay) minter(from []account) account {
 	for range 8 {
-		if a := p.s.pick(from); p.mintedBy[a.Addr] < phasedPerWallet {
+		if a := p.s.pick(from); p.mintedBy[a.Addr] < uint64(p.perWallet) {
 			return a
 		}
 	}
@@ -103,30 +85,19 @@ func (p *phasedPlay) minter(from []account) account {
 // limit, now and then past it) at price each.
 func (p *phasedPlay) mintBy(a account, q uint64, price *big.Int) {
 	if q == 0 {
-		most := 3
-		if left := phasedPerWallet - int(p.mintedBy[a.Addr]); left > 0 && !p.s.chance(0.08) {
-			most = min(most, left)
-		}
-		q = uint64(p.s.between(1, most))
+		q = p.quantity(a, 3, 0.08)
 	}
-	p.mint(a, q, new(big.Int).Mul(price, new(big.Int).SetUint64(q)))
+	p.mint(a, "mint", q, priceOf(price, q))
 }
 
 // wrongPayment pays for one token less than it asks for: reverts.
 func (p *phasedPlay) wrongPayment() {
-	price := phasedAllowlistPrice
+	price := p.allowlistPrice
 	if p.phase == 2 {
-		price = phasedPublicPrice
+		price = p.publicPrice
 	}
 	q := uint64(p.s.between(2, 3))
-	p.mint(p.s.pick(p.allowed), q, new(big.Int).Mul(price, new(big.Int).SetUint64(q-1)))
-}
-
-func (p *phasedPlay) mint(a account, q uint64, value *big.Int) {
-	if p.s.call(a, value, "mint", new(big.Int).SetUint64(q)) {
-		p.mintedBy[a.Addr] += q
-		p.add(a, q)
-	}
+	p.mint(p.s.pick(p.allowed), "mint", q, priceOf(price, q-1))
 }
 
 // safeTransfer uses both safeTransferFrom overloads (to accounts, which

@@ -57,7 +57,7 @@ var registrySyllables = []string{"ka", "lo", "mi", "ra", "te", "zu", "no", "vi",
 func (p *registryPlay) newName() string {
 	name := ""
 	for range p.s.between(2, 4) {
-		name += registrySyllables[p.s.rng.IntN(len(registrySyllables))]
+		name += pickFrom(p.s, registrySyllables)
 	}
 	if p.s.chance(0.3) {
 		name += fmt.Sprint(p.s.between(1, 99))
@@ -82,7 +82,7 @@ func (p *registryPlay) held() (string, account, bool) {
 		if len(p.names) == 0 {
 			break
 		}
-		name := p.names[p.s.rng.IntN(len(p.names))]
+		name := pickFrom(p.s, p.names)
 		if who, ok := p.holders[name]; ok {
 			return name, who, true
 		}

@@ -38,15 +38,7 @@ func stakingScenario(s *session) {
 }
 
 // staker picks a user with a stake, or nobody.
-func (p *stakingPlay) staker() (account, *big.Int, bool) {
-	for range 6 {
-		u := p.s.user()
-		if st := p.s.viewUint("stakedBalance", u.Addr); st.Sign() > 0 {
-			return u, st, true
-		}
-	}
-	return account{}, nil, false
-}
+func (p *stakingPlay) staker() (account, *big.Int, bool) { return p.s.userHolding("stakedBalance") }
 
 func (p *stakingPlay) stake() { p.s.call(p.s.user(), p.s.amountEther(20, 20000), "stake") }
 

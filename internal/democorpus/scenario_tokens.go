@@ -1,6 +1,10 @@
 package democorpus
 
-import "math/big"
+import (
+	"math/big"
+
+	"github.com/ethereum/go-ethereum/common"
+)
 
 // tokenBook mirrors an ERC-721's tokens as its holders see them: who holds
 // each (ids from 1, minted in order) and who is approved for it.
@@ -76,4 +80,64 @@ func (b *tokenBook) move(caller, from, to account, id uint64) {
 func (b *tokenBook) moved(id uint64, to account) {
 	b.owners[id] = to
 	delete(b.approved, id)
+}
+
+// saleTerms are an ERC-721 sale's constants, as its contract fixes them, and
+// how many of the users (the first ones) the owner allowlists.
+type saleTerms struct {
+	allowlisted, maxSupply, perWallet int
+	allowlistPrice, publicPrice       *big.Int
+}
+
+// saleBook mirrors an ERC-721 sale with an allowlist and a per-wallet limit:
+// the tokens, who is allowlisted and how many each account has minted.
+type saleBook struct {
+	tokenBook
+	saleTerms
+	allowed  []account
+	mintedBy map[common.Address]uint64
+}
+
+func newSaleBook(s *session, terms saleTerms) saleBook {
+	return saleBook{tokenBook: newTokenBook(s), saleTerms: terms, allowed: s.users[:terms.allowlisted],
+		mintedBy: map[common.Address]uint64{}}
+}
+
+// outsiders are the users not allowlisted.
+func (b *saleBook) outsiders() []account { return b.s.users[b.allowlisted:] }
+
+// allowlist has the owner allowlist the first `first` allowed accounts, then
+// the rest: setAllowlist(addresses, args...).
+func (b *saleBook) allowlist(owner account, first int, args ...any) {
+	for _, batch := range [][]account{b.allowed[:first], b.allowed[first:]} {
+		b.s.call(owner, nil, "setAllowlist", append([]any{addressesOf(batch)}, args...)...)
+	}
+}
+
+// skipSoldOut says whether a mint is skipped: once the collection is sold
+// out only a stillTry share of would-be minters tries (and reverts).
+func (b *saleBook) skipSoldOut(stillTry float64) bool {
+	return b.minted >= uint64(b.maxSupply) && !b.s.chance(stillTry)
+}
+
+// quantity is how many tokens a minter asks for: 1 to most, within what the
+// wallet limit still allows but for a pastLimit share of asks (they revert).
+func (b *saleBook) quantity(a account, most int, pastLimit float64) uint64 {
+	if left := b.perWallet - int(b.mintedBy[a.Addr]); left > 0 && !b.s.chance(pastLimit) {
+		most = min(most, left)
+	}
+	return uint64(b.s.between(1, most))
+}
+
+// mint has a ask for q tokens through method, paying value.
+func (b *saleBook) mint(a account, method string, q uint64, value *big.Int) {
+	if b.s.call(a, value, method, new(big.Int).SetUint64(q)) {
+		b.mintedBy[a.Addr] += q
+		b.add(a, q)
+	}
+}
+
+// priceOf is what q tokens cost at each.
+func priceOf(each *big.Int, q uint64) *big.Int {
+	return new(big.Int).Mul(each, new(big.Int).SetUint64(q))
 }

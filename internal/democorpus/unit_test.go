@@ -170,3 +170,23 @@ func TestAmountsStayInRange(t *testing.T) {
 		}
 	}
 }
+
+// pickWhere picks only what keep accepts, and draws nothing when keep
+// accepts none: the scenarios call it where nothing may apply yet, and a
+// draw there would shift every later one.
+func TestPickWhereDrawsOnlyAmongKept(t *testing.T) {
+	s := &session{rng: rand.New(rand.NewPCG(1, 2))}
+	twin := rand.New(rand.NewPCG(1, 2))
+	if _, ok := pickWhere(s, []int{1, 3, 5}, func(v int) bool { return v%2 == 0 }); ok {
+		t.Fatal("pickWhere found an even number among 1, 3, 5")
+	}
+	if got, want := s.rng.Uint64(), twin.Uint64(); got != want {
+		t.Fatal("pickWhere drew from the RNG though nothing was kept")
+	}
+	for range 200 {
+		v, ok := pickWhere(s, []int{1, 2, 3, 4, 5}, func(v int) bool { return v%2 == 0 })
+		if !ok || v%2 != 0 {
+			t.Fatalf("pickWhere gave %d, %v: want an even number", v, ok)
+		}
+	}
+}

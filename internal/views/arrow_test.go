@@ -16,18 +16,14 @@ import (
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/duckdb/duckdb-go/v2"
 
-	"github.com/solbehave/solbehave/internal/views/synth"
+	"github.com/solbehave/solbehave/internal/views/viewstest"
 )
 
 // TestArrowRoundTrip writes query results as Arrow IPC files, reads them
 // back with arrow-go's reader and compares every cell with what DuckDB
 // returns for the same query.
 func TestArrowRoundTrip(t *testing.T) {
-	root := filepath.Join(t.TempDir(), "warehouse")
-	if err := synth.Write(root, 3); err != nil {
-		t.Fatal(err)
-	}
-	db := openMem(t, root)
+	db := openMem(t, filepath.Join(viewstest.SynthData(t, 3), "warehouse"))
 	for _, q := range []string{
 		"SELECT * FROM replay_calls ORDER BY ALL",
 		"SELECT * FROM fig4_replay",

@@ -7,7 +7,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/solbehave/solbehave/internal/views/synth"
 	"github.com/solbehave/solbehave/internal/views/viewstest"
 	sqlviews "github.com/solbehave/solbehave/sql"
 )
@@ -16,10 +15,7 @@ import (
 // builds its DuckDB file with the given layout; it returns the folder.
 func synthData(t *testing.T, layout Layout) string {
 	t.Helper()
-	data := filepath.Join(t.TempDir(), "data")
-	if err := synth.Write(filepath.Join(data, "warehouse"), 7); err != nil {
-		t.Fatal(err)
-	}
+	data := viewstest.SynthData(t, 7)
 	if err := BuildLayout(filepath.Join(data, "solbehave.duckdb"), filepath.Join(data, "warehouse"), layout); err != nil {
 		t.Fatal(err)
 	}
@@ -49,9 +45,7 @@ func TestEveryViewRunsAndKeepsItsPromise(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			data := t.TempDir()
 			if tc.fill {
-				if err := synth.Write(filepath.Join(data, "warehouse"), 1); err != nil {
-					t.Fatal(err)
-				}
+				data = viewstest.SynthData(t, 1)
 			}
 			dbPath := filepath.Join(data, "solbehave.duckdb")
 			if err := Build(dbPath, filepath.Join(data, "warehouse")); err != nil {

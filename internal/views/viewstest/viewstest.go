@@ -1,14 +1,29 @@
-// Package viewstest opens a built DuckDB file for tests the way a client
-// that knows nothing about solbehave would, so the tests see what such a
-// client sees.
+// Package viewstest is what tests of the views and of their readers share:
+// a data folder over the synthetic warehouse, and a built DuckDB file
+// opened the way a client that knows nothing about solbehave would.
 package viewstest
 
 import (
 	"database/sql"
+	"path/filepath"
 	"testing"
 
 	_ "github.com/duckdb/duckdb-go/v2" // the "duckdb" driver
+
+	"github.com/solbehave/solbehave/internal/views/synth"
 )
+
+// SynthData is a fresh data folder whose warehouse holds the synthetic
+// rows of seed (every dataset filled); its DuckDB file is the caller's to
+// build.
+func SynthData(t testing.TB, seed int64) string {
+	t.Helper()
+	data := filepath.Join(t.TempDir(), "data")
+	if err := synth.Write(filepath.Join(data, "warehouse"), seed); err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
 
 // OpenPlain opens path read-only with no solbehave settings, on one
 // connection so a SET among setup sticks, and closes it when t ends.
