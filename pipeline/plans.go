@@ -146,16 +146,25 @@ func (c Currency) staleFiles() map[string]bool {
 // it: without the parts of stale units (see ReadCurrency). Parts no
 // manifest lists (the run records, a folder written by other means) stay.
 func Selection(root string) (*warehouse.Warehouse, error) {
-	w := warehouse.New(root)
 	c, err := ReadCurrency(filepath.Dir(root))
-	if err != nil || len(c.Stale) == 0 {
-		return w, err
+	if err != nil {
+		return warehouse.New(root), err
+	}
+	return c.Selection(root), nil
+}
+
+// Selection is the warehouse at root without the parts of c's stale units,
+// for a caller that has read the currency already.
+func (c Currency) Selection(root string) *warehouse.Warehouse {
+	w := warehouse.New(root)
+	if len(c.Stale) == 0 {
+		return w
 	}
 	stale := c.staleFiles()
 	return w.Filtered(func(path string) bool {
 		rel, err := filepath.Rel(root, path)
 		return err != nil || !stale[filepath.ToSlash(rel)]
-	}), nil
+	})
 }
 
 // fileDigests are the SHA-256 of a unit's files (relative to root).

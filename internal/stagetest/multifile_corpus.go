@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"math/big"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/democorpus"
+	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/solc"
 )
 
@@ -64,6 +66,16 @@ func WriteMultiFileCorpus(t testing.TB, m *solc.Manager, dir string) string {
 		t.Fatal(err)
 	}
 	return rec.ID()
+}
+
+// MultiFileRecord writes the multi-file fixture as the one contract of a
+// fresh corpus folder (WriteMultiFileCorpus) and returns the folder and the
+// contract's record, read to budget transactions.
+func MultiFileRecord(t testing.TB, m *solc.Manager, budget int) (string, *deploy.Record) {
+	t.Helper()
+	corpus := filepath.Join(t.TempDir(), "corpus")
+	id := WriteMultiFileCorpus(t, m, corpus)
+	return corpus, LoadRecords(t, corpus, budget, id)[0]
 }
 
 type multiFileSession struct {

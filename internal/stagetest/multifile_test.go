@@ -19,9 +19,7 @@ func TestMultiFileCorpus(t *testing.T) {
 	}
 	m := solc.NewManager(solc.Options{})
 	t.Cleanup(func() { m.Close() })
-	dir := t.TempDir()
-	id := stagetest.WriteMultiFileCorpus(t, m, dir)
-	rec := stagetest.LoadRecords(t, dir, 1000, id)[0]
+	_, rec := stagetest.MultiFileRecord(t, m, 1000)
 	if rec.Files.Format != "standard_json" || len(rec.Files.Files) != 6 || len(rec.Txs) < 40 {
 		t.Fatalf("record: format %s, %d files, %d transactions", rec.Files.Format, len(rec.Files.Files), len(rec.Txs))
 	}

@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -27,6 +28,14 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
+// Main runs a package's tests, then closes the engines they shared: a
+// package's TestMain is Main(m, engines).
+func Main(m *testing.M, engines *pipeline.Engines) {
+	code := m.Run()
+	engines.Close()
+	os.Exit(code)
+}
+
 // NewEnv is a run environment over corpus with a fresh data folder; engines
 // is shared by a package's tests (one set of compiler workers).
 func NewEnv(t testing.TB, corpus string, engines *pipeline.Engines) *pipeline.Env {
@@ -39,6 +48,15 @@ func NewEnv(t testing.TB, corpus string, engines *pipeline.Engines) *pipeline.En
 		Warehouse: warehouse.New(filepath.Join(data, "warehouse")),
 		Engines:   engines,
 	}
+}
+
+// IsolatedEnv is NewEnv with engines of its own, closed when the test
+// ends: for a test that sets their options or must not share workers.
+func IsolatedEnv(t testing.TB, corpus string) *pipeline.Env {
+	t.Helper()
+	env := NewEnv(t, corpus, &pipeline.Engines{})
+	t.Cleanup(env.Engines.Close)
+	return env
 }
 
 // LoadRecords reads the corpus contracts whose id or name is given (all
@@ -159,18 +177,36 @@ func References(k int, artifactID string) []schemas.Sample {
 	return out
 }
 
-// RunStage runs the stage through the runner and fails on any failed unit.
-func RunStage(t testing.TB, env *pipeline.Env, s pipeline.Stage) pipeline.Counters {
+// Run runs the stage through the runner and fails on a run error; failed
+// units are only counted, for tests that expect some.
+func Run(t testing.TB, env *pipeline.Env, s pipeline.Stage) pipeline.Counters {
 	t.Helper()
 	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
 	if err != nil {
 		t.Fatal(err)
 	}
+	return c
+}
+
+// RunStage runs the stage through the runner and fails on any failed unit.
+func RunStage(t testing.TB, env *pipeline.Env, s pipeline.Stage) pipeline.Counters {
+	t.Helper()
+	c := Run(t, env, s)
 	if c.Failed > 0 {
 		errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
 		t.Fatalf("%d unit(s) failed: %+v", c.Failed, errs)
 	}
 	return c
+}
+
+// Rows reads every row of a dataset in the env's warehouse.
+func Rows[T any](t testing.TB, env *pipeline.Env, dataset schemas.Table[T]) []T {
+	t.Helper()
+	rows, err := warehouse.ReadDataset(env.Warehouse, dataset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
 }
 
 // OpenViews opens DuckDB with every view over the env's warehouse.

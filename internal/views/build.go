@@ -110,7 +110,12 @@ func buildFile(tmpDB string, loc location, warehouseRoot string) error {
 	if err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
-	err = createViews(context.Background(), db, loc, warehouseRoot)
+	w, err := pipeline.Selection(warehouseRoot)
+	if err != nil {
+		err = fmt.Errorf("views: %w", err)
+	} else {
+		err = createViews(context.Background(), db, loc, w)
+	}
 	if err == nil {
 		_, err = db.Exec("CHECKPOINT") // everything into the main file, no WAL
 	}
@@ -183,30 +188,37 @@ func linkedPath(path string) (string, func(), error) {
 // OpenInMemory returns an in-memory database with the same views as [Build]
 // would write, over the warehouse at warehouseRoot.
 func OpenInMemory(warehouseRoot string) (*sql.DB, error) {
+	w, err := pipeline.Selection(warehouseRoot)
+	if err != nil {
+		return nil, fmt.Errorf("views: %w", err)
+	}
+	return OpenSelectionInMemory(w)
+}
+
+// OpenSelectionInMemory is [OpenInMemory] over selected, the current parts
+// of a warehouse as [pipeline.Currency.Selection] gives them, for a caller
+// that has read the currency already.
+func OpenSelectionInMemory(selected *warehouse.Warehouse) (*sql.DB, error) {
 	db, err := sql.Open("duckdb", "?"+noExtensions().Encode())
 	if err != nil {
 		return nil, fmt.Errorf("views: open in memory: %w", err)
 	}
-	if err := createViews(context.Background(), db, location{layout: Absolute}, warehouseRoot); err != nil {
+	if err := createViews(context.Background(), db, location{layout: Absolute}, selected); err != nil {
 		db.Close()
 		return nil, err
 	}
 	return db, nil
 }
 
-// createViews adds the location view and the dataset views, then the sql/
-// views on top of them.
-func createViews(ctx context.Context, db *sql.DB, loc location, warehouseRoot string) error {
-	stmt, err := locationViewSQL(loc, warehouseRoot)
+// createViews adds the location view and the dataset views over w's parts,
+// then the sql/ views on top of them.
+func createViews(ctx context.Context, db *sql.DB, loc location, w *warehouse.Warehouse) error {
+	stmt, err := locationViewSQL(loc, w.Root)
 	if err != nil {
 		return err
 	}
 	if _, err := db.ExecContext(ctx, stmt); err != nil {
 		return fmt.Errorf("views: %s view: %w", LocationView, err)
-	}
-	w, err := pipeline.Selection(warehouseRoot)
-	if err != nil {
-		return fmt.Errorf("views: %w", err)
 	}
 	for _, d := range schemas.All() {
 		stmt, err := datasetViewAt(loc, w, d)
@@ -233,14 +245,11 @@ func datasetViewSQL(dbPath string, w *warehouse.Warehouse, d schemas.Dataset) (s
 // leaves some out (stale units' parts, see pipeline.Selection), by the list
 // of the parts w keeps.
 func datasetViewAt(loc location, w *warehouse.Warehouse, d schemas.Dataset) (string, error) {
-	files, err := w.Files(d.Name)
-	if err != nil {
-		return "", fmt.Errorf("views: %w", err)
-	}
 	all, err := warehouse.New(w.Root).Files(d.Name)
 	if err != nil {
 		return "", fmt.Errorf("views: %w", err)
 	}
+	files := w.Kept(all)
 	var body string
 	if len(files) > 0 {
 		var list []string // nil: the glob reads every part

@@ -117,7 +117,7 @@ func (w *Warehouse) Files(dataset string) ([]string, error) {
 			}
 			return err
 		}
-		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), Ext) && (w.keep == nil || w.keep(path)) {
+		if d.Type().IsRegular() && strings.HasSuffix(d.Name(), Ext) {
 			files = append(files, path)
 		}
 		return nil
@@ -126,7 +126,22 @@ func (w *Warehouse) Files(dataset string) ([]string, error) {
 		return nil, fmt.Errorf("warehouse: list %s: %w", dataset, err)
 	}
 	sort.Strings(files)
-	return files, nil
+	return w.Kept(files), nil
+}
+
+// Kept is the paths among files that the filter keeps (see Filtered), in
+// their order: every one when w has no filter.
+func (w *Warehouse) Kept(files []string) []string {
+	if w.keep == nil {
+		return files
+	}
+	var kept []string
+	for _, f := range files {
+		if w.keep(f) {
+			kept = append(kept, f)
+		}
+	}
+	return kept
 }
 
 // RemovePart deletes one part and then any partition folders it leaves empty

@@ -55,17 +55,12 @@ func TestCompileAndRepair(t *testing.T) {
 		def, _ := soltext.FindContract(broken, "Vault")
 		return llmtest.Reply{Content: "The fix:\n" + llmtest.Fenced(strings.Replace(broken[def.Start:def.End], "amont", "amount", 1))}
 	})
-	s := New()
-	s.LLM.BaseURL = srv.BaseURL()
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil || c.Units != 3 || c.Failed != 0 {
-		t.Fatalf("run %+v %v", c, err)
+	s := repairingThrough(srv)
+	c, rows := compileAll(t, env, s)
+	if c.Units != 3 {
+		t.Fatalf("run %+v", c)
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
-	got := map[string]schemas.Sample{}
-	for _, r := range rows {
-		got[r.Model+"/"+string(rune('0'+r.Sample))] = r
-	}
+	got := byModelSample(rows)
 	if len(rows) != 7 {
 		t.Fatalf("%d sample rows, want 7", len(rows))
 	}
@@ -89,16 +84,43 @@ func TestCompileAndRepair(t *testing.T) {
 	if sum := sha256.Sum256(fixed); hex.EncodeToString(sum[:]) != l.SourceSHA256 || strings.Contains(string(fixed), "amont") {
 		t.Error("the repaired source on disk does not match its row")
 	}
-	calls, _ := warehouse.ReadDataset(env.Warehouse, schemas.LLMCalls)
+	calls := stagetest.Rows(t, env, schemas.LLMCalls)
 	if len(calls) != 1 || calls[0].Purpose != "repair" || calls[0].Sample != 1 || calls[0].Error != "" {
 		t.Fatalf("llm_calls %+v", calls)
 	}
 	if got["reference/0"].CreationCodeSHA256 != got["openai:m/0"].CreationCodeSHA256 {
 		t.Error("identical sources compiled to different creation code")
 	}
-	if c, _ := (&pipeline.Runner{Env: env}).Run(context.Background(), s); c.Skipped != 3 {
+	if c := stagetest.Run(t, env, s); c.Skipped != 3 {
 		t.Fatalf("rerun %+v", c)
 	}
+}
+
+// compileAll runs s, wants no unit failed, and returns the counters and
+// the `samples` rows.
+func compileAll(t *testing.T, env *pipeline.Env, s *Stage) (pipeline.Counters, []schemas.Sample) {
+	t.Helper()
+	c := stagetest.Run(t, env, s)
+	if c.Failed != 0 {
+		t.Fatalf("run %+v", c)
+	}
+	return c, stagetest.Rows(t, env, schemas.Samples)
+}
+
+// repairingThrough is the stage with its repair requests sent to srv.
+func repairingThrough(srv *llmtest.Server) *Stage {
+	s := New()
+	s.LLM.BaseURL = srv.BaseURL()
+	return s
+}
+
+// byModelSample keys samples rows by "model/k".
+func byModelSample(rows []schemas.Sample) map[string]schemas.Sample {
+	got := map[string]schemas.Sample{}
+	for _, r := range rows {
+		got[r.Model+"/"+string(rune('0'+r.Sample))] = r
+	}
+	return got
 }
 
 // checkArtifact loads the sample's artifact as an oracle would.
@@ -138,12 +160,7 @@ func TestFailedGenerationsInCompileAtK(t *testing.T) {
 	srv := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply {
 		return llmtest.Reply{Status: 400, Body: "no repair expected"}
 	})
-	s := New()
-	s.LLM.BaseURL = srv.BaseURL()
-	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {
-		t.Fatalf("run %+v %v", c, err)
-	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
+	_, rows := compileAll(t, env, repairingThrough(srv))
 	got := map[int64]schemas.Sample{}
 	for _, r := range rows {
 		got[r.Sample] = r
@@ -185,16 +202,8 @@ func TestCompileAndRepairAcrossFiles(t *testing.T) {
 		def, _ := soltext.FindContract(broken, "BaseToken")
 		return llmtest.Reply{Content: llmtest.Fenced(strings.Replace(broken[def.Start:def.End], "amont", "amount", 1))}
 	})
-	s := New()
-	s.LLM.BaseURL = srv.BaseURL()
-	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s); err != nil || c.Failed != 0 {
-		t.Fatalf("run %+v %v", c, err)
-	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
-	got := map[string]schemas.Sample{}
-	for _, r := range rows {
-		got[r.Model+"/"+string(rune('0'+r.Sample))] = r
-	}
+	_, rows := compileAll(t, env, repairingThrough(srv))
+	got := byModelSample(rows)
 	for _, k := range []string{"reference/0", "openai:m/0"} {
 		if r := got[k]; !r.CompiledRaw || r.Artifact == "" || r.FilesPath == "" {
 			t.Errorf("%s: %+v", k, r)
@@ -229,10 +238,7 @@ func TestCompileKeepsTheRecordedSettings(t *testing.T) {
 	sk := regentest.Skeleton(t, env, o)
 	ref, _ := regen.New("reference", regen.Config{})
 	regentest.Generate(t, env, o, sk, ref, 1, nil)
-	if c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil || c.Failed != 0 {
-		t.Fatalf("run %+v %v", c, err)
-	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Samples)
+	_, rows := compileAll(t, env, New())
 	if len(rows) != 1 || !rows[0].CompiledRaw {
 		t.Fatalf("samples %+v", rows)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/ethereum/go-ethereum/ethclient/simulated"
 
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
@@ -133,15 +134,8 @@ func runWithRPC(t *testing.T, s *Stage, env *pipeline.Env, sim *simulated.Backen
 	for _, r := range ranked {
 		s.Addresses = append(s.Addresses, r.Address.Hex())
 	}
-	r := &pipeline.Runner{Env: env}
-	if _, err := r.Run(context.Background(), s); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
+	stagetest.Run(t, env, s)
+	return stagetest.Rows(t, env, schemas.CrawlCandidates)
 }
 
 func writeRecord(t *testing.T, corpus, name string, addr common.Address, src string, calls int, abiJSON ...string) {
@@ -233,15 +227,11 @@ func TestRecordedCrawlFiltersProxiesAndShortHistories(t *testing.T) {
 	writeRecord(t, corpus, "Token", addr(1), tokenSource, 250, tokenABI)
 	writeRecord(t, corpus, "Proxy", addr(2), "contract Proxy { bytes32 s = 0x360894a13ba1a3210667c828492db98dca3e2076cc3735a920a3ca505d382bbc; }", 300)
 	writeRecord(t, corpus, "Small", addr(3), "contract Small {}", 199)
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
-	if err != nil || len(rows) != 3 {
-		t.Fatalf("want 3 candidates: %+v %v", rows, err)
+	env := stagetest.IsolatedEnv(t, corpus)
+	stagetest.Run(t, env, New())
+	rows := stagetest.Rows(t, env, schemas.CrawlCandidates)
+	if len(rows) != 3 {
+		t.Fatalf("want 3 candidates: %+v", rows)
 	}
 	want := map[string]string{"Token": "", "Proxy": "proxy", "Small": "short_history: 199 < 200"}
 	for _, r := range rows {
@@ -263,16 +253,9 @@ func TestRecordedCrawlFiltersProxiesAndShortHistories(t *testing.T) {
 // non-trivial functions in its chain, more than its state-changing ABI
 // methods (OpenZeppelin's internal functions count).
 func TestRecordedCrawlOfTheDemoCorpus(t *testing.T) {
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: "../../data/corpus/demo", Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env := stagetest.IsolatedEnv(t, "../../data/corpus/demo")
+	stagetest.Run(t, env, New())
+	rows := stagetest.Rows(t, env, schemas.CrawlCandidates)
 	multi := map[string]int64{"PhasedMintNFT": 20, "RoleVesting": 12, "HarborToken": 19, "TipJar": 10}
 	for _, r := range rows {
 		if r.Name == "ERC1967Proxy" {

@@ -16,7 +16,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/solbehave/solbehave/internal/failure"
-	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -35,11 +35,7 @@ func TestLiveNamesFromOutsideStayInTheirFolder(t *testing.T) {
 	data := filepath.Join(root, "a", "b", "c", "data")
 	s, env := liveStage(t, corpus, data)
 	s.Addresses = []string{evil.Hex(), good.Hex(), "../../../../etc/passwd"}
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Failed != 2 {
+	if c := stagetest.Run(t, env, s); c.Failed != 2 {
 		t.Errorf("want the escaping name and the path-like address as 2 failed units, got %+v", c)
 	}
 	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
@@ -51,16 +47,13 @@ func TestLiveNamesFromOutsideStayInTheirFolder(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(data, "corpus", "crawled", "Good_"+strings.ToLower(good.Hex()), "txlist.json")); err != nil {
 		t.Errorf("the sound contract was not written: %v", err)
 	}
-	errs, err := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
-	if err != nil {
-		t.Fatal(err)
-	}
+	errs := stagetest.Rows(t, env, schemas.Errors)
 	for _, e := range errs {
 		if e.Class != "input" || e.Retriable {
 			t.Errorf("error row %+v: want class input, not retriable", e)
 		}
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
+	rows := stagetest.Rows(t, env, schemas.CrawlCandidates)
 	var reasons []string
 	for _, r := range rows {
 		if strings.HasPrefix(r.Reason, "input: ") {
@@ -126,21 +119,11 @@ func must(t *testing.T, err error) {
 // /dev/zero is never opened for reading).
 func TestHostileFoldersAreInputRows(t *testing.T) {
 	corpus, hostile := hostileFolders(t)
-	data := t.TempDir()
-	s := New()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c.Units != len(hostile)+1 || c.Failed != len(hostile) {
+	env := stagetest.IsolatedEnv(t, corpus)
+	if c := stagetest.Run(t, env, New()); c.Units != len(hostile)+1 || c.Failed != len(hostile) {
 		t.Errorf("want %d units, %d failed; got %+v", len(hostile)+1, len(hostile), c)
 	}
-	errs, err := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
-	if err != nil {
-		t.Fatal(err)
-	}
+	errs := stagetest.Rows(t, env, schemas.Errors)
 	for _, f := range hostile {
 		n := 0
 		for _, e := range errs {
@@ -152,7 +135,7 @@ func TestHostileFoldersAreInputRows(t *testing.T) {
 			t.Errorf("folder %.40q… is named by %d input error rows, want 1", f, n)
 		}
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.CrawlCandidates)
+	rows := stagetest.Rows(t, env, schemas.CrawlCandidates)
 	passed := 0
 	for _, r := range rows {
 		if r.Passed {

@@ -28,12 +28,7 @@ func TestRPCAnswersBounded(t *testing.T) {
 		}
 	}))
 	defer endless.Close()
-	c, err := dialRPC(context.Background(), endless.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	if _, err := c.CodeAt(context.Background(), common.Address{}, nil); err == nil ||
+	if err := codeAt(t, endless.URL); err == nil ||
 		!strings.Contains(err.Error(), egress.ErrTooLarge.Error()) {
 		t.Errorf("endless answer: %v, want %v", err, egress.ErrTooLarge)
 	}
@@ -46,13 +41,21 @@ func TestRPCAnswersBounded(t *testing.T) {
 		http.Redirect(w, r, other.URL, http.StatusTemporaryRedirect)
 	}))
 	defer redirect.Close()
-	c2, err := dialRPC(context.Background(), redirect.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c2.Close()
-	if _, err := c2.CodeAt(context.Background(), common.Address{}, nil); err == nil ||
+	if err := codeAt(t, redirect.URL); err == nil ||
 		!errors.Is(err, egress.ErrCrossOrigin) && !strings.Contains(err.Error(), "another origin") {
 		t.Errorf("cross-origin redirect: %v, want refused", err)
 	}
+}
+
+// codeAt asks the endpoint at url for a contract's code and returns the
+// call's error.
+func codeAt(t *testing.T, url string) error {
+	t.Helper()
+	c, err := dialRPC(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	_, err = c.CodeAt(context.Background(), common.Address{}, nil)
+	return err
 }

@@ -1,12 +1,10 @@
 package dcr
 
 import (
-	"context"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -14,61 +12,30 @@ import (
 
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/views"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
 var engines = &pipeline.Engines{}
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	engines.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { stagetest.Main(m, engines) }
 
 const (
 	demoCorpus = "../../data/corpus/demo"
 	giftID     = "GiftToken_0xb9554c2ee261c84d70d3c0d5543b0c35417b4ccf"
-	vaultID    = "Vault_0x4c9fd16cf84c1405a1a54a415446860e67a41b37"
 )
 
-func newEnv(t *testing.T) *pipeline.Env {
+// keptEnv is a run environment over the demo corpus with the `contracts`
+// rows verify would write for the named contracts (kept).
+func keptEnv(t *testing.T, ids ...string) *pipeline.Env {
 	t.Helper()
-	data := t.TempDir()
-	return &pipeline.Env{Corpus: demoCorpus, Data: data, Seed: 42, Jobs: 2,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Out: io.Discard,
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: engines}
-}
-
-// keep writes the `contracts` rows verify would, for the named contracts.
-func keep(t *testing.T, env *pipeline.Env, ids ...string) {
-	t.Helper()
+	env := stagetest.NewEnv(t, demoCorpus, engines)
 	for _, id := range ids {
-		path := env.Warehouse.Path(schemas.Contracts.Name(), warehouse.ByContract(id), "verify")
-		if err := warehouse.Write(path, []schemas.Contract{{ContractID: id, Kept: true}}); err != nil {
-			t.Fatal(err)
-		}
+		stagetest.Write(t, env, schemas.Contracts, id, "verify", []schemas.Contract{{ContractID: id, Kept: true}})
 	}
-}
-
-func run(t *testing.T, env *pipeline.Env, s *Stage) pipeline.Counters {
-	t.Helper()
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-func rows[T any](t *testing.T, env *pipeline.Env, dataset schemas.Table[T]) []T {
-	t.Helper()
-	r, err := warehouse.ReadDataset(env.Warehouse, dataset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return r
+	return env
 }
 
 func writeJSON(t *testing.T, path string, v any) {
@@ -87,8 +54,7 @@ func writeJSON(t *testing.T, path string, v any) {
 // that skips everything, and table3_dcr_validation against counts computed
 // here from the rows.
 func TestStaticStageAndTable2(t *testing.T) {
-	env := newEnv(t)
-	keep(t, env, giftID, vaultID)
+	env := keptEnv(t, giftID, stagetest.VaultID)
 	s := New()
 	s.Annotations = t.TempDir()
 	writeJSON(t, filepath.Join(s.Annotations, giftID+".json"), AnnotationFile{ContractID: giftID, Contract: "GiftToken",
@@ -98,13 +64,13 @@ func TestStaticStageAndTable2(t *testing.T) {
 			{Type: "condition", Source: "transfer.success", Target: "transferFrom.success", Verdict: "correct", Phase: "source"},
 			{Type: "response", Source: "fallback.success", Target: "withdrawEth.success", Verdict: "incorrect", Phase: "review"},
 		}})
-	c := run(t, env, s)
+	c := stagetest.Run(t, env, s)
 	if c.Failed != 0 || c.Ran != 3 {
 		t.Fatalf("counters %+v: want 3 units (2 graphs, 1 annotation file), none failed", c)
 	}
-	graphs := rows(t, env, schemas.DCRGraphs)
-	rels := rows(t, env, schemas.DCRRelations)
-	events := rows(t, env, schemas.DCREvents)
+	graphs := stagetest.Rows(t, env, schemas.DCRGraphs)
+	rels := stagetest.Rows(t, env, schemas.DCRRelations)
+	events := stagetest.Rows(t, env, schemas.DCREvents)
 	for _, g := range graphs {
 		raw, err := os.ReadFile(filepath.Join(env.Data, g.Path))
 		if err != nil || g.Status != "ok" {
@@ -119,10 +85,11 @@ func TestStaticStageAndTable2(t *testing.T) {
 				len(parsed.Events), len(parsed.Relations))
 		}
 	}
-	if n := countFor(events, giftID); n == 0 || countRel(rels, giftID) == 0 {
+	hasGiftEvent := slices.ContainsFunc(events, func(e schemas.DCREvent) bool { return e.ContractID == giftID })
+	if !hasGiftEvent || !slices.ContainsFunc(rels, func(r schemas.DCRRelation) bool { return r.ContractID == giftID }) {
 		t.Fatal("no GiftToken events or relations")
 	}
-	if again := run(t, env, s); again.Skipped != 3 || again.Ran != 0 {
+	if again := stagetest.Run(t, env, s); again.Skipped != 3 || again.Ran != 0 {
 		t.Fatalf("a rerun with unchanged inputs should skip every unit: %+v", again)
 	}
 	tp, fp, fn := expected(rels, giftID)
@@ -130,26 +97,6 @@ func TestStaticStageAndTable2(t *testing.T) {
 	if got != [3]int64{tp, fp, fn} || tp != 2 || fn != 1 {
 		t.Fatalf("table2 all = %v, want tp/fp/fn %d/%d/%d (2 correct emitted, 1 missed)", got, tp, fp, fn)
 	}
-}
-
-func countFor(events []schemas.DCREvent, id string) int {
-	n := 0
-	for _, e := range events {
-		if e.ContractID == id {
-			n++
-		}
-	}
-	return n
-}
-
-func countRel(rels []schemas.DCRRelation, id string) int {
-	n := 0
-	for _, r := range rels {
-		if r.ContractID == id {
-			n++
-		}
-	}
-	return n
 }
 
 // expected scores GiftToken's static relations against the test annotation.
@@ -218,16 +165,15 @@ func TestLLMStage(t *testing.T) {
 				}
 				return llmtest.Reply{Status: 400, Body: "unexpected request"}
 			})
-			env := newEnv(t)
-			keep(t, env, vaultID)
+			env := keptEnv(t, stagetest.VaultID)
 			s := New()
 			s.Extractors, s.Annotations = []string{"llm:test-model"}, ""
 			s.LLM.BaseURL, s.LLM.APIKey, s.LLM.Timeout = srv.BaseURL(), "k", 5*time.Second
-			if c := run(t, env, s); c.Failed != 0 || c.Ran != 1 {
+			if c := stagetest.Run(t, env, s); c.Failed != 0 || c.Ran != 1 {
 				t.Fatalf("counters %+v", c)
 			}
-			g := rows(t, env, schemas.DCRGraphs)
-			calls := rows(t, env, schemas.LLMCalls)
+			g := stagetest.Rows(t, env, schemas.DCRGraphs)
+			calls := stagetest.Rows(t, env, schemas.LLMCalls)
 			if len(g) != 1 || g[0].Status != tc.status || g[0].Extractor != "llm:test-model" || len(calls) != tc.calls {
 				t.Fatalf("graphs %+v, %d calls", g, len(calls))
 			}
@@ -237,11 +183,11 @@ func TestLLMStage(t *testing.T) {
 					t.Fatalf("call %d: %+v", i, c)
 				}
 			}
-			_, err := os.Stat(filepath.Join(env.Data, graphPath(vaultID, "llm:test-model")))
+			_, err := os.Stat(filepath.Join(env.Data, graphPath(stagetest.VaultID, "llm:test-model")))
 			if (err == nil) != (tc.status == "ok") {
 				t.Fatalf("graph file present = %v for status %s", err == nil, tc.status)
 			}
-			if tc.status == "ok" && len(rows(t, env, schemas.DCRRelations)) != 1 {
+			if tc.status == "ok" && len(stagetest.Rows(t, env, schemas.DCRRelations)) != 1 {
 				t.Fatal("the valid graph's relation should be a row")
 			}
 		})
@@ -291,16 +237,15 @@ func TestExtractorFollowsTheGenerators(t *testing.T) {
 		want       string
 		requests   int
 	}{{[]string{"mutant", "reference"}, "static", 0}, {[]string{"mutant", "openai:test-model"}, "llm:test-model", 1}} {
-		env := newEnv(t)
-		keep(t, env, vaultID)
+		env := keptEnv(t, stagetest.VaultID)
 		s := New()
 		s.Generators, s.Annotations = tc.generators, ""
 		s.LLM.BaseURL, s.LLM.APIKey, s.LLM.Timeout = srv.BaseURL(), "k", 5*time.Second
 		before := len(srv.Requests())
-		if c := run(t, env, s); c.Failed != 0 || c.Ran != 1 {
+		if c := stagetest.Run(t, env, s); c.Failed != 0 || c.Ran != 1 {
 			t.Fatalf("%v: counters %+v", tc.generators, c)
 		}
-		g := rows(t, env, schemas.DCRGraphs)
+		g := stagetest.Rows(t, env, schemas.DCRGraphs)
 		if len(g) != 1 || g[0].Extractor != tc.want || g[0].Status != "ok" || len(srv.Requests())-before != tc.requests {
 			t.Fatalf("%v: graphs %+v after %d requests, want one %s graph", tc.generators, g, len(srv.Requests())-before, tc.want)
 		}
@@ -314,21 +259,21 @@ func TestExtractorFollowsTheGenerators(t *testing.T) {
 // /dev/zero and one that is a FIFO neither hang nor grow the planning: each
 // is its contract's error row, and a readable annotation still loads.
 func TestUnreadableAnnotationsAreErrorRows(t *testing.T) {
-	env := newEnv(t)
+	env := stagetest.NewEnv(t, demoCorpus, engines)
 	dir := t.TempDir()
 	if err := os.Symlink("/dev/zero", filepath.Join(dir, giftID+".json")); err != nil {
 		t.Fatal(err)
 	}
-	if err := syscall.Mkfifo(filepath.Join(dir, vaultID+".json"), 0o644); err != nil {
+	if err := syscall.Mkfifo(filepath.Join(dir, stagetest.VaultID+".json"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	s := New()
 	s.Annotations = dir
-	c := run(t, env, s)
+	c := stagetest.Run(t, env, s)
 	if c.Units != 2 || c.Failed != 2 {
 		t.Fatalf("want the 2 annotation units failed, got %+v", c)
 	}
-	for _, e := range rows(t, env, schemas.Errors) {
+	for _, e := range stagetest.Rows(t, env, schemas.Errors) {
 		if !strings.Contains(e.Message, "not a regular file") {
 			t.Errorf("error row %+v does not say why", e)
 		}

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -19,15 +20,14 @@ const harborID = "HarborToken_0xfa3f3eb8693bde19aa8dc37f68c0dac5fcf0981e"
 // on HarborToken's _update override checks when ERC20.sol's transfer and
 // transferFrom and HarborToken's mint reach it.
 func TestStaticStageAcrossFiles(t *testing.T) {
-	env := newEnv(t)
-	keep(t, env, harborID)
+	env := keptEnv(t, harborID)
 	s := New()
 	s.Annotations = ""
-	if c := run(t, env, s); c.Failed != 0 || c.Ran != 1 {
+	if c := stagetest.Run(t, env, s); c.Failed != 0 || c.Ran != 1 {
 		t.Fatalf("counters %+v", c)
 	}
 	var functions []string
-	for _, e := range rows(t, env, schemas.DCREvents) {
+	for _, e := range stagetest.Rows(t, env, schemas.DCREvents) {
 		if e.Branch == "success" {
 			functions = append(functions, e.Function)
 		}
@@ -38,7 +38,7 @@ func TestStaticStageAcrossFiles(t *testing.T) {
 		t.Errorf("success events %v\nwant %v", functions, want)
 	}
 	got := map[string]bool{}
-	for _, r := range rows(t, env, schemas.DCRRelations) {
+	for _, r := range stagetest.Rows(t, env, schemas.DCRRelations) {
 		got[r.Type+" "+r.SourceKey+" "+r.TargetKey] = true
 	}
 	for _, fn := range []string{"transfer", "transferFrom", "mint"} {

@@ -1,7 +1,6 @@
 package generate
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -16,7 +15,6 @@ import (
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/regen/regentest"
 	"github.com/solbehave/solbehave/internal/stagetest"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -42,20 +40,8 @@ func vaultReplies(down *atomic.Bool) func(int, llmtest.Request) llmtest.Reply {
 	}
 }
 
-func runStage(t *testing.T, env *pipeline.Env, s *Stage) pipeline.Counters {
-	t.Helper()
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 func rowsByModel(t *testing.T, env *pipeline.Env) map[string][]schemas.Generation {
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Generations)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := stagetest.Rows(t, env, schemas.Generations)
 	out := map[string][]schemas.Generation{}
 	for _, r := range rows {
 		out[r.Model] = append(out[r.Model], r)
@@ -74,7 +60,7 @@ func TestGenerateAllKinds(t *testing.T) {
 	s.Generators, s.Samples = []string{"mutant", "reference", "openai:m"}, 3
 	s.LLM.BaseURL, s.LLM.Retries, s.LLM.Timeout, s.LLM.Concurrency = srv.BaseURL(), 0, 5*time.Second, 2
 
-	c := runStage(t, env, s)
+	c := stagetest.Run(t, env, s)
 	if c.Units != 3 || c.Failed != 1 {
 		t.Fatalf("first run %+v: want the openai unit failed (transient 503)", c)
 	}
@@ -87,13 +73,13 @@ func TestGenerateAllKinds(t *testing.T) {
 			t.Errorf("openai sample with the 503: %+v", r)
 		}
 	}
-	errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
+	errs := stagetest.Rows(t, env, schemas.Errors)
 	if len(errs) != 1 || !errs[0].Retriable || errs[0].Class != failure.Endpoint.String() {
 		t.Fatalf("errors %+v", errs)
 	}
 
 	down.Store(false)
-	if c := runStage(t, env, s); c.Ran != 1 || c.Skipped != 2 || c.Failed != 0 {
+	if c := stagetest.Run(t, env, s); c.Ran != 1 || c.Skipped != 2 || c.Failed != 0 {
 		t.Fatalf("second run %+v: want only the failed unit retried", c)
 	}
 	asked := srv.Count()
@@ -118,7 +104,7 @@ func TestGenerateAllKinds(t *testing.T) {
 			t.Errorf("reference row %+v", r)
 		}
 	}
-	calls, _ := warehouse.ReadDataset(env.Warehouse, schemas.LLMCalls)
+	calls := stagetest.Rows(t, env, schemas.LLMCalls)
 	if len(calls) != 9 {
 		t.Fatalf("%d llm_calls rows, want 9 (3 samples x 3 functions)", len(calls))
 	}
@@ -133,7 +119,7 @@ func TestGenerateAllKinds(t *testing.T) {
 	}
 
 	s.Samples = 2
-	runStage(t, env, s)
+	stagetest.Run(t, env, s)
 	got = rowsByModel(t, env)
 	if len(got["mutant"]) != 2 {
 		t.Fatalf("after --samples 2: %d mutant rows", len(got["mutant"]))
@@ -187,10 +173,10 @@ func TestFailedGenerations(t *testing.T) {
 	s := New()
 	s.Generators, s.Samples = []string{"openai:m"}, 2
 	s.LLM.BaseURL, s.LLM.Retries, s.LLM.Timeout = missing.BaseURL(), 1, 5*time.Second
-	if c := runStage(t, env, s); c.Failed != 1 {
+	if c := stagetest.Run(t, env, s); c.Failed != 1 {
 		t.Fatalf("404 endpoint: %+v, want the unit failed", c)
 	}
-	errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
+	errs := stagetest.Rows(t, env, schemas.Errors)
 	if len(errs) != 1 || errs[0].Class != failure.Endpoint.String() || errs[0].Retriable || !strings.Contains(errs[0].Message, "404") {
 		t.Fatalf("errors %+v", errs)
 	}
@@ -202,7 +188,7 @@ func TestFailedGenerations(t *testing.T) {
 
 	s.LLM.BaseURL = garbage.BaseURL()
 	s.Generators = []string{"openai:g"}
-	if c := runStage(t, env, s); c.Failed != 0 {
+	if c := stagetest.Run(t, env, s); c.Failed != 0 {
 		t.Fatalf("garbage replies: %+v, want no failed unit", c)
 	}
 	rows := rowsByModel(t, env)["openai:g"]
@@ -227,7 +213,7 @@ func TestGenerateAcrossFiles(t *testing.T) {
 	sk := regentest.Skeleton(t, env, o)
 	s := New()
 	s.Generators, s.Samples, s.MutationRate = []string{"mutant", "reference"}, 3, 0.5
-	if c := runStage(t, env, s); c.Failed != 0 || c.Ran != 2 {
+	if c := stagetest.Run(t, env, s); c.Failed != 0 || c.Ran != 2 {
 		t.Fatalf("counters %+v", c)
 	}
 	declaredIn := map[string]string{}

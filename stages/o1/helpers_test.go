@@ -1,7 +1,6 @@
 package o1
 
 import (
-	"os"
 	"strings"
 	"testing"
 
@@ -13,19 +12,9 @@ import (
 // engines is shared by every test of the package: one set of compiler workers.
 var engines = &pipeline.Engines{}
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	engines.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { stagetest.Main(m, engines) }
 
 const demoCorpus = "../../data/corpus/demo"
-
-// figure1Withdraw is the regenerated withdraw of the paper's Figure 1.
-const figure1Withdraw = `function withdraw(uint256 amount) public {
-        if (!initialized) return;
-        balance -= amount;
-    }`
 
 // loadDemo reads a demo contract by name.
 func loadDemo(t testing.TB, name string) *deploy.Record {
@@ -61,27 +50,4 @@ func equivalentVariant(t testing.TB, env *pipeline.Env, rec *deploy.Record) stri
 		i := strings.LastIndex(src, "}")
 		return src[:i] + "    function solbehaveVariant() public pure returns (uint256) { return 7; }\n" + src[i:]
 	})
-}
-
-// replaceFunction swaps the function whose header starts with header for body.
-func replaceFunction(t testing.TB, src, header, body string) string {
-	t.Helper()
-	start := strings.Index(src, header)
-	if start < 0 {
-		t.Fatalf("no %q in the source", header)
-	}
-	depth := 0
-	for i := strings.Index(src[start:], "{") + start; i < len(src); i++ {
-		switch src[i] {
-		case '{':
-			depth++
-		case '}':
-			depth--
-			if depth == 0 {
-				return src[:start] + body + src[i+1:]
-			}
-		}
-	}
-	t.Fatalf("unbalanced braces after %q", header)
-	return ""
 }

@@ -1,7 +1,6 @@
 package o1
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -18,17 +17,15 @@ import (
 // it, the reference equivalent everywhere; and the dictionary reads every
 // file of a sample, not its target file alone.
 func TestMultiFileBaseMutant(t *testing.T) {
-	corpus := filepath.Join(t.TempDir(), "corpus")
-	id := stagetest.WriteMultiFileCorpus(t, engines.Solc(), corpus)
+	corpus, rec := stagetest.MultiFileRecord(t, engines.Solc(), historyLimit)
 	env := stagetest.NewEnv(t, corpus, engines)
-	rec := stagetest.LoadRecords(t, corpus, historyLimit, id)[0]
 	regentest.MultiFileSamples(t, env, rec)
 
 	samples, err := subjects.CompilingSamples(env.Warehouse)
 	if err != nil {
 		t.Fatal(err)
 	}
-	srcs := strings.Join(sampleSources(env.Data, samples[id][0]), "\n")
+	srcs := strings.Join(sampleSources(env.Data, samples[rec.Entry.ID][0]), "\n")
 	if !strings.Contains(srcs, "abstract contract BaseToken") || !strings.Contains(srcs, "abstract contract Owned") {
 		t.Fatal("the dictionary's sample sources leave out the bases' files")
 	}

@@ -24,9 +24,7 @@ func vaultInputs(t *testing.T, env *pipeline.Env) string {
 	rec := loadDemo(t, "Vault")
 	origID := compile(t, env, rec, nil)
 	variantID := equivalentVariant(t, env, rec)
-	figID := compile(t, env, rec, func(src string) string {
-		return replaceFunction(t, src, "function withdraw(", figure1Withdraw)
-	})
+	figID := stagetest.CompileReplacing(t, env, rec, stagetest.VaultWithdraw, stagetest.Figure1Withdraw)
 	stagetest.WriteInputs(t, env, rec.Entry.ID, origID, []schemas.Sample{
 		stagetest.Sample("reference", 0, origID, ""), stagetest.Sample("reference", 1, variantID, ""), stagetest.Sample(figure1Model, 0, figID, ""),
 	})
@@ -35,14 +33,8 @@ func vaultInputs(t *testing.T, env *pipeline.Env) string {
 
 func readResults(t *testing.T, env *pipeline.Env) ([]schemas.FuzzResult, []schemas.FuzzCounterexample) {
 	t.Helper()
-	results, err := warehouse.ReadDataset(env.Warehouse, schemas.FuzzResults)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cxs, err := warehouse.ReadDataset(env.Warehouse, schemas.FuzzCounterexamples)
-	if err != nil {
-		t.Fatal(err)
-	}
+	results := stagetest.Rows(t, env, schemas.FuzzResults)
+	cxs := stagetest.Rows(t, env, schemas.FuzzCounterexamples)
 	return results, cxs
 }
 
@@ -245,9 +237,8 @@ func TestTimeoutFailsTheUnit(t *testing.T) {
 	vaultInputs(t, env)
 	s := New()
 	s.Timeout = time.Nanosecond
-	c, err := (&pipeline.Runner{Env: env}).Run(t.Context(), s)
-	if err != nil || c.Failed != c.Units || c.Units == 0 {
-		t.Fatalf("%+v %v, want every unit failed", c, err)
+	if c := stagetest.Run(t, env, s); c.Failed != c.Units || c.Units == 0 {
+		t.Fatalf("%+v, want every unit failed", c)
 	}
 	results, cxs := readResults(t, env)
 	if len(results)+len(cxs) != 0 {

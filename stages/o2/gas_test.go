@@ -23,8 +23,8 @@ func TestGasOnlyDivergenceStaysADivergenceAndIsMarked(t *testing.T) {
 	env := stagetest.NewEnv(t, corpus, engines)
 	rec := stagetest.LoadRecords(t, corpus, 1000)[0]
 	origID, _ := stagetest.Compile(t, env, rec, nil)
-	gassyID := compileVariant(t, env, rec, originalDeposit, gassyDeposit)
-	stagetest.WriteInputs(t, env, vaultID, origID, []schemas.Sample{
+	gassyID := stagetest.CompileReplacing(t, env, rec, originalDeposit, gassyDeposit)
+	stagetest.WriteInputs(t, env, stagetest.VaultID, origID, []schemas.Sample{
 		stagetest.Sample("reference", 0, origID, ""), stagetest.Sample("gassy", 0, gassyID, ""),
 	})
 	stagetest.RunStage(t, env, New())

@@ -1,7 +1,6 @@
 package o2
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/regen/regentest"
@@ -14,10 +13,8 @@ import (
 // the original exactly where the history transfers to the zero address;
 // the reference of the whole chain agrees everywhere.
 func TestMultiFileBaseMutantIsCaught(t *testing.T) {
-	corpus := filepath.Join(t.TempDir(), "corpus")
-	id := stagetest.WriteMultiFileCorpus(t, engines.Solc(), corpus)
+	corpus, rec := stagetest.MultiFileRecord(t, engines.Solc(), 1000)
 	env := stagetest.NewEnv(t, corpus, engines)
-	rec := stagetest.LoadRecords(t, corpus, 1000, id)[0]
 	regentest.MultiFileSamples(t, env, rec)
 	stagetest.RunStage(t, env, New())
 	checkDivergences(t, divergences(t, env), map[string][]string{"mutant/0": {"12:transfer:revert->success"}})

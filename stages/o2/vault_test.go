@@ -19,22 +19,6 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-// The Figure 1 Vault of the demo corpus.
-const vaultID = "Vault_0x4c9fd16cf84c1405a1a54a415446860e67a41b37"
-
-const originalWithdraw = `        require(initialized);
-        require(balance >= amount);
-        balance -= amount;`
-
-// Figure 1's regenerated withdraw: a silent no-op before initialize, and no
-// underflow guard (0.4.24 arithmetic wraps).
-const figure1Withdraw = `        if (!initialized) return;
-        balance -= amount;`
-
-// The balance check alone dropped: the fault reachable only after initialize.
-const noBalanceCheckWithdraw = `        require(initialized);
-        balance -= amount;`
-
 // vaultCall is one synthetic transaction of a Vault history.
 type vaultCall struct {
 	from   string
@@ -67,7 +51,7 @@ var (
 // Vault's source and creation, followed by the given calls.
 func vaultCorpus(t *testing.T, calls []vaultCall) string {
 	t.Helper()
-	demo := filepath.Join(demoCorpus, vaultID)
+	demo := filepath.Join(demoCorpus, stagetest.VaultID)
 	src, err := os.ReadFile(filepath.Join(demo, "getsourcecode.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -91,7 +75,7 @@ func vaultCorpus(t *testing.T, calls []vaultCall) string {
 		txs = append(txs, synthTx(t, vaultABI, c, i, block.Int64()+int64(10*(i+1)), stamp.Int64()+int64(150*(i+1))))
 	}
 	dir := filepath.Join(t.TempDir(), "corpus")
-	folder := filepath.Join(dir, vaultID)
+	folder := filepath.Join(dir, stagetest.VaultID)
 	if err := os.MkdirAll(folder, 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +117,7 @@ func synthTx(t *testing.T, a abi.ABI, c vaultCall, i int, block, stamp int64) ma
 	return map[string]any{
 		"blockNumber": fmt.Sprint(block), "timeStamp": fmt.Sprint(stamp),
 		"hash": fmt.Sprintf("0x%064x", i+1), "nonce": fmt.Sprint(i), "blockHash": fmt.Sprintf("0x%064x", block),
-		"transactionIndex": "0", "from": c.from, "to": strings.ToLower(vaultID[len("Vault_"):]),
+		"transactionIndex": "0", "from": c.from, "to": strings.ToLower(stagetest.VaultID[len("Vault_"):]),
 		"value": "0", "gas": "100000", "gasPrice": "1000000000", "isError": "0", "txreceipt_status": "1",
 		"input": "0x" + common.Bytes2Hex(input), "contractAddress": "", "cumulativeGasUsed": "50000",
 		"gasUsed": "30000", "confirmations": "1000", "methodId": "0x" + common.Bytes2Hex(input[:4]), "functionName": "",
@@ -146,19 +130,15 @@ func vaultSamples(t *testing.T, env *pipeline.Env, rec *deploy.Record) {
 	t.Helper()
 	origID, _ := stagetest.Compile(t, env, rec, nil)
 	mutate := func(body string) string {
-		id := compileVariant(t, env, rec, originalWithdraw, body)
-		if id == origID {
-			t.Fatal("mutation left the compiled contract unchanged")
-		}
-		return id
+		return stagetest.CompileReplacing(t, env, rec, stagetest.VaultWithdraw, body)
 	}
 	mutation := func(op, detail string) string {
 		return stagetest.JSON([]map[string]string{{"function": "withdraw", "operator": op, "detail": detail}})
 	}
-	stagetest.WriteInputs(t, env, vaultID, origID, []schemas.Sample{
+	stagetest.WriteInputs(t, env, stagetest.VaultID, origID, []schemas.Sample{
 		stagetest.Sample("reference", 0, origID, ""),
-		stagetest.Sample("mutant", 0, mutate(figure1Withdraw), mutation("figure1_withdraw", figure1Withdraw)),
-		stagetest.Sample("mutant", 1, mutate(noBalanceCheckWithdraw), mutation("drop_require", "require(balance >= amount)")),
+		stagetest.Sample("mutant", 0, mutate(stagetest.Figure1Withdraw), mutation("figure1_withdraw", stagetest.Figure1Withdraw)),
+		stagetest.Sample("mutant", 1, mutate(stagetest.NoBalanceCheckWithdraw), mutation("drop_require", "require(balance >= amount)")),
 		stagetest.Sample("mutant", 2, origID, "[]"),
 	})
 }
@@ -246,7 +226,7 @@ func TestVaultWithoutInitializeIsBoundedByItsHistory(t *testing.T) {
 // those, the missing balance check on none.
 func TestVaultDemoHistory(t *testing.T) {
 	env := stagetest.NewEnv(t, demoCorpus, engines)
-	recs := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)
+	recs := stagetest.LoadRecords(t, demoCorpus, 1000, stagetest.VaultID)
 	vaultSamples(t, env, recs[0])
 	stagetest.RunStage(t, env, New())
 	withdraws := 0
@@ -264,19 +244,4 @@ func TestVaultDemoHistory(t *testing.T) {
 			t.Errorf("unexpected divergence %s", d)
 		}
 	}
-}
-
-// compileVariant compiles the Vault with the body original replaced, and
-// returns the artifact id.
-func compileVariant(t *testing.T, env *pipeline.Env, rec *deploy.Record, original, body string) string {
-	t.Helper()
-	var file, source string
-	for name, text := range rec.Files.Files {
-		file, source = name, text
-	}
-	if !strings.Contains(source, original) {
-		t.Fatalf("the demo Vault does not hold %q:\n%s", original, source)
-	}
-	id, _ := stagetest.Compile(t, env, rec, map[string]string{file: strings.Replace(source, original, body, 1)})
-	return id
 }

@@ -2,7 +2,6 @@ package o3
 
 import (
 	"context"
-	"os"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/artifact"
@@ -19,13 +18,25 @@ import (
 
 var engines = &pipeline.Engines{}
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	engines.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { stagetest.Main(m, engines) }
 
 const demoCorpus = "../../data/corpus/demo"
+
+// demoVault writes the inputs of the demo Vault with its original
+// recompiled as sample 0 of each model, and returns the environment, the
+// record and the original's compiler output.
+func demoVault(t *testing.T, models ...string) (*pipeline.Env, *deploy.Record, *solc.Output) {
+	t.Helper()
+	env := stagetest.NewEnv(t, demoCorpus, engines)
+	rec := stagetest.LoadRecords(t, demoCorpus, 1000, stagetest.VaultID)[0]
+	id, out := stagetest.Compile(t, env, rec, nil)
+	var samples []schemas.Sample
+	for _, m := range models {
+		samples = append(samples, stagetest.Sample(m, 0, id, ""))
+	}
+	stagetest.WriteInputs(t, env, stagetest.VaultID, id, samples)
+	return env, rec, out
+}
 
 // writeSequences runs Algorithm 1 with the static graph, as the sequences
 // stage does under the paper profile, and writes its rows under extractor.

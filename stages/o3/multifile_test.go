@@ -1,7 +1,6 @@
 package o3
 
 import (
-	"path/filepath"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/mutate"
@@ -18,10 +17,8 @@ import (
 // never try (O2 catches it on the history); the reference of the whole
 // chain agrees everywhere.
 func TestMultiFileBaseMutantsAcrossFiles(t *testing.T) {
-	corpus := filepath.Join(t.TempDir(), "corpus")
-	id := stagetest.WriteMultiFileCorpus(t, engines.Solc(), corpus)
+	corpus, rec := stagetest.MultiFileRecord(t, engines.Solc(), 1000)
 	env := stagetest.NewEnv(t, corpus, engines)
-	rec := stagetest.LoadRecords(t, corpus, 1000, id)[0]
 	regentest.MultiFileSamples(t, env, rec, mutate.Relational)
 	_, out := stagetest.Compile(t, env, rec, nil)
 	writeSequences(t, env, rec, out, 60, "static")

@@ -5,16 +5,12 @@ import (
 
 	"github.com/solbehave/solbehave/internal/callseq"
 	"github.com/solbehave/solbehave/internal/stagetest"
-	"github.com/solbehave/solbehave/schemas"
 )
 
 // A run of o3 under the paper profile, then under extended, keeps both
 // profiles' rows apart; a rerun of paper skips its unit and erases nothing.
 func TestProfilesKeepEachOthersRows(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
-	rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
-	id, out := stagetest.Compile(t, env, rec, nil)
-	stagetest.WriteInputs(t, env, vaultID, id, stagetest.References(1, id))
+	env, rec, out := demoVault(t, "reference")
 	paperGen := writeProfile(t, env, rec, out, 30, callseq.ProfilePaper, "static")
 	extGen := writeProfile(t, env, rec, out, 30, callseq.ProfileExtended, "static")
 	paper, ext := New(), New()
@@ -55,10 +51,7 @@ func TestReferenceExtractorFollowsTheGenerators(t *testing.T) {
 		generators []string
 		reference  string
 	}{{nil, "static"}, {[]string{"mutant", "openai:m", "openai:n"}, "llm:m"}} {
-		env := stagetest.NewEnv(t, demoCorpus, engines)
-		rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
-		id, out := stagetest.Compile(t, env, rec, nil)
-		stagetest.WriteInputs(t, env, vaultID, id, []schemas.Sample{stagetest.Sample("reference", 0, id, "")})
+		env, rec, out := demoVault(t, "reference")
 		writeSequences(t, env, rec, out, 10, "static", "llm:m")
 		s := New()
 		s.Generators = tc.generators

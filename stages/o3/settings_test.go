@@ -30,10 +30,7 @@ func TestMatches(t *testing.T) {
 // A model's own extractor judges it in the matched setting; the reference
 // extractor judges every model in the fixed one; coverage is per extractor.
 func TestGraphSettings(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
-	rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
-	id, out := stagetest.Compile(t, env, rec, nil)
-	stagetest.WriteInputs(t, env, vaultID, id, []schemas.Sample{stagetest.Sample("reference", 0, id, ""), stagetest.Sample("openai:m", 0, id, "")})
+	env, rec, out := demoVault(t, "reference", "openai:m")
 	gen := writeSequences(t, env, rec, out, 20, "static", "llm:m", "llm:unused")
 	kept := int64(gen.Kept)
 	s := New()

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/deploy"
@@ -12,22 +11,6 @@ import (
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
-
-// The Figure 1 Vault of the demo corpus; its history never calls initialize.
-const vaultID = "Vault_0x4c9fd16cf84c1405a1a54a415446860e67a41b37"
-
-const originalWithdraw = `        require(initialized);
-        require(balance >= amount);
-        balance -= amount;`
-
-// Figure 1's regenerated withdraw: a silent no-op before initialize, and no
-// underflow guard (0.4.24 arithmetic wraps).
-const figure1Withdraw = `        if (!initialized) return;
-        balance -= amount;`
-
-// The balance check alone dropped: the fault reachable only after initialize.
-const noBalanceCheckWithdraw = `        require(initialized);
-        balance -= amount;`
 
 // A stricter check: it refuses to empty the vault, which the original allows.
 const strictWithdraw = `        require(initialized);
@@ -39,31 +22,20 @@ const strictWithdraw = `        require(initialized);
 func vaultSamples(t *testing.T, env *pipeline.Env, rec *deploy.Record) []schemas.Sample {
 	t.Helper()
 	origID, _ := stagetest.Compile(t, env, rec, nil)
-	var file, source string
-	for name, text := range rec.Files.Files {
-		file, source = name, text
-	}
-	if !strings.Contains(source, originalWithdraw) {
-		t.Fatalf("the demo Vault's withdraw is not the paper's:\n%s", source)
-	}
 	mutate := func(body string) string {
-		id, _ := stagetest.Compile(t, env, rec, map[string]string{file: strings.Replace(source, originalWithdraw, body, 1)})
-		if id == origID {
-			t.Fatal("mutation left the compiled contract unchanged")
-		}
-		return id
+		return stagetest.CompileReplacing(t, env, rec, stagetest.VaultWithdraw, body)
 	}
 	mutation := func(op string) string {
 		return stagetest.JSON([]map[string]string{{"function": "withdraw", "operator": op, "detail": op}})
 	}
 	samples := []schemas.Sample{
 		stagetest.Sample("reference", 0, origID, ""),
-		stagetest.Sample("mutant", 0, mutate(figure1Withdraw), mutation("figure1_withdraw")),
-		stagetest.Sample("mutant", 1, mutate(noBalanceCheckWithdraw), mutation("drop_require")),
+		stagetest.Sample("mutant", 0, mutate(stagetest.Figure1Withdraw), mutation("figure1_withdraw")),
+		stagetest.Sample("mutant", 1, mutate(stagetest.NoBalanceCheckWithdraw), mutation("drop_require")),
 		stagetest.Sample("mutant", 2, mutate(strictWithdraw), mutation("boundary")),
 		stagetest.Sample("mutant", 3, origID, "[]"),
 	}
-	stagetest.WriteInputs(t, env, vaultID, origID, samples)
+	stagetest.WriteInputs(t, env, stagetest.VaultID, origID, samples)
 	return samples
 }
 
@@ -89,7 +61,7 @@ func flagged(t *testing.T, env *pipeline.Env) map[string][]string {
 // initialize, a state O2's history never reaches.
 func TestVaultFigure1(t *testing.T) {
 	env := stagetest.NewEnv(t, demoCorpus, engines)
-	rec := stagetest.LoadRecords(t, demoCorpus, 1000, vaultID)[0]
+	rec := stagetest.LoadRecords(t, demoCorpus, 1000, stagetest.VaultID)[0]
 	samples := vaultSamples(t, env, rec)
 	_, out := stagetest.Compile(t, env, rec, nil)
 	writeSequences(t, env, rec, out, 60, "static")

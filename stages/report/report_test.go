@@ -7,8 +7,6 @@ import (
 	"encoding/json"
 	"image"
 	"image/png"
-	"io"
-	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -19,17 +17,27 @@ import (
 	"time"
 
 	"github.com/solbehave/solbehave/internal/failure"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/views/synth"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
 var ctx = context.Background()
 
+// render draws the page over db.
+func render(t *testing.T, db *sql.DB) string {
+	t.Helper()
+	html, err := Render(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(html)
+}
+
 // synthDB is the views over a synthetic warehouse (every dataset filled).
-func synthDB(t *testing.T) (*sql.DB, string) {
+func synthDB(t *testing.T) *sql.DB {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "warehouse")
 	if err := synth.Write(root, 11); err != nil {
@@ -40,7 +48,7 @@ func synthDB(t *testing.T) (*sql.DB, string) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	return db, root
+	return db
 }
 
 func emptyDB(t *testing.T) *sql.DB {
@@ -64,12 +72,7 @@ func figureBlocks(page string) map[string]string {
 }
 
 func TestEveryFigureDrawnWhenThereIsData(t *testing.T) {
-	db, _ := synthDB(t)
-	html, err := Render(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(html)
+	page := render(t, synthDB(t))
 	blocks := figureBlocks(page)
 	for _, id := range figureIDs() {
 		b, ok := blocks[id]
@@ -119,11 +122,7 @@ func TestEveryFigureDrawnWhenThereIsData(t *testing.T) {
 }
 
 func TestEmptyWarehouseSaysNoDataYet(t *testing.T) {
-	html, err := Render(ctx, emptyDB(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(html)
+	page := render(t, emptyDB(t))
 	for id, b := range figureBlocks(page) {
 		if strings.Contains(b, "<svg") || !strings.Contains(b, "no data yet") {
 			t.Errorf("figure %s over an empty warehouse: %.300s", id, b)
@@ -155,15 +154,21 @@ func checkSelfContained(t *testing.T, page string) {
 	}
 }
 
+// reportEnv is a run environment over a fresh data folder, one job (the
+// report stage reads no corpus).
+func reportEnv(t *testing.T) *pipeline.Env {
+	env := stagetest.IsolatedEnv(t, "")
+	env.Jobs = 1
+	return env
+}
+
 // TestStageWritesPageAndSkipsWhenCurrent runs the stage through the runner.
 func TestStageWritesPageAndSkipsWhenCurrent(t *testing.T) {
-	data := t.TempDir()
-	w := warehouse.New(filepath.Join(data, "warehouse"))
+	env := reportEnv(t)
+	data, w := env.Data, env.Warehouse
 	if err := synth.Write(w.Root, 5); err != nil {
 		t.Fatal(err)
 	}
-	env := &pipeline.Env{Data: data, Jobs: 1, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Out: io.Discard, Warehouse: w, Engines: &pipeline.Engines{}}
 	r := &pipeline.Runner{Env: env}
 	run := func() pipeline.Counters {
 		c, err := r.Run(ctx, New())
@@ -267,14 +272,9 @@ func chromiumPath(t *testing.T) string {
 // screenshot is kept as an artifact.
 func TestPageRendersInChromium(t *testing.T) {
 	bin := chromiumPath(t)
-	db, _ := synthDB(t)
-	html, err := Render(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
 	dir := t.TempDir()
 	probed := filepath.Join(dir, "probed.html")
-	page := strings.Replace(string(html), "</body>", probe+"\n</body>", 1)
+	page := strings.Replace(render(t, synthDB(t)), "</body>", probe+"\n</body>", 1)
 	if err := os.WriteFile(probed, []byte(page), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -394,15 +394,11 @@ func TestUndefinedCorrelationSaysSo(t *testing.T) {
 		SELECT 'fixed' AS graph_setting, 'paper' AS profile, 2 AS models, NULL::DOUBLE AS spearman_rho, NULL::DOUBLE AS pearson_r`); err != nil {
 		t.Fatal(err)
 	}
-	html, err := Render(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`(?s)<table data-table="oracle_agreement">(.*?)</table>`).FindSubmatch(html)
+	m := regexp.MustCompile(`(?s)<table data-table="oracle_agreement">(.*?)</table>`).FindStringSubmatch(render(t, db))
 	if m == nil {
 		t.Fatal("no oracle_agreement table on the page")
 	}
-	if n := strings.Count(string(m[1]), ">not defined<"); n != 2 {
+	if n := strings.Count(m[1], ">not defined<"); n != 2 {
 		t.Errorf("oracle_agreement: %d cells say not defined, want 2:\n%s", n, m[1])
 	}
 }
@@ -411,12 +407,7 @@ func TestUndefinedCorrelationSaysSo(t *testing.T) {
 // finding (the detection rate) and findings new to a sample (the
 // introduced-vulnerability rate). The page names each, and neither bare.
 func TestVulnerabilityMeasuresNamedApart(t *testing.T) {
-	db, _ := synthDB(t)
-	html, err := Render(ctx, db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := string(html)
+	page := render(t, synthDB(t))
 	for _, want := range []string{"Detection rate", `data-table="vuln_detected"`, `data-table="vuln_introduced"`,
 		"introduced-vulnerability rate", "detected_rate"} {
 		if !strings.Contains(page, want) {
@@ -433,22 +424,18 @@ func TestVulnerabilityMeasuresNamedApart(t *testing.T) {
 // it), the unit's error row says storage, retriable, and the next run
 // tries again.
 func TestUnwritablePageIsAStorageFailure(t *testing.T) {
-	data := t.TempDir()
-	w := warehouse.New(filepath.Join(data, "warehouse"))
-	if err := os.MkdirAll(filepath.Join(Path(data), "taken"), 0o755); err != nil {
+	env := reportEnv(t)
+	if err := os.MkdirAll(filepath.Join(Path(env.Data), "taken"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	env := &pipeline.Env{Data: data, Jobs: 1, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Out: io.Discard, Warehouse: w, Engines: &pipeline.Engines{}}
 	for run := 1; run <= 2; run++ {
-		c, err := (&pipeline.Runner{Env: env}).Run(ctx, New())
-		if err != nil || c.Ran != 1 || c.Failed != 1 {
-			t.Fatalf("run %d: want the unit run and failed, got %+v, %v", run, c, err)
+		if c := stagetest.Run(t, env, New()); c.Ran != 1 || c.Failed != 1 {
+			t.Fatalf("run %d: want the unit run and failed, got %+v", run, c)
 		}
 	}
-	errs, err := warehouse.ReadDataset(w, schemas.Errors)
-	if err != nil || len(errs) != 1 || errs[0].Class != failure.Storage.String() || !errs[0].Retriable {
-		t.Fatalf("want one retriable storage error row, got %+v, %v", errs, err)
+	errs := stagetest.Rows(t, env, schemas.Errors)
+	if len(errs) != 1 || errs[0].Class != failure.Storage.String() || !errs[0].Retriable {
+		t.Fatalf("want one retriable storage error row, got %+v", errs)
 	}
 }
 

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/stagetest"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -23,10 +22,7 @@ func TestStageAcrossFiles(t *testing.T) {
 	if c := stagetest.RunStage(t, env, s); c.Ran != 1 || c.Failed != 0 {
 		t.Fatalf("counters %+v", c)
 	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.SequenceCalls)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := stagetest.Rows(t, env, schemas.SequenceCalls)
 	kept := map[string]int{}
 	for _, r := range rows {
 		if r.Kept {

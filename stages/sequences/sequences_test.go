@@ -14,7 +14,6 @@ import (
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/stagetest"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -23,11 +22,7 @@ const demoCorpus = "../../data/corpus/demo"
 
 var engines = &pipeline.Engines{}
 
-func TestMain(m *testing.M) {
-	code := m.Run()
-	engines.Close()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { stagetest.Main(m, engines) }
 
 // setup writes what verify and dcr would have for the named demo
 // contracts: kept, the original's artifact, the static graph (or the one
@@ -85,10 +80,7 @@ func TestStageGeneratesTheBudgetPerGraph(t *testing.T) {
 		got["attempted"] != got["rows"] || got["attempted"].(int64) != got["kept"].(int64)+got["discarded"].(int64) {
 		t.Fatalf("sequence_stats %v", got)
 	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.SequenceCalls)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := stagetest.Rows(t, env, schemas.SequenceCalls)
 	for _, r := range rows {
 		if r.Extractor != "static" || r.Data == "" || r.Sender == "" || (r.Kept != (r.Status == schemas.StatusSuccess)) {
 			t.Fatalf("row %+v", r)

@@ -19,25 +19,13 @@ import (
 
 const demoCorpus = "../../data/corpus/demo"
 
-func run(t *testing.T, env *pipeline.Env, s *Stage) pipeline.Counters {
-	t.Helper()
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
 func TestSkeletonsOfKeptContracts(t *testing.T) {
 	env := regentest.Env(t, demoCorpus)
 	regentest.Keep(t, env, "Vault", "StakingPool")
-	if c := run(t, env, New()); c.Units != 2 || c.Ran != 2 || c.Failed != 0 {
+	if c := stagetest.Run(t, env, New()); c.Units != 2 || c.Ran != 2 || c.Failed != 0 {
 		t.Fatalf("counters %+v", c)
 	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := stagetest.Rows(t, env, schemas.Skeletons)
 	byContract := map[string][]schemas.Skeleton{}
 	for _, r := range rows {
 		byContract[r.Target] = append(byContract[r.Target], r)
@@ -65,7 +53,7 @@ func TestSkeletonsOfKeptContracts(t *testing.T) {
 	if strings.Contains(string(sol), "balance -= amount") || !strings.Contains(string(sol), "/// @notice Withdraw.") {
 		t.Errorf("Vault skeleton:\n%s", sol)
 	}
-	if c := run(t, env, New()); c.Skipped != 2 || c.Ran != 0 {
+	if c := stagetest.Run(t, env, New()); c.Skipped != 2 || c.Ran != 0 {
 		t.Fatalf("rerun did not skip: %+v", c)
 	}
 }
@@ -86,8 +74,8 @@ func TestNatSpecFromTheModel(t *testing.T) {
 	if got := s.natspecModel(); got != "m1" {
 		t.Fatalf("auto NatSpec model %q", got)
 	}
-	run(t, env, s)
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
+	stagetest.Run(t, env, s)
+	rows := stagetest.Rows(t, env, schemas.Skeletons)
 	src := map[string]string{}
 	for _, r := range rows {
 		src[r.Function] = r.NatSpecSource
@@ -102,7 +90,7 @@ func TestNatSpecFromTheModel(t *testing.T) {
 	if !strings.Contains(string(sol), "/// @param amount wei to take") {
 		t.Errorf("skeleton without the model's NatSpec:\n%s", sol)
 	}
-	calls, _ := warehouse.ReadDataset(env.Warehouse, schemas.LLMCalls)
+	calls := stagetest.Rows(t, env, schemas.LLMCalls)
 	if len(calls) != 1 || calls[0].Purpose != "natspec" || calls[0].Error != "" || calls[0].Sample != -1 {
 		t.Fatalf("llm_calls %+v", calls)
 	}
@@ -112,13 +100,13 @@ func TestNatSpecFromTheModel(t *testing.T) {
 	s2.LLM.BaseURL, s2.Generators = srv.BaseURL(), s.Generators
 	s2.LLM.CacheDir = t.TempDir() // a fresh cache, so the garbage is asked for
 	(&pipeline.Runner{Env: env, Force: true}).Run(context.Background(), s2)
-	rows, _ = warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
+	rows = stagetest.Rows(t, env, schemas.Skeletons)
 	for _, r := range rows {
 		if r.NatSpecSource == "llm" {
 			t.Errorf("%s: llm NatSpec from a garbage reply", r.Function)
 		}
 	}
-	calls, _ = warehouse.ReadDataset(env.Warehouse, schemas.LLMCalls)
+	calls = stagetest.Rows(t, env, schemas.LLMCalls)
 	if len(calls) != 1 || !strings.HasPrefix(calls[0].Error, "unusable reply") {
 		t.Fatalf("garbage reply not recorded: %+v", calls)
 	}
@@ -134,15 +122,15 @@ func TestSizeAblationAndScope(t *testing.T) {
 	if err := warehouse.Write(env.Warehouse.Path(schemas.Contracts.Name(), warehouse.ByContract(gift.ID), "verify"), dropped); err != nil {
 		t.Fatal(err)
 	}
-	if c := run(t, env, New()); c.Units != 1 {
+	if c := stagetest.Run(t, env, New()); c.Units != 1 {
 		t.Fatalf("without --size-ablation: %+v, want the kept Vault only", c)
 	}
 	s := New()
 	s.SizeAblation = true
-	if c := run(t, env, s); c.Units != 2 || c.Ran != 1 || c.Skipped != 1 {
+	if c := stagetest.Run(t, env, s); c.Units != 2 || c.Ran != 1 || c.Skipped != 1 {
 		t.Fatalf("with --size-ablation: %+v", c)
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
+	rows := stagetest.Rows(t, env, schemas.Skeletons)
 	chain := 0
 	for _, r := range rows {
 		if r.Ablation != (r.Target == "GiftToken") || r.Regenerate != "chain" {
@@ -153,10 +141,10 @@ func TestSizeAblationAndScope(t *testing.T) {
 		}
 	}
 	s.Regenerate = "target"
-	if c := run(t, env, s); c.Ran != 2 {
+	if c := stagetest.Run(t, env, s); c.Ran != 2 {
 		t.Fatalf("--regenerate target did not rerun both units: %+v", c)
 	}
-	rows, _ = warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
+	rows = stagetest.Rows(t, env, schemas.Skeletons)
 	own := 0
 	for _, r := range rows {
 		if r.Target == "GiftToken" {
@@ -183,13 +171,10 @@ func TestSizeAblationAndScope(t *testing.T) {
 func TestSkeletonAcrossFiles(t *testing.T) {
 	env := regentest.MultiFileEnv(t)
 	regentest.Keep(t, env, stagetest.MultiFileTarget)
-	if c := run(t, env, New()); c.Ran != 1 || c.Failed != 0 {
+	if c := stagetest.Run(t, env, New()); c.Ran != 1 || c.Failed != 0 {
 		t.Fatalf("counters %+v", c)
 	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Skeletons)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := stagetest.Rows(t, env, schemas.Skeletons)
 	perFile := map[string]int{}
 	for _, r := range rows {
 		perFile[r.DeclaredFile]++

@@ -3,17 +3,13 @@ package verify
 import (
 	"bufio"
 	"context"
-	"io"
-	"log/slog"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/internal/stagetest"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -53,17 +49,9 @@ func TestMainnetCorpusBeatsThePlainReplayFloor(t *testing.T) {
 		t.Skip("../shared/corpus/mainnet is absent: skipping the mainnet acceptance run")
 	}
 	want := floor(t)
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: sharedCorpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	defer env.Engines.Close()
-	if _, err := (&pipeline.Runner{Env: env}).Run(context.Background(), New()); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env := stagetest.IsolatedEnv(t, sharedCorpus)
+	stagetest.Run(t, env, New())
+	rows := stagetest.Rows(t, env, schemas.Reproducibility)
 	kept := 0
 	for _, r := range rows {
 		if r.Kept {

@@ -5,8 +5,6 @@ import (
 	"crypto/ecdsa"
 	"encoding/json"
 	"fmt"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,8 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/crypto"
 
 	"github.com/solbehave/solbehave/internal/failure"
-	"github.com/solbehave/solbehave/internal/solc"
-	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -80,13 +77,24 @@ func tx(i int, from, to, created, input string) map[string]string {
 }
 
 // runVerify runs s over corpus into a fresh data folder.
-func runVerify(t *testing.T, corpus string, s *Stage) (*pipeline.Env, pipeline.Counters, error) {
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	t.Cleanup(env.Engines.Close)
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	return env, c, err
+func runVerify(t *testing.T, corpus string, s *Stage) (*pipeline.Env, pipeline.Counters) {
+	env := stagetest.IsolatedEnv(t, corpus)
+	return env, stagetest.Run(t, env, s)
+}
+
+// verifyContracts runs s over corpus, wants no unit failed (a filtered
+// contract is not a failure) and n `contracts` rows, and returns them.
+func verifyContracts(t *testing.T, corpus string, s *Stage, n int) (*pipeline.Env, []schemas.Contract) {
+	t.Helper()
+	env, c := runVerify(t, corpus, s)
+	if c.Failed != 0 {
+		t.Fatalf("counters %+v: a filtered contract is not a failure", c)
+	}
+	rows := stagetest.Rows(t, env, schemas.Contracts)
+	if len(rows) != n {
+		t.Fatalf("%d contracts rows, want %d: %+v", len(rows), n, rows)
+	}
+	return env, rows
 }
 
 const store = `pragma solidity 0.8.19;
@@ -144,17 +152,11 @@ func TestBadInputsAreRecordedAndTheRunGoesOn(t *testing.T) {
 
 	s := New()
 	s.Budget, s.MinTxs = 20, 5 // short synthetic histories: the crawl filter has its own test
-	env, c, err := runVerify(t, corpus, s)
-	if err != nil {
-		t.Fatal(err)
-	}
+	env, c := runVerify(t, corpus, s)
 	if c.Units != len(want) || c.Failed != len(want)-2 {
 		t.Fatalf("counters %+v: want %d units, %d failed", c, len(want), len(want)-2)
 	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
-	if err != nil {
-		t.Fatal(err)
-	}
+	rows := stagetest.Rows(t, env, schemas.Reproducibility)
 	if len(rows) != len(want) {
 		t.Fatalf("want a reproducibility row for each of the %d contracts, got %d", len(want), len(rows))
 	}
@@ -170,15 +172,14 @@ func TestBadInputsAreRecordedAndTheRunGoesOn(t *testing.T) {
 			t.Errorf("%s: no reason recorded", name)
 		}
 	}
-	errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
+	errs := stagetest.Rows(t, env, schemas.Errors)
 	if len(errs) != len(want)-2 {
 		t.Fatalf("want %d error rows, got %d", len(want)-2, len(errs))
 	}
 
 	// A rerun on unchanged inputs recomputes nothing.
-	c, err = (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil || c.Ran != 0 || c.Skipped != len(want) {
-		t.Fatalf("rerun should skip every unit: %+v %v", c, err)
+	if c = stagetest.Run(t, env, s); c.Ran != 0 || c.Skipped != len(want) {
+		t.Fatalf("rerun should skip every unit: %+v", c)
 	}
 }
 
@@ -200,14 +201,7 @@ func TestCrawlFiltersHoldOnARecordedCorpus(t *testing.T) {
 	add("Short", "short_history", "", 199)
 	s := New()
 	s.Budget = 20
-	env, c, err := runVerify(t, corpus, s)
-	if err != nil || c.Failed != 0 {
-		t.Fatalf("counters %+v, %v: a filtered contract is not a failure", c, err)
-	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Contracts)
-	if err != nil || len(rows) != len(want) {
-		t.Fatalf("contracts %+v %v", rows, err)
-	}
+	_, rows := verifyContracts(t, corpus, s, len(want))
 	for _, r := range rows {
 		reason := want[r.Name]
 		if r.Kept != (reason == "") || !strings.HasPrefix(r.Reason, reason) {
@@ -251,14 +245,7 @@ func TestSizeFilterCountsTheChainAcrossFiles(t *testing.T) {
 	}
 	s := New()
 	s.Budget = 20
-	env, c, err := runVerify(t, corpus, s)
-	if err != nil || c.Failed != 0 {
-		t.Fatalf("counters %+v, %v", c, err)
-	}
-	rows, err := warehouse.ReadDataset(env.Warehouse, schemas.Contracts)
-	if err != nil || len(rows) != 2 {
-		t.Fatalf("contracts %+v %v", rows, err)
-	}
+	env, rows := verifyContracts(t, corpus, s, 2)
 	type size struct {
 		chain, abi int64
 		bucket     string
@@ -274,10 +261,7 @@ func TestSizeFilterCountsTheChainAcrossFiles(t *testing.T) {
 			t.Errorf("%s: reason %q", r.Name, r.Reason)
 		}
 	}
-	fns, err := warehouse.ReadDataset(env.Warehouse, schemas.Functions)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fns := stagetest.Rows(t, env, schemas.Functions)
 	nontrivial := map[string]int64{}
 	for _, f := range fns {
 		if f.Nontrivial {
@@ -296,26 +280,24 @@ func TestSizeFilterCountsTheChainAcrossFiles(t *testing.T) {
 func TestUninstallableCompilerIsRetried(t *testing.T) {
 	t.Setenv("npm_config_registry", "http://127.0.0.1:9/")
 	t.Setenv("npm_config_fetch_retries", "0")
-	corpus, data := t.TempDir(), t.TempDir()
+	corpus := t.TempDir()
 	f := newFixture(t, corpus, "Good", 0)
 	f.writeSource(t, fmt.Sprintf(store, "Good", ""), "v0.8.19+commit.7dd6d404")
 	f.writeHistory(30)
-	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 1, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{SolcOptions: solc.Options{CacheDir: t.TempDir()}}}
-	defer env.Engines.Close()
+	env := stagetest.IsolatedEnv(t, corpus)
+	env.Jobs, env.Engines.SolcOptions.CacheDir = 1, t.TempDir()
 	s := New()
 	s.Budget, s.MinTxs = 20, 5
 	for run := 1; run <= 2; run++ {
-		c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-		if err != nil || c.Ran != 1 || c.Failed != 1 {
-			t.Fatalf("run %d: want the unit run and failed, got %+v %v", run, c, err)
+		if c := stagetest.Run(t, env, s); c.Ran != 1 || c.Failed != 1 {
+			t.Fatalf("run %d: want the unit run and failed, got %+v", run, c)
 		}
 	}
-	errs, _ := warehouse.ReadDataset(env.Warehouse, schemas.Errors)
+	errs := stagetest.Rows(t, env, schemas.Errors)
 	if len(errs) != 1 || errs[0].Class != failure.Network.String() || !errs[0].Retriable || !strings.Contains(errs[0].Message, "install") {
 		t.Fatalf("want one retriable network error row about the install, got %+v", errs)
 	}
-	rows, _ := warehouse.ReadDataset(env.Warehouse, schemas.Reproducibility)
+	rows := stagetest.Rows(t, env, schemas.Reproducibility)
 	if len(rows) != 1 || rows[0].ReasonClass != failure.Network.String() {
 		t.Fatalf("want the reason class network, got %+v", rows)
 	}
@@ -324,9 +306,7 @@ func TestUninstallableCompilerIsRetried(t *testing.T) {
 // TestUnitsGroupByCompiler: each unit names its compiler as its affinity, so
 // the runner compiles the contracts of one version on one warm worker.
 func TestUnitsGroupByCompiler(t *testing.T) {
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: "../../data/corpus/demo", Data: data, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
+	env := stagetest.IsolatedEnv(t, "../../data/corpus/demo")
 	units, err := New().Plan(context.Background(), env)
 	if err != nil || len(units) == 0 {
 		t.Fatalf("plan: %d units, %v", len(units), err)

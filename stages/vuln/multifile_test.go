@@ -1,14 +1,10 @@
 package vuln
 
 import (
-	"context"
-	"path/filepath"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/regen/regentest"
 	"github.com/solbehave/solbehave/internal/stagetest"
-	"github.com/solbehave/solbehave/pipeline"
-	"github.com/solbehave/solbehave/schemas"
 )
 
 // TestBenchmarkMultiFile: the stage analyses a multi-file original and its
@@ -16,19 +12,14 @@ import (
 // one mutation is in a base's file) as the other oracles deploy them; the
 // reference reports what its original reports.
 func TestBenchmarkMultiFile(t *testing.T) {
-	corpus := filepath.Join(t.TempDir(), "corpus")
-	env := newEnv(t, corpus)
-	id := stagetest.WriteMultiFileCorpus(t, env.Engines.Solc(), corpus)
-	rec := stagetest.LoadRecords(t, corpus, 0, id)[0]
+	env := newEnv(t, "")
+	corpus, rec := stagetest.MultiFileRecord(t, env.Engines.Solc(), 0)
+	env.Corpus = corpus
 	regentest.MultiFileSamples(t, env, rec)
 	s := New()
 	s.Config.Population, s.Config.Generations = 8, 3
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil || c.Units != 3 || c.Failed != 0 {
-		t.Fatalf("counters %+v, err %v", c, err)
-	}
 	classes := map[string]string{}
-	for _, r := range read(t, env, schemas.VulnRuns) {
+	for _, r := range runVuln(t, env, s, 3) {
 		if r.Status != "ok" || r.Target != stagetest.MultiFileTarget || r.TestCases == 0 {
 			t.Errorf("run %+v", r)
 		}

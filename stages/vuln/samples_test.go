@@ -1,7 +1,6 @@
 package vuln
 
 import (
-	"context"
 	"strings"
 	"testing"
 
@@ -29,11 +28,7 @@ func TestBenchmarkOriginalAndSamples(t *testing.T) {
 	})
 	s := New()
 	s.Config.Population, s.Config.Generations = 12, 6
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil || c.Units != 3 || c.Failed != 0 {
-		t.Fatalf("counters %+v, err %v", c, err)
-	}
-	runs := read(t, env, schemas.VulnRuns)
+	runs := runVuln(t, env, s, 3)
 	if len(runs) != 3 {
 		t.Fatalf("%d runs, want the original and two samples", len(runs))
 	}

@@ -4,16 +4,14 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
-	"io"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/views"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -81,22 +79,28 @@ func writeCorpus(t *testing.T) string {
 	return dir
 }
 
+// newEnv is a run environment with engines of its own (a test may set
+// their options) and seed 7.
 func newEnv(t *testing.T, corpus string) *pipeline.Env {
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Seed: 7, Jobs: 2, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	t.Cleanup(env.Engines.Close)
+	env := stagetest.IsolatedEnv(t, corpus)
+	env.Seed = 7
 	return env
+}
+
+// runVuln runs s, wants the given number of units and none failed, and
+// returns the `vuln_runs` rows.
+func runVuln(t *testing.T, env *pipeline.Env, s *Stage, units int) []schemas.VulnRun {
+	t.Helper()
+	if c := stagetest.Run(t, env, s); c.Units != units || c.Failed != 0 {
+		t.Fatalf("counters %+v, want %d units, none failed", c, units)
+	}
+	return stagetest.Rows(t, env, schemas.VulnRuns)
 }
 
 func TestSmartBugsLayoutEndToEnd(t *testing.T) {
 	env := newEnv(t, writeCorpus(t))
 	s := New() // the default target, main, skips the bank's trailing Log
-	c, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil || c.Failed != 0 || c.Units != 4 {
-		t.Fatalf("counters %+v, err %v", c, err)
-	}
-	runs := read(t, env, schemas.VulnRuns)
+	runs := runVuln(t, env, s, 4)
 	byID := map[string]schemas.VulnRun{}
 	for _, r := range runs {
 		byID[r.ContractID] = r
@@ -109,7 +113,7 @@ func TestSmartBugsLayoutEndToEnd(t *testing.T) {
 		t.Errorf("safe run should fall back to the pragma's newest release: %+v", safe)
 	}
 	classes := map[string]bool{}
-	for _, f := range read(t, env, schemas.VulnFindings) {
+	for _, f := range stagetest.Rows(t, env, schemas.VulnFindings) {
 		classes[f.ContractID+":"+f.Class] = true
 		if f.ContractID == "reentrancy__bank" && f.Class == "reentrancy" && !f.Reproduces {
 			t.Errorf("the reentrancy finding does not reproduce: %+v", f)
@@ -118,13 +122,12 @@ func TestSmartBugsLayoutEndToEnd(t *testing.T) {
 	if !classes["reentrancy__bank:reentrancy"] || classes["front_running__safe:reentrancy"] {
 		t.Errorf("findings %v: want reentrancy on the bank only", classes)
 	}
-	if n := len(read(t, env, schemas.VulnLabels)); n != 10 {
+	if n := len(stagetest.Rows(t, env, schemas.VulnLabels)); n != 10 {
 		t.Errorf("%d label rows, want 5 per file", n)
 	}
 	checkEval(t, env)
-	again, err := (&pipeline.Runner{Env: env}).Run(context.Background(), s)
-	if err != nil || again.Ran != 0 || again.Skipped != 4 {
-		t.Errorf("a rerun should skip every unit: %+v %v", again, err)
+	if again := stagetest.Run(t, env, s); again.Ran != 0 || again.Skipped != 4 {
+		t.Errorf("a rerun should skip every unit: %+v", again)
 	}
 }
 
@@ -234,13 +237,4 @@ func TestAblationsAreSeparateUnits(t *testing.T) {
 	if _, err := s.Plan(context.Background(), env); err == nil {
 		t.Error("an unknown ablation was accepted")
 	}
-}
-
-func read[T any](t *testing.T, env *pipeline.Env, dataset schemas.Table[T]) []T {
-	t.Helper()
-	rows, err := warehouse.ReadDataset(env.Warehouse, dataset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return rows
 }

@@ -18,7 +18,6 @@ import (
 	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/warehouse"
-	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -75,15 +74,11 @@ func (p *Publisher) compact(ctx context.Context, db *sql.DB) error {
 	if err := p.loadFileRuns(ctx, db); err != nil {
 		return err
 	}
-	w, err := pipeline.Selection(p.Warehouse.Root) // the current units' parts, as the views read them
-	if err != nil {
-		return err
-	}
 	for _, d := range schemas.All() {
 		if releaseOwn[d.Name] {
 			continue
 		}
-		files, err := w.Files(d.Name)
+		files, err := p.selected.Files(d.Name)
 		if err != nil {
 			return err
 		}

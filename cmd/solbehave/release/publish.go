@@ -43,10 +43,11 @@ type Publisher struct {
 	Files, Datasets int   // what Publish wrote
 	Rows            int64 // rows published
 
-	manifests []pipeline.Manifest // the current units'
-	stale     []string            // units stale or failed: "stage unit: why"
-	runs      []schemas.RunRow    // the runs that made the rows published
-	mixed     []string            // parameters with several values in one dataset
+	manifests []pipeline.Manifest  // the current units'
+	selected  *warehouse.Warehouse // their parts, as the views read them
+	stale     []string             // units stale or failed: "stage unit: why"
+	runs      []schemas.RunRow     // the runs that made the rows published
+	mixed     []string             // parameters with several values in one dataset
 	spdx      map[string]string
 	writing   bool // the release folder was checked empty: a failure removes what it holds
 }
@@ -86,7 +87,7 @@ func (p *Publisher) publish(ctx context.Context) error {
 	if err := p.checkMixing(); err != nil {
 		return err
 	}
-	work, err := views.OpenInMemory(src.Root)
+	work, err := views.OpenSelectionInMemory(p.selected)
 	if err != nil {
 		return err
 	}

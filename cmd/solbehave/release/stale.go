@@ -21,6 +21,7 @@ func (p *Publisher) checkCurrency() error {
 		return err
 	}
 	p.manifests = c.Current
+	p.selected = c.Selection(p.Warehouse.Root)
 	for _, m := range c.Stale {
 		p.stale = append(p.stale, m.Stage+" "+m.Unit+": stale (its inputs or parameters changed after it ran)")
 	}

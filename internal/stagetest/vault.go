@@ -1,0 +1,50 @@
+package stagetest
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/pipeline"
+)
+
+// VaultID is the demo corpus's Vault, the contract of the paper's Figure 1.
+const VaultID = "Vault_0x4c9fd16cf84c1405a1a54a415446860e67a41b37"
+
+// The demo Vault's withdraw body and the two faulty ones the replay oracles
+// must tell apart from it.
+const (
+	VaultWithdraw = `        require(initialized);
+        require(balance >= amount);
+        balance -= amount;`
+
+	// Figure1Withdraw is Figure 1's regenerated withdraw: a silent no-op
+	// before initialize, and no underflow guard (0.4.24 arithmetic wraps).
+	Figure1Withdraw = `        if (!initialized) return;
+        balance -= amount;`
+
+	// NoBalanceCheckWithdraw drops the balance check alone: the fault
+	// reachable only after initialize.
+	NoBalanceCheckWithdraw = `        require(initialized);
+        balance -= amount;`
+)
+
+// CompileReplacing compiles a single-file record's source with original
+// replaced by replacement, stores the output and returns its artifact id.
+// It fails the test when the source lacks original or the edit leaves the
+// compiled contract as it was: a variant that is the original tests nothing.
+func CompileReplacing(t testing.TB, env *pipeline.Env, rec *deploy.Record, original, replacement string) string {
+	t.Helper()
+	var file, source string
+	for name, text := range rec.Files.Files {
+		file, source = name, text
+	}
+	if len(rec.Files.Files) != 1 || !strings.Contains(source, original) {
+		t.Fatalf("%s: no single source file holds %q", rec.Entry.ID, original)
+	}
+	id, _ := Compile(t, env, rec, map[string]string{file: strings.Replace(source, original, replacement, 1)})
+	if origID, _ := Compile(t, env, rec, nil); id == origID {
+		t.Fatalf("%s: replacing %q left the compiled contract unchanged", rec.Entry.ID, original)
+	}
+	return id
+}
