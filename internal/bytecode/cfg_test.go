@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/solbehave/solbehave/internal/evmasm"
 )
 
 // checkCFGInvariants asserts what every CFG must satisfy: blocks tile the
@@ -85,24 +86,24 @@ func TestBuildCFGFixtures(t *testing.T) {
 }
 
 func TestInBlockStackSimulation(t *testing.T) {
-	a := newAsm()
-	a.ref("ret").push(5).op(vm.SWAP1, vm.JUMP)                            // target moved by SWAP
-	a.label("ret").ref("two").push(1).push(2).op(vm.POP, vm.POP, vm.JUMP) // under POPs
-	a.label("two").ref("three").op(vm.DUP1, vm.POP, vm.JUMP)              // a DUP then POP
-	a.label("three").push(0x10).push(0x20).op(vm.ADD, vm.JUMP)            // folded to 0x30
-	a.label("dyn").op(vm.JUMP)                                            // from the caller
-	code := a.bytes(t)
+	a := evmasm.New().UsePush0()
+	a.PushLabel("ret").Push(5).Op(vm.SWAP1, vm.JUMP)                            // target moved by SWAP
+	a.Label("ret").PushLabel("two").Push(1).Push(2).Op(vm.POP, vm.POP, vm.JUMP) // under POPs
+	a.Label("two").PushLabel("three").Op(vm.DUP1, vm.POP, vm.JUMP)              // a DUP then POP
+	a.Label("three").Push(0x10).Push(0x20).Op(vm.ADD, vm.JUMP)                  // folded to 0x30
+	a.Label("dyn").Op(vm.JUMP)                                                  // from the caller
+	code := a.MustAssemble()
 	c := BuildCFG(code)
 	checkCFGInvariants(t, c)
 	for from, to := range map[string]string{"": "ret", "ret": "two", "two": "three"} {
-		if got := c.Blocks[a.pc(from)].Succs; !slices.Equal(got, []uint64{a.pc(to)}) {
-			t.Errorf("block %q edges %x, want [%x]", from, got, a.pc(to))
+		if got := c.Blocks[a.PC(from)].Succs; !slices.Equal(got, []uint64{a.PC(to)}) {
+			t.Errorf("block %q edges %x, want [%x]", from, got, a.PC(to))
 		}
 	}
-	if b := c.Blocks[a.pc("three")]; !b.BadJump || len(b.Succs) != 0 || b.Critical[0] != vm.ADD {
+	if b := c.Blocks[a.PC("three")]; !b.BadJump || len(b.Succs) != 0 || b.Critical[0] != vm.ADD {
 		t.Errorf("jump to 0x30 (no JUMPDEST) should be a bad jump with ADD critical: %+v", b)
 	}
-	if b := c.Blocks[a.pc("dyn")]; !b.Unresolved {
+	if b := c.Blocks[a.PC("dyn")]; !b.Unresolved {
 		t.Errorf("caller-supplied target should stay unresolved")
 	}
 }
@@ -110,22 +111,22 @@ func TestInBlockStackSimulation(t *testing.T) {
 func TestPathSimulationResolvesReturns(t *testing.T) {
 	// An internal function called twice, returning through the address its
 	// caller pushed: the second call must not be cut as a loop.
-	a := newAsm()
-	a.ref("r1").ref("f").op(vm.JUMP)
-	a.label("r1").ref("r2").ref("f").op(vm.JUMP)
-	a.label("r2").op(vm.STOP)
-	a.label("f").op(vm.TIMESTAMP, vm.POP, vm.JUMP)
-	c := BuildCFG(a.bytes(t))
-	if !c.Blocks[a.pc("f")].Unresolved {
+	a := evmasm.New().UsePush0()
+	a.PushLabel("r1").PushLabel("f").Op(vm.JUMP)
+	a.Label("r1").PushLabel("r2").PushLabel("f").Op(vm.JUMP)
+	a.Label("r2").Op(vm.STOP)
+	a.Label("f").Op(vm.TIMESTAMP, vm.POP, vm.JUMP)
+	c := BuildCFG(a.MustAssemble())
+	if !c.Blocks[a.PC("f")].Unresolved {
 		t.Fatal("f's return should be unresolved in-block")
 	}
 	sum := explore(c, 0, &absStack{}, DefaultLimits)
-	want := []uint64{0, a.pc("f"), a.pc("r1"), a.pc("f"), a.pc("r2")}
+	want := []uint64{0, a.PC("f"), a.PC("r1"), a.PC("f"), a.PC("r2")}
 	if sum.complete != 1 || sum.critical != 1 || sum.truncated || !slices.Equal(sum.criticalPaths[0], want) {
 		t.Fatalf("paths: complete %d critical %d truncated %v %x, want one path %x",
 			sum.complete, sum.critical, sum.truncated, sum.criticalPaths, want)
 	}
-	if !sum.resolved[[2]uint64{a.pc("f"), a.pc("r1")}] || !sum.resolved[[2]uint64{a.pc("f"), a.pc("r2")}] {
+	if !sum.resolved[[2]uint64{a.PC("f"), a.PC("r1")}] || !sum.resolved[[2]uint64{a.PC("f"), a.PC("r2")}] {
 		t.Errorf("return edges not reported: %v", sum.resolved)
 	}
 	if sum.classes.names()[ClassEnvironment] != true {
@@ -134,11 +135,11 @@ func TestPathSimulationResolvesReturns(t *testing.T) {
 }
 
 func TestLoopVisitedOncePerPath(t *testing.T) {
-	a := newAsm()
-	a.label("head").push(0).op(vm.CALLDATALOAD).ref("body").op(vm.JUMPI)
-	a.op(vm.STOP)
-	a.label("body").push(1).op(vm.SSTORE).ref("head").op(vm.JUMP)
-	c := BuildCFG(a.bytes(t))
+	a := evmasm.New().UsePush0()
+	a.Label("head").Push(0).Op(vm.CALLDATALOAD).PushLabel("body").Op(vm.JUMPI)
+	a.Op(vm.STOP)
+	a.Label("body").Push(1).Op(vm.SSTORE).PushLabel("head").Op(vm.JUMP)
+	c := BuildCFG(a.MustAssemble())
 	sum := explore(c, 0, &absStack{}, DefaultLimits)
 	// head->stop, head->body->head->stop; head->body->head->body is cut.
 	if sum.complete != 2 || !sum.hasSStore {
@@ -148,13 +149,13 @@ func TestLoopVisitedOncePerPath(t *testing.T) {
 
 func TestLimitsBoundTheSearch(t *testing.T) {
 	// 12 independent branches: 4096 paths unless bounded.
-	a := newAsm()
+	a := evmasm.New().UsePush0()
 	for i := range 12 {
 		l := string(rune('a' + i))
-		a.push(uint64(i)).op(vm.CALLDATALOAD).ref(l).op(vm.JUMPI).label(l)
+		a.Push(uint64(i)).Op(vm.CALLDATALOAD).PushLabel(l).Op(vm.JUMPI).Label(l)
 	}
-	a.op(vm.STOP)
-	c := BuildCFG(a.bytes(t))
+	a.Op(vm.STOP)
+	c := BuildCFG(a.MustAssemble())
 	sum := explore(c, 0, &absStack{}, Limits{MaxPaths: 100})
 	if sum.complete != 100 || !sum.truncated {
 		t.Fatalf("MaxPaths 100: complete %d truncated %v", sum.complete, sum.truncated)
@@ -169,42 +170,42 @@ func TestLimitsBoundTheSearch(t *testing.T) {
 }
 
 func TestCallValueOperand(t *testing.T) {
-	call := func(value func(*assembler)) *Block {
-		a := newAsm()
-		a.push(0).push(0).push(0).push(0)
+	call := func(value func(*evmasm.Asm)) *Block {
+		a := evmasm.New().UsePush0()
+		a.Push(0).Push(0).Push(0).Push(0)
 		value(a)
-		a.push(0xca11).op(vm.GAS, vm.CALL, vm.STOP)
-		return BuildCFG(a.bytes(t)).Blocks[0]
+		a.Push(0xca11).Op(vm.GAS, vm.CALL, vm.STOP)
+		return BuildCFG(a.MustAssemble()).Blocks[0]
 	}
-	if b := call(func(a *assembler) { a.push(0) }); len(b.Critical) != 0 {
+	if b := call(func(a *evmasm.Asm) { a.Push(0) }); len(b.Critical) != 0 {
 		t.Errorf("CALL with constant 0 value marked %v", b.Critical)
 	}
-	if b := call(func(a *assembler) { a.op(vm.CALLVALUE) }); !slices.Equal(b.Critical, []vm.OpCode{vm.CALL}) {
+	if b := call(func(a *evmasm.Asm) { a.Op(vm.CALLVALUE) }); !slices.Equal(b.Critical, []vm.OpCode{vm.CALL}) {
 		t.Errorf("CALL with CALLVALUE value marked %v", b.Critical)
 	}
-	if b := call(func(a *assembler) { a.push(3).push(3).op(vm.SUB) }); len(b.Critical) != 1 || b.Critical[0] != vm.SUB {
+	if b := call(func(a *evmasm.Asm) { a.Push(3).Push(3).Op(vm.SUB) }); len(b.Critical) != 1 || b.Critical[0] != vm.SUB {
 		t.Errorf("CALL with folded 3-3 value marked %v, want only SUB", b.Critical)
 	}
 }
 
 func TestAddDynamicEdge(t *testing.T) {
-	a := newAsm()
-	a.push(0x20).op(vm.CALLDATALOAD, vm.JUMP) // JUMP at pc 3
-	a.label("x").op(vm.STOP)
-	a.label("y").op(vm.STOP)
-	c := BuildCFG(a.bytes(t))
+	a := evmasm.New().UsePush0()
+	a.Push(0x20).Op(vm.CALLDATALOAD, vm.JUMP) // JUMP at pc 3
+	a.Label("x").Op(vm.STOP)
+	a.Label("y").Op(vm.STOP)
+	c := BuildCFG(a.MustAssemble())
 	if sum := explore(c, 0, &absStack{}, DefaultLimits); sum.complete != 0 || !sum.truncated {
 		t.Fatalf("unresolved jump should cut the path: %+v", sum)
 	}
-	if err := c.AddDynamicEdge(3, a.pc("y")); err != nil { // the JUMP
+	if err := c.AddDynamicEdge(3, a.PC("y")); err != nil { // the JUMP
 		t.Fatal(err)
 	}
 	for range 2 { // any pc of the block; a repeat is a no-op
-		if err := c.AddDynamicEdge(2, a.pc("x")); err != nil {
+		if err := c.AddDynamicEdge(2, a.PC("x")); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if got := c.Blocks[0].Succs; !slices.Equal(got, []uint64{a.pc("x"), a.pc("y")}) {
+	if got := c.Blocks[0].Succs; !slices.Equal(got, []uint64{a.PC("x"), a.PC("y")}) {
 		t.Fatalf("edges %x", got)
 	}
 	if sum := explore(c, 0, &absStack{}, DefaultLimits); sum.complete != 2 || sum.truncated {
@@ -214,10 +215,10 @@ func TestAddDynamicEdge(t *testing.T) {
 		from, to uint64
 		err      error
 	}{
-		{1, a.pc("x"), ErrNoSuchPC},  // inside PUSH1 data
-		{99, a.pc("x"), ErrNoSuchPC}, // past the code
+		{1, a.PC("x"), ErrNoSuchPC},  // inside PUSH1 data
+		{99, a.PC("x"), ErrNoSuchPC}, // past the code
 		{0, 2, ErrNotJumpDest},
-		{a.pc("x"), a.pc("y"), ErrNotJumpBlock},
+		{a.PC("x"), a.PC("y"), ErrNotJumpBlock},
 	} {
 		if err := c.AddDynamicEdge(tc.from, tc.to); !errors.Is(err, tc.err) {
 			t.Errorf("AddDynamicEdge(%d, %d) = %v, want %v", tc.from, tc.to, err, tc.err)
@@ -226,13 +227,13 @@ func TestAddDynamicEdge(t *testing.T) {
 }
 
 func TestBlockHalts(t *testing.T) {
-	a := newAsm()
-	a.push(0).op(vm.CALLDATALOAD).ref("end").op(vm.JUMPI) // block 0: JUMPI
-	a.push(1)                                             // falls into "mid"
-	a.label("mid").op(vm.POP, vm.STOP)
-	a.label("end").push(2) // runs off the end of the code: an implicit STOP
-	c := BuildCFG(a.bytes(t))
-	want := map[uint64]bool{0: false, 6: false, a.pc("mid"): true, a.pc("end"): true}
+	a := evmasm.New().UsePush0()
+	a.Push(0).Op(vm.CALLDATALOAD).PushLabel("end").Op(vm.JUMPI) // block 0: JUMPI
+	a.Push(1)                                                   // falls into "mid"
+	a.Label("mid").Op(vm.POP, vm.STOP)
+	a.Label("end").Push(2) // runs off the end of the code: an implicit STOP
+	c := BuildCFG(a.MustAssemble())
+	want := map[uint64]bool{0: false, 6: false, a.PC("mid"): true, a.PC("end"): true}
 	if len(c.Blocks) != len(want) {
 		t.Fatalf("%d blocks, want %d", len(c.Blocks), len(want))
 	}
@@ -247,16 +248,16 @@ func TestReachCompletesTruncatedPathSearch(t *testing.T) {
 	// The SSTORE sits on the fallthrough arm of the first branch; 4096 paths
 	// follow the join, so a path search bounded at 100 never comes back to
 	// that arm. The reachability summary must still see it.
-	a := newAsm()
-	a.push(0).op(vm.CALLDATALOAD).ref("join").op(vm.JUMPI)
-	a.push(1).push(0).op(vm.SSTORE)
-	a.label("join")
+	a := evmasm.New().UsePush0()
+	a.Push(0).Op(vm.CALLDATALOAD).PushLabel("join").Op(vm.JUMPI)
+	a.Push(1).Push(0).Op(vm.SSTORE)
+	a.Label("join")
 	for i := range 12 {
 		l := string(rune('a' + i))
-		a.push(uint64(i + 1)).op(vm.CALLDATALOAD).ref(l).op(vm.JUMPI).label(l)
+		a.Push(uint64(i + 1)).Op(vm.CALLDATALOAD).PushLabel(l).Op(vm.JUMPI).Label(l)
 	}
-	a.op(vm.NUMBER, vm.POP, vm.STOP)
-	c := BuildCFG(a.bytes(t))
+	a.Op(vm.NUMBER, vm.POP, vm.STOP)
+	c := BuildCFG(a.MustAssemble())
 	lim := Limits{MaxPaths: 100}
 	paths := explore(c, 0, &absStack{}, lim)
 	if paths.hasSStore || !paths.truncated {
@@ -277,11 +278,11 @@ func TestReachCompletesTruncatedPathSearch(t *testing.T) {
 }
 
 func TestReachIgnoresStoresThatRevert(t *testing.T) {
-	a := newAsm()
-	a.push(0).op(vm.CALLDATALOAD).ref("ok").op(vm.JUMPI)
-	a.push(1).push(0).op(vm.SSTORE).push(0).push(0).op(vm.REVERT) // rolled back
-	a.label("ok").push(0).op(vm.SLOAD, vm.POP, vm.STOP)
-	c := BuildCFG(a.bytes(t))
+	a := evmasm.New().UsePush0()
+	a.Push(0).Op(vm.CALLDATALOAD).PushLabel("ok").Op(vm.JUMPI)
+	a.Push(1).Push(0).Op(vm.SSTORE).Push(0).Push(0).Op(vm.REVERT) // rolled back
+	a.Label("ok").Push(0).Op(vm.SLOAD, vm.POP, vm.STOP)
+	c := BuildCFG(a.MustAssemble())
 	s := reach(c, 0, &absStack{}, DefaultLimits.MaxStates)
 	p := explore(c, 0, &absStack{}, DefaultLimits)
 	if s.hasSStore || p.hasSStore || !s.hasSLoad || !p.hasSLoad {
@@ -293,15 +294,15 @@ func TestBranchRefinementPrunesContradictions(t *testing.T) {
 	// A flag is tested twice, as solc does around try/catch: the second
 	// JUMPI must follow what the first one implied, or the path reaches a
 	// JUMP whose destination is misaligned.
-	a := newAsm()
-	a.ref("ret").push(4).op(vm.CALLDATALOAD, vm.DUP1, vm.ISZERO).ref("failed").op(vm.JUMPI)
-	a.push(7).op(vm.SWAP1).ref("join").op(vm.JUMP) // success arm: one extra word under the flag
-	a.label("failed")
-	a.label("join").ref("use").op(vm.JUMPI) // jumps when the flag is set
-	a.op(vm.JUMP)                           // the flag was 0: return address on top
-	a.label("use").op(vm.POP, vm.JUMP)      // drop the extra word, return
-	a.label("ret").op(vm.STOP)
-	c := BuildCFG(a.bytes(t))
+	a := evmasm.New().UsePush0()
+	a.PushLabel("ret").Push(4).Op(vm.CALLDATALOAD, vm.DUP1, vm.ISZERO).PushLabel("failed").Op(vm.JUMPI)
+	a.Push(7).Op(vm.SWAP1).PushLabel("join").Op(vm.JUMP) // success arm: one extra word under the flag
+	a.Label("failed")
+	a.Label("join").PushLabel("use").Op(vm.JUMPI) // jumps when the flag is set
+	a.Op(vm.JUMP)                                 // the flag was 0: return address on top
+	a.Label("use").Op(vm.POP, vm.JUMP)            // drop the extra word, return
+	a.Label("ret").Op(vm.STOP)
+	c := BuildCFG(a.MustAssemble())
 	sum := explore(c, 0, &absStack{}, DefaultLimits)
 	if sum.complete != 2 || sum.truncated || sum.cuts.Unresolved != 0 {
 		t.Fatalf("complete %d (want 2), truncated %v, cuts %+v", sum.complete, sum.truncated, sum.cuts)

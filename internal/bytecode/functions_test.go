@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/core/vm/runtime"
 	"github.com/ethereum/go-ethereum/crypto"
+	"github.com/solbehave/solbehave/internal/evmasm"
 )
 
 // trace runs code on go-ethereum's EVM with input as calldata and returns
@@ -228,28 +229,28 @@ func TestCandidateOrderRules(t *testing.T) {
 
 func TestDispatchVariants(t *testing.T) {
 	const s1, s2, s3, s4, s8, s9, mid = 0x11111111, 0x22222222, 0x33333333, 0x44444444, 0x88888888, 0x99999999, 0x30000000
-	a := newAsm()
-	a.selectorHead()
-	a.op(vm.DUP1).push4(mid).op(vm.GT).ref("low").op(vm.JUMPI) // binary search: mid > sel
-	a.op(vm.DUP1).push4(s3).op(vm.EQ).ref("f3").op(vm.JUMPI)
-	a.op(vm.DUP1).push4(s4).op(vm.EQ, vm.ISZERO).ref("fallback").op(vm.JUMPI) // Vyper style
-	a.labels["f4"] = len(a.code)
-	a.push(1).push(0).op(vm.SSTORE, vm.STOP)
-	a.label("low").op(vm.DUP1).push4(s1).op(vm.EQ).ref("f1").op(vm.JUMPI)
-	a.push4(s2).op(vm.DUP2, vm.EQ).ref("f2").op(vm.JUMPI) // PUSH4 s DUP2 EQ
-	a.ref("fallback").op(vm.JUMP)
-	a.label("fallback").push(4).op(vm.CALLDATALOAD).push4(s9).op(vm.EQ).ref("f1").op(vm.JUMPI) // not the selector
-	a.push(0).push(0).op(vm.REVERT)
-	a.label("f1").op(vm.DUP1).push4(s8).op(vm.EQ).ref("f2").op(vm.JUMPI, vm.STOP) // a comparison in a body
-	a.label("f2").op(vm.STOP)
-	a.label("f3").op(vm.TIMESTAMP, vm.STOP)
-	code := a.bytes(t)
+	a := evmasm.New().UsePush0()
+	selectorHead(a)
+	a.Op(vm.DUP1).PushSelector(mid).Op(vm.GT).PushLabel("low").Op(vm.JUMPI) // binary search: mid > sel
+	a.Op(vm.DUP1).PushSelector(s3).Op(vm.EQ).PushLabel("f3").Op(vm.JUMPI)
+	a.Op(vm.DUP1).PushSelector(s4).Op(vm.EQ, vm.ISZERO).PushLabel("fallback").Op(vm.JUMPI) // Vyper style
+	a.Mark("f4") // the fall-through entry has no JUMPDEST
+	a.Push(1).Push(0).Op(vm.SSTORE, vm.STOP)
+	a.Label("low").Op(vm.DUP1).PushSelector(s1).Op(vm.EQ).PushLabel("f1").Op(vm.JUMPI)
+	a.PushSelector(s2).Op(vm.DUP2, vm.EQ).PushLabel("f2").Op(vm.JUMPI) // PUSH4 s DUP2 EQ
+	a.PushLabel("fallback").Op(vm.JUMP)
+	a.Label("fallback").Push(4).Op(vm.CALLDATALOAD).PushSelector(s9).Op(vm.EQ).PushLabel("f1").Op(vm.JUMPI) // not the selector
+	a.Push(0).Push(0).Op(vm.REVERT)
+	a.Label("f1").Op(vm.DUP1).PushSelector(s8).Op(vm.EQ).PushLabel("f2").Op(vm.JUMPI, vm.STOP) // a comparison in a body
+	a.Label("f2").Op(vm.STOP)
+	a.Label("f3").Op(vm.TIMESTAMP, vm.STOP)
+	code := a.MustAssemble()
 	c := BuildCFG(code)
 	got := map[uint32]uint64{}
 	for _, r := range Dispatch(c) {
 		got[binary.BigEndian.Uint32(r.Selector[:])] = r.Entry
 	}
-	want := map[uint32]uint64{s1: a.pc("f1"), s2: a.pc("f2"), s3: a.pc("f3"), s4: a.pc("f4")}
+	want := map[uint32]uint64{s1: a.PC("f1"), s2: a.PC("f2"), s3: a.PC("f3"), s4: a.PC("f4")}
 	if len(got) != len(want) {
 		t.Fatalf("routes %x, want %x", got, want)
 	}

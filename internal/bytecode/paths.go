@@ -142,18 +142,25 @@ func (e *explorer) visit(start uint64, s *absStack) {
 				e.finish(endCut)
 				continue
 			}
-			next := s
-			if i < len(nexts)-1 {
-				next = s.clone()
-			}
-			if n.branch != 0 {
-				next.refine(eff.cond, n.branch > 0)
-			}
 			e.onPath[key] = true
-			e.visit(n.pc, next)
+			e.visit(n.pc, successorStack(s, eff, nexts, i))
 			delete(e.onPath, key)
 		}
 	}
+}
+
+// successorStack is the stack successor j of nexts starts from, refined by
+// the branch it takes: a clone of s, except for the last successor, which
+// takes s itself (nothing else reads it after).
+func successorStack(s *absStack, eff blockEffect, nexts []succ, j int) *absStack {
+	next := s
+	if j < len(nexts)-1 {
+		next = s.clone()
+	}
+	if nexts[j].branch != 0 {
+		next.refine(eff.cond, nexts[j].branch > 0)
+	}
+	return next
 }
 
 func (e *explorer) enter(b *Block, eff blockEffect) {

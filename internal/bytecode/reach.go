@@ -71,14 +71,7 @@ func reach(c *CFG, entry uint64, s *absStack, maxStates int) reachSummary {
 				succeeds[i] = succeeds[i] || n.end != endFailure
 				continue
 			}
-			next := st
-			if j < len(nexts)-1 {
-				next = st.clone()
-			}
-			if n.branch != 0 {
-				next.refine(eff.cond, n.branch > 0)
-			}
-			add(n.pc, next, i)
+			add(n.pc, successorStack(st, eff, nexts, j), i)
 		}
 	}
 	sum.hasSStore, sum.hasSLoad = storageOnSuccess(blocks, preds, succeeds)

@@ -20,6 +20,7 @@ import (
 	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/internal/guardstate"
 	"github.com/solbehave/solbehave/internal/replay"
+	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -446,11 +447,15 @@ func FromRecord(rec *deploy.Record, out *solc.Output, g *dcrgraph.Graph) (Contra
 	if err != nil {
 		return Contract{}, fmt.Errorf("original: %w", err)
 	}
-	layout, err := guardstate.LayoutOf(out, target.Name)
+	prog, err := solast.ParseProgram(out.ASTs(), nil) // once, for the layout and the ownership analysis
+	if err != nil {
+		return Contract{}, err
+	}
+	layout, err := guardstate.ProgramLayout(out, prog, target.Name)
 	if err != nil {
 		layout = nil // guards then read getters only
 	}
-	owners, err := OwnershipFunctions(out, target.Name)
+	owners, err := programOwnershipFunctions(out, prog, target.Name)
 	if err != nil {
 		return Contract{}, err
 	}

@@ -22,6 +22,12 @@ var abiOwnershipNames = []string{"renounceOwnership", "transferOwnership"}
 // with, directly or through the internal functions they call, plus
 // renounceOwnership and transferOwnership when the ABI has them.
 func OwnershipFunctions(out *solc.Output, contract string) ([]string, error) {
+	return programOwnershipFunctions(out, nil, contract)
+}
+
+// programOwnershipFunctions is OwnershipFunctions over out's ASTs parsed
+// into prog already (nil: parsed here).
+func programOwnershipFunctions(out *solc.Output, prog *solast.Program, contract string) ([]string, error) {
 	c, err := out.Contract(contract)
 	if err != nil {
 		return nil, err
@@ -30,7 +36,7 @@ func OwnershipFunctions(out *solc.Output, contract string) ([]string, error) {
 	if err != nil {
 		return nil, fmt.Errorf("ABI of %s: %w", contract, err)
 	}
-	a, err := newOwnerAnalysis(out, contract)
+	a, err := newOwnerAnalysis(out, prog, contract)
 	if err != nil {
 		return nil, err
 	}
@@ -62,10 +68,12 @@ type ownerAnalysis struct {
 	modifiers []*solast.Node
 }
 
-func newOwnerAnalysis(out *solc.Output, contract string) (*ownerAnalysis, error) {
-	prog, err := solast.ParseProgram(out.ASTs(), nil)
-	if err != nil {
-		return nil, err
+func newOwnerAnalysis(out *solc.Output, prog *solast.Program, contract string) (*ownerAnalysis, error) {
+	if prog == nil {
+		var err error
+		if prog, err = solast.ParseProgram(out.ASTs(), nil); err != nil {
+			return nil, err
+		}
 	}
 	a := &ownerAnalysis{nodes: prog.Nodes, addrVars: map[int]bool{}, stateVars: map[int]bool{}}
 	target := prog.Contract(contract)

@@ -146,14 +146,17 @@ type evmKey struct{ number, time, gasLimit uint64 }
 
 // New returns a harness over an empty in-memory state.
 func New(opts Options) *Harness {
-	inner := newMemoryState()
+	inner := NewMemoryState()
 	// A funded coinbase exists, as on a real chain; an empty one would be
 	// created by every fee payment and deleted again by EIP-158.
 	inner.SetBalance(Coinbase, uint256.NewInt(1), tracing.BalanceChangeUnspecified)
 	return newHarness(opts, inner)
 }
 
-func newMemoryState() *state.StateDB {
+// NewMemoryState is an empty in-memory go-ethereum state, what a harness
+// starts from (and code that drives go-ethereum directly, as the benchmarks'
+// bare floor, to compare like with like).
+func NewMemoryState() *state.StateDB {
 	db := state.NewDatabase(triedb.NewDatabase(rawdb.NewMemoryDatabase(), nil), nil)
 	s, err := state.New(types.EmptyRootHash, db)
 	if err != nil { // an empty in-memory trie cannot fail to open
@@ -289,7 +292,7 @@ func (h *Harness) evmFor(b Block, gas uint64) *vm.EVM {
 		return h.evm
 	}
 	h.dropEVM(true)
-	ctx := h.blockContext(key)
+	ctx := BlockContext(h.config, Block{Number: key.number, Time: key.time}, key.gasLimit)
 	h.evm = vm.NewEVM(ctx, h.rec, h.config, vm.Config{Tracer: h.tracer, NoBaseFee: true})
 	h.evm.SetJumpDestCache(jumpDestAnalyses)
 	h.evmKey = key
@@ -306,20 +309,24 @@ func (h *Harness) dropEVM(release bool) {
 	h.evm = nil
 }
 
-func (h *Harness) blockContext(k evmKey) vm.BlockContext {
+// BlockContext is the context every message of block b runs in under cfg,
+// with gasLimit as the block's gas limit: coinbase, DIFFICULTY or PREVRANDAO
+// and BLOCKHASH as the harness sets them. Code that drives go-ethereum
+// directly (the benchmarks' bare floor) uses it to run the same code paths.
+func BlockContext(cfg *params.ChainConfig, b Block, gasLimit uint64) vm.BlockContext {
 	ctx := vm.BlockContext{
 		CanTransfer: core.CanTransfer,
 		Transfer:    core.Transfer,
 		GetHash:     blockHash,
 		Coinbase:    Coinbase,
-		GasLimit:    k.gasLimit,
-		BlockNumber: new(big.Int).SetUint64(k.number),
-		Time:        k.time,
+		GasLimit:    gasLimit,
+		BlockNumber: new(big.Int).SetUint64(b.Number),
+		Time:        b.Time,
 		BaseFee:     new(big.Int),
 		BlobBaseFee: new(big.Int),
 	}
-	if merged(h.config, k.number) {
-		random := prevRandao(k.number)
+	if merged(cfg, b.Number) {
+		random := prevRandao(b.Number)
 		ctx.Random = &random
 		ctx.Difficulty = new(big.Int)
 	} else {

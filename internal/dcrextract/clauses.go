@@ -326,18 +326,7 @@ func (m *model) returnReads(fn, call *solast.Node, sc *scope, pol int, out []pol
 	}
 	for _, s := range body.Children {
 		if s.Type == "VariableDeclarationStatement" {
-			var decls []*solast.Node
-			var init *solast.Node
-			for _, c := range s.Children {
-				if c.Type == "VariableDeclaration" && c.Field != "initialValue" {
-					decls = append(decls, c)
-				} else {
-					init = c
-				}
-			}
-			if len(decls) == 1 && init != nil {
-				csc.binds[decls[0].ID] = binding{expr: init, sc: csc}
-			}
+			bindLocal(s, csc)
 		}
 		if s.Type == "Return" {
 			out = m.polarReads(operand(s, "expression", 0), csc, pol, out, depth+1)

@@ -7,7 +7,8 @@ import (
 	"testing"
 )
 
-func loadGifto(t *testing.T) (*Graph, *Engine) {
+// parseGifto reads the graph of the paper's Figure 3.
+func parseGifto(t *testing.T) *Graph {
 	t.Helper()
 	data, err := os.ReadFile("testdata/gifto.json")
 	if err != nil {
@@ -17,6 +18,12 @@ func loadGifto(t *testing.T) (*Graph, *Engine) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return g
+}
+
+func loadGifto(t *testing.T) (*Graph, *Engine) {
+	t.Helper()
+	g := parseGifto(t)
 	e, err := NewEngine(g)
 	if err != nil {
 		t.Fatal(err)

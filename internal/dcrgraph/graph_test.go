@@ -3,7 +3,6 @@ package dcrgraph
 import (
 	"bytes"
 	"errors"
-	"os"
 	"strings"
 	"testing"
 )
@@ -153,14 +152,7 @@ func TestPrerequisites(t *testing.T) {
 }
 
 func TestGiftoFileIsCanonicalInput(t *testing.T) {
-	data, err := os.ReadFile("testdata/gifto.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	g, err := Parse(data)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := parseGifto(t)
 	if len(g.Events) != 7 || len(g.Relations) != 4 {
 		t.Errorf("gifto has %d events, %d relations", len(g.Events), len(g.Relations))
 	}

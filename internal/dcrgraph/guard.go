@@ -172,13 +172,24 @@ var binaryPrec = map[string]int{
 	"**": 7,
 }
 
+// nest counts one more level of recursion, refusing one past maxParseDepth
+// (the error names maxDepth, the bound users can rely on); unnest undoes it.
+func (p *parser) nest() error {
+	if p.depth++; p.depth > maxParseDepth {
+		return fmt.Errorf("guard nests deeper than %d", maxDepth)
+	}
+	return nil
+}
+
+func (p *parser) unnest() { p.depth-- }
+
 // expr is a Pratt loop: it parses operators binding at least as tightly as
 // minPrec.
 func (p *parser) expr(minPrec int) (node, error) {
-	if p.depth++; p.depth > maxParseDepth {
-		return nil, fmt.Errorf("guard nests deeper than %d", maxDepth)
+	if err := p.nest(); err != nil {
+		return nil, err
 	}
-	defer func() { p.depth-- }()
+	defer p.unnest()
 	left, err := p.unary()
 	if err != nil {
 		return nil, err
@@ -207,10 +218,10 @@ func (p *parser) unary() (node, error) {
 	t := p.peek()
 	if t.kind == tokOp && (t.text == "!" || t.text == "-") {
 		p.pos++
-		if p.depth++; p.depth > maxParseDepth {
-			return nil, fmt.Errorf("guard nests deeper than %d", maxDepth)
+		if err := p.nest(); err != nil {
+			return nil, err
 		}
-		defer func() { p.depth-- }()
+		defer p.unnest()
 		x, err := p.unary()
 		if err != nil {
 			return nil, err
@@ -263,11 +274,11 @@ func (p *parser) identifier(t token) (node, error) {
 	case "true", "false":
 		return &literalNode{v: BoolValue(t.text == "true")}, nil
 	case "now":
-		return p.stateful(&timestampNode{}), nil
+		return p.stateful(&blockNode{}), nil
 	case "msg":
 		return p.member(t, map[string]node{"sender": &senderNode{}})
 	case "block":
-		return p.member(t, map[string]node{"timestamp": &timestampNode{}, "number": &blockNumberNode{}})
+		return p.member(t, map[string]node{"timestamp": &blockNode{}, "number": &blockNode{number: true}})
 	case "this":
 		return p.thisExpr()
 	case "address", "payable":

@@ -131,27 +131,28 @@ func (thisNode) eval(s State) (Value, error) {
 }
 func (thisNode) write(b *strings.Builder) { b.WriteString("this") }
 
-type timestampNode struct{}
+// blockNode reads the block: block.timestamp (also `now`), or block.number.
+type blockNode struct{ number bool }
 
-func (timestampNode) eval(s State) (Value, error) {
+func (n blockNode) eval(s State) (Value, error) {
 	c, ok := s.(Chain)
 	if !ok {
-		return Value{}, errors.New("block.timestamp needs a State that implements dcr.Chain")
+		return Value{}, fmt.Errorf("%s needs a State that implements dcr.Chain", n.name())
+	}
+	if n.number {
+		return c.BlockNumber()
 	}
 	return c.Timestamp()
 }
-func (timestampNode) write(b *strings.Builder) { b.WriteString("block.timestamp") }
 
-type blockNumberNode struct{}
-
-func (blockNumberNode) eval(s State) (Value, error) {
-	c, ok := s.(Chain)
-	if !ok {
-		return Value{}, errors.New("block.number needs a State that implements dcr.Chain")
+func (n blockNode) name() string {
+	if n.number {
+		return "block.number"
 	}
-	return c.BlockNumber()
+	return "block.timestamp"
 }
-func (blockNumberNode) write(b *strings.Builder) { b.WriteString("block.number") }
+
+func (n blockNode) write(b *strings.Builder) { b.WriteString(n.name()) }
 
 // castNode is address(x), payable(x) or uintN(x)/intN(x); integer casts
 // truncate as Solidity does, so uint256(-1) is the maximum uint256.

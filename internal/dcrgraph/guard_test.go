@@ -25,6 +25,17 @@ func evalString(t *testing.T, src string, s State) string {
 	return v.String()
 }
 
+// expectEvals evaluates each guard source of cases in s and compares the
+// value's text with the one given.
+func expectEvals(t *testing.T, s State, cases map[string]string) {
+	t.Helper()
+	for src, want := range cases {
+		if got := evalString(t, src, s); got != want {
+			t.Errorf("%s = %s, want %s", src, got, want)
+		}
+	}
+}
+
 func TestGuardPrecedence(t *testing.T) {
 	cases := []struct{ src, tree string }{
 		{"1 + 2 * 3", "(1 + (2 * 3))"},
@@ -61,11 +72,7 @@ func TestGuardArithmetic(t *testing.T) {
 		"3 > 2 == true":                 "true",
 		"1 <= 1 && 2 >= 3 || !(1 != 1)": "true",
 	}
-	for src, want := range cases {
-		if got := evalString(t, src, s); got != want {
-			t.Errorf("%s = %s, want %s", src, got, want)
-		}
-	}
+	expectEvals(t, s, cases)
 }
 
 func TestGuardLiterals(t *testing.T) {
@@ -90,11 +97,7 @@ func TestGuardLiterals(t *testing.T) {
 		"25e-1 ether": "2500000000000000000",
 		"0x00000000000000000000000000000000000000ff": "0x00000000000000000000000000000000000000ff",
 	}
-	for src, want := range cases {
-		if got := evalString(t, src, s); got != want {
-			t.Errorf("%s = %s, want %s", src, got, want)
-		}
-	}
+	expectEvals(t, s, cases)
 	v, _ := mustGuard(t, "0x000000000000000000000000000000000000dEaD", nil).Eval(s)
 	if v.Kind() != KindAddress {
 		t.Errorf("40-digit hex literal is %s, want address", v.Kind())
@@ -124,11 +127,7 @@ func TestGuardStateReads(t *testing.T) {
 		"this.balance > 1 ether":       "true",
 		"balances[address(0)]":         "0",
 	}
-	for src, want := range cases {
-		if got := evalString(t, src, s); got != want {
-			t.Errorf("%s = %s, want %s", src, got, want)
-		}
-	}
+	expectEvals(t, s, cases)
 	if got := mustGuard(t, "balances[msg.sender] > cap && !paused", nil).StateVars(); strings.Join(got, ",") != "balances,cap,paused" {
 		t.Errorf("StateVars = %v", got)
 	}
@@ -213,11 +212,7 @@ func TestGuardCasts(t *testing.T) {
 		"uint160(address(1))": "1",
 		"address(0x1)":        "0x0000000000000000000000000000000000000001",
 	}
-	for src, want := range cases {
-		if got := evalString(t, src, s); got != want {
-			t.Errorf("%s = %s, want %s", src, got, want)
-		}
-	}
+	expectEvals(t, s, cases)
 }
 
 func TestGuardErrors(t *testing.T) {

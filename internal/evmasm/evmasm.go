@@ -1,7 +1,8 @@
 // Package evmasm is a tiny two-pass EVM assembler for hand-written bytecode:
 // the vuln stage's attacker contract and the test contracts of chain and
-// replay. It knows opcodes, shortest PUSHes of constants, PUSH2s of labels
-// (resolved once every label is placed) and raw bytes.
+// replay, and bytecode's analysis fixtures. It knows opcodes, shortest
+// PUSHes of constants, PUSH4s of selectors, PUSH2s of labels (resolved once
+// every label is placed) and raw bytes.
 package evmasm
 
 import (
@@ -16,6 +17,7 @@ type Asm struct {
 	code   []byte
 	labels map[string]int
 	refs   map[int]string // offset of a PUSH2 operand -> label
+	push0  bool           // Push(0) is PUSH0 (Shanghai and later)
 }
 
 // New starts an empty program.
@@ -29,9 +31,18 @@ func (a *Asm) Op(ops ...vm.OpCode) *Asm {
 	return a
 }
 
+// UsePush0 makes Push(0) emit PUSH0, for code that runs from Shanghai on.
+func (a *Asm) UsePush0() *Asm {
+	a.push0 = true
+	return a
+}
+
 // Push emits the shortest PUSHn of v (PUSH1 0 for 0, so it runs before
-// Shanghai, which brought PUSH0).
+// Shanghai, which brought PUSH0; see UsePush0).
 func (a *Asm) Push(v uint64) *Asm {
+	if v == 0 && a.push0 {
+		return a.Op(vm.PUSH0)
+	}
 	var b [8]byte
 	binary.BigEndian.PutUint64(b[:], v)
 	return a.PushBytes(b[:]...)
@@ -54,6 +65,14 @@ func (a *Asm) PushBytes(b ...byte) *Asm {
 	return a
 }
 
+// PushSelector emits PUSH4 of a function selector, all four bytes even with
+// leading zeros, as compilers emit it.
+func (a *Asm) PushSelector(sel uint32) *Asm {
+	a.code = append(a.code, byte(vm.PUSH4))
+	a.code = binary.BigEndian.AppendUint32(a.code, sel)
+	return a
+}
+
 // PushLabel emits PUSH2 with the offset of a label placed before or after.
 func (a *Asm) PushLabel(name string) *Asm {
 	a.code = append(a.code, byte(vm.PUSH2))
@@ -73,6 +92,9 @@ func (a *Asm) Mark(name string) *Asm {
 	a.labels[name] = len(a.code)
 	return a
 }
+
+// PC is the offset of a placed label (0 for one not placed).
+func (a *Asm) PC(name string) uint64 { return uint64(a.labels[name]) }
 
 // Raw emits bytes as they are (data, or code assembled elsewhere).
 func (a *Asm) Raw(b []byte) *Asm {

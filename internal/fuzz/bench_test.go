@@ -8,14 +8,10 @@ import (
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
-	"github.com/ethereum/go-ethereum/core"
-	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/tracing"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/params"
-	"github.com/ethereum/go-ethereum/triedb"
 	"github.com/holiman/uint256"
 
 	"github.com/solbehave/solbehave/internal/chain"
@@ -239,11 +235,7 @@ func creationCode(b *testing.B, p *pair) []byte {
 // bareDeploy runs the creation in a fresh plain state, from the deployer at
 // the recorded nonce.
 func bareDeploy(b *testing.B, p *pair, code []byte) (*state.StateDB, common.Address) {
-	db := state.NewDatabase(triedb.NewDatabase(rawdb.NewMemoryDatabase(), nil), nil)
-	s, err := state.New(types.EmptyRootHash, db)
-	if err != nil {
-		b.Fatal(err)
-	}
+	s := chain.NewMemoryState()
 	s.SetNonce(p.orig.Deployer, p.orig.Chain.Nonce(p.orig.Deployer)-1, tracing.NonceChangeUnspecified)
 	evm := vm.NewEVM(bareBlockAt(p.orig.Block), s, params.MainnetChainConfig, vm.Config{})
 	_, addr, _, err := evm.Create(p.orig.Deployer, code, vm.NewGasBudget(chain.DefaultGas, 0), new(uint256.Int))
@@ -256,11 +248,7 @@ func bareDeploy(b *testing.B, p *pair, code []byte) (*state.StateDB, common.Addr
 
 func bareBlock(p *pair) vm.BlockContext { return bareBlockAt(afterDeployment(p.orig.Block, 0)) }
 
+// bareBlockAt is the harness's block context, so both run the same code paths.
 func bareBlockAt(blk chain.Block) vm.BlockContext {
-	return vm.BlockContext{
-		CanTransfer: core.CanTransfer, Transfer: core.Transfer,
-		GetHash:  func(uint64) common.Hash { return common.Hash{} },
-		GasLimit: chain.BlockGasLimit, BlockNumber: new(big.Int).SetUint64(blk.Number), Time: blk.Time,
-		Difficulty: big.NewInt(1), BaseFee: new(big.Int),
-	}
+	return chain.BlockContext(params.MainnetChainConfig, blk, chain.BlockGasLimit)
 }

@@ -14,16 +14,12 @@ import (
 // sample must pass every fuzzable function with the whole budget.
 func TestReferenceVaultIsEquivalent(t *testing.T) {
 	p := deployPair(t, loadDemo(t, "Vault"), nil)
-	ref, sample := p.targets()
 	methods := FuzzableMethods(p.orig.ABI)
 	if got := len(methods); got != 3 {
 		t.Fatalf("Vault has %d fuzzable functions, want 3 (initialize, deposit, withdraw)", got)
 	}
 	for _, m := range methods {
-		rep, err := Differential(context.Background(), ref, sample, m, p.config(42))
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := p.fuzz(t, m, p.config(42))
 		if !rep.Equivalent || rep.StopReason != StopBudget || rep.Calls != DefaultCalls {
 			t.Errorf("%s: equivalent=%v stop=%s calls=%d, want equivalent over the whole budget", m.Sig, rep.Equivalent, rep.StopReason, rep.Calls)
 		}
@@ -38,12 +34,8 @@ func TestReferenceVaultIsEquivalent(t *testing.T) {
 // caught within a few hundred calls and shrinks to one call.
 func TestFigure1WithdrawDiverges(t *testing.T) {
 	p := figure1Vault(t)
-	ref, sample := p.targets()
 	m := p.method(t, "withdraw")
-	rep, err := Differential(context.Background(), ref, sample, m, p.config(42))
-	if err != nil {
-		t.Fatal(err)
-	}
+	rep := p.fuzz(t, m, p.config(42))
 	if rep.Equivalent || rep.StopReason != StopCounterexample || rep.Counterexample == nil {
 		t.Fatalf("withdraw: equivalent=%v stop=%s, want a counterexample", rep.Equivalent, rep.StopReason)
 	}
@@ -72,10 +64,7 @@ func TestFigure1WithdrawDiverges(t *testing.T) {
 		t.Errorf("want the shrunk counterexample withdraw(0): original reverts, sample succeeds")
 	}
 	for _, name := range []string{"initialize", "deposit"} {
-		rep, err := Differential(context.Background(), ref, sample, p.method(t, name), p.config(42))
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := p.fuzz(t, p.method(t, name), p.config(42))
 		if !rep.Equivalent {
 			t.Errorf("%s is unchanged by the edit but was found non-equivalent", name)
 		}
@@ -87,14 +76,10 @@ func TestFigure1WithdrawDiverges(t *testing.T) {
 // seed draws other values.)
 func TestDeterministic(t *testing.T) {
 	p := figure1Vault(t)
-	ref, sample := p.targets()
 	run := func(seed uint64, name string) *Report {
 		cfg := p.config(seed)
 		cfg.Calls = 3000
-		rep, err := Differential(context.Background(), ref, sample, p.method(t, name), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := p.fuzz(t, p.method(t, name), cfg)
 		rep.Elapsed = 0
 		return rep
 	}
@@ -110,7 +95,6 @@ func TestDeterministic(t *testing.T) {
 // passes against itself (a shorter budget keeps the test fast).
 func TestReferenceGiftTokenIsEquivalent(t *testing.T) {
 	p := deployPair(t, loadDemo(t, "GiftToken"), nil)
-	ref, sample := p.targets()
 	methods := FuzzableMethods(p.orig.ABI)
 	var sigs []string
 	for _, m := range methods {
@@ -124,10 +108,7 @@ func TestReferenceGiftTokenIsEquivalent(t *testing.T) {
 	cfg := p.config(42)
 	cfg.Calls = 2000
 	for _, m := range methods {
-		rep, err := Differential(context.Background(), ref, sample, m, cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := p.fuzz(t, m, cfg)
 		t.Logf("%s: %d calls in %v, coverage %+v corpus %d", m.Sig, rep.Calls, rep.Elapsed, rep.CoverageRef, rep.Corpus)
 		if !rep.Equivalent || rep.Calls != cfg.Calls {
 			t.Errorf("%s: equivalent=%v after %d calls (%+v)", m.Sig, rep.Equivalent, rep.Calls, rep.Counterexample)
@@ -143,15 +124,7 @@ func TestGiftTokenOffByOne(t *testing.T) {
 	p := deployPair(t, rec, func(src string) string {
 		return strings.Replace(src, "if (balances[msg.sender] >= _amount && _amount > 0", "if (balances[msg.sender] > _amount && _amount > 0", 1)
 	})
-	ref, sample := p.targets()
-	m := p.method(t, "transfer")
-	rep, err := Differential(context.Background(), ref, sample, m, p.config(42))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Equivalent {
-		t.Fatalf("the off-by-one transfer was found equivalent after %d calls", rep.Calls)
-	}
+	rep, m := p.counterexample(t, "transfer")
 	cx := rep.Counterexample
 	last := cx.Steps[len(cx.Steps)-1]
 	t.Logf("found after %d calls; shrunk from %d to %d step(s) in %d replays; last: transfer%v ref=%x sample=%x",
@@ -170,15 +143,7 @@ func TestGiftTokenDroppedRequire(t *testing.T) {
 	p := deployPair(t, loadDemo(t, "GiftToken"), func(src string) string {
 		return strings.Replace(src, "require(newTokensPerEth > 0);", "", 1)
 	})
-	ref, sample := p.targets()
-	m := p.method(t, "setBuyPrice")
-	rep, err := Differential(context.Background(), ref, sample, m, p.config(42))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Equivalent {
-		t.Fatal("setBuyPrice without its check was found equivalent")
-	}
+	rep, m := p.counterexample(t, "setBuyPrice")
 	last := rep.Counterexample.Steps[len(rep.Counterexample.Steps)-1]
 	if !last.Args[0].IsZero() || last.Ref.Success || !last.Sample.Success {
 		t.Errorf("want setBuyPrice(0): reverts on the original, succeeds on the sample; got %v", last.Args.Strings(m.Inputs))
@@ -193,15 +158,7 @@ func TestShrinkKeepsNeededPrefix(t *testing.T) {
 	p := deployPair(t, loadDemo(t, "Vault"), func(src string) string {
 		return strings.Replace(src, "balance += amount;", "require(balance + amount >= balance);\n        balance += amount;", 1)
 	})
-	ref, sample := p.targets()
-	m := p.method(t, "deposit")
-	rep, err := Differential(context.Background(), ref, sample, m, p.config(42))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if rep.Equivalent {
-		t.Fatalf("the overflow-checked deposit was found equivalent after %d calls", rep.Calls)
-	}
+	rep, _ := p.counterexample(t, "deposit")
 	cx := rep.Counterexample
 	var got []string
 	for _, s := range cx.Steps {
@@ -274,15 +231,11 @@ func TestGasBudgetEndsACampaign(t *testing.T) {
 }
 `
 	p := deployPair(t, rec, nil)
-	ref, sample := p.targets()
 	cfg := p.config(42)
 	cfg.Gas, cfg.GasBudget = 1_000_000, 20_000_000
 	var calls []int
 	for range 2 {
-		rep, err := Differential(context.Background(), ref, sample, p.method(t, "spin"), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		rep := p.fuzz(t, p.method(t, "spin"), cfg)
 		if rep.StopReason != StopGasBudget || !rep.Equivalent || rep.GasUsed < cfg.GasBudget || rep.Calls >= DefaultCalls {
 			t.Fatalf("%+v, want equivalent until the gas budget", rep)
 		}

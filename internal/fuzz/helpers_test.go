@@ -1,6 +1,7 @@
 package fuzz
 
 import (
+	"context"
 	"strings"
 	"sync"
 	"testing"
@@ -127,6 +128,30 @@ func (p *pair) config(seed uint64) Config {
 
 func (p *pair) targets() (Target, Target) {
 	return Target{Chain: p.orig.Chain, Address: p.orig.Address}, Target{Chain: p.sample.Chain, Address: p.sample.Address}
+}
+
+// fuzz runs one campaign of m on p's original against its sample, failing
+// the test on an error.
+func (p *pair) fuzz(tb testing.TB, m abi.Method, cfg Config) *Report {
+	tb.Helper()
+	ref, sample := p.targets()
+	rep, err := Differential(context.Background(), ref, sample, m, cfg)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return rep
+}
+
+// counterexample fuzzes p's function name with seed 42 and fails the test
+// unless the campaign ends with a counterexample.
+func (p *pair) counterexample(tb testing.TB, name string) (*Report, abi.Method) {
+	tb.Helper()
+	m := p.method(tb, name)
+	rep := p.fuzz(tb, m, p.config(42))
+	if rep.Equivalent || rep.Counterexample == nil {
+		tb.Fatalf("%s was found equivalent after %d calls", m.Sig, rep.Calls)
+	}
+	return rep, m
 }
 
 func (p *pair) method(tb testing.TB, name string) abi.Method {

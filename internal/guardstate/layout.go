@@ -62,6 +62,13 @@ func (t Type) valueKind() string {
 // where it reports one (0.5.13 and later), else one computed from the AST
 // with solc's packing rules.
 func LayoutOf(out *solc.Output, contract string) (*Layout, error) {
+	return ProgramLayout(out, nil, contract)
+}
+
+// ProgramLayout is LayoutOf for a caller that has parsed out's ASTs into
+// prog already, so they are not parsed again (nil: parsed here, when solc
+// reports no layout).
+func ProgramLayout(out *solc.Output, prog *solast.Program, contract string) (*Layout, error) {
 	c, err := out.Contract(contract)
 	if err != nil {
 		return nil, err
@@ -69,7 +76,12 @@ func LayoutOf(out *solc.Output, contract string) (*Layout, error) {
 	if len(c.StorageLayout) > 0 {
 		return parseStorageLayout(c.StorageLayout)
 	}
-	return computeLayout(out, contract)
+	if prog == nil {
+		if prog, err = solast.ParseProgram(out.ASTs(), nil); err != nil {
+			return nil, fmt.Errorf("guardstate: %w", err)
+		}
+	}
+	return computeLayout(prog, contract)
 }
 
 // --- solc's storageLayout --------------------------------------------------
@@ -140,12 +152,8 @@ type layoutBuilder struct {
 	enums   map[string]int          // enum name -> member count
 }
 
-func computeLayout(out *solc.Output, contract string) (*Layout, error) {
+func computeLayout(prog *solast.Program, contract string) (*Layout, error) {
 	b := &layoutBuilder{structs: map[string]*solast.Node{}, enums: map[string]int{}}
-	prog, err := solast.ParseProgram(out.ASTs(), nil)
-	if err != nil {
-		return nil, fmt.Errorf("guardstate: %w", err)
-	}
 	prog.Walk(func(n *solast.Node) bool {
 		switch n.Type {
 		case "StructDefinition":

@@ -3,6 +3,7 @@ package guardstate
 import (
 	"errors"
 	"math/big"
+	"reflect"
 	"testing"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -11,6 +12,7 @@ import (
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/deploy/deploytest"
+	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
 )
 
@@ -169,7 +171,11 @@ func TestComputedLayoutMatchesSolc(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := computeLayout(d.out, name)
+		prog, err := solast.ParseProgram(d.out.ASTs(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := computeLayout(prog, name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,5 +188,34 @@ func TestComputedLayoutMatchesSolc(t *testing.T) {
 				t.Errorf("%s.%s: computed %+v, solc %+v", name, v, g, w)
 			}
 		}
+	}
+}
+
+// TestProgramLayoutReadsTheGivenProgram: a caller that parsed the ASTs
+// already gets the layout from its program (no second parse), the same
+// layout LayoutOf computes; a program without the contract is an error.
+func TestProgramLayoutReadsTheGivenProgram(t *testing.T) {
+	d := loadDemo(t, "GiftToken") // 0.4.24: the layout is computed from the AST
+	prog, err := solast.ParseProgram(d.out.ASTs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ProgramLayout(d.out, prog, "GiftToken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := LayoutOf(d.out, "GiftToken")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("ProgramLayout %+v, LayoutOf %+v", got, want)
+	}
+	empty, err := solast.ParseProgram(nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ProgramLayout(d.out, empty, "GiftToken"); err == nil {
+		t.Fatal("a program without the contract gave a layout: it was parsed again")
 	}
 }

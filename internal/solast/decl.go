@@ -70,7 +70,7 @@ func Contracts(root *Node) []Contract {
 		out = append(out, Contract{
 			Name:     n.Name,
 			Kind:     contractKind(n),
-			Bases:    baseNames(n),
+			Bases:    namesUnder(n, "baseContracts", "baseName"),
 			Abstract: n.Bool("abstract"),
 			Src:      n.Src,
 			Node:     n,
@@ -89,11 +89,14 @@ func contractKind(n *Node) string {
 	return "contract"
 }
 
-func baseNames(n *Node) []string {
+// namesUnder names, in order, what each node of n's list field refers to
+// through its child named child (a modifier invocation's modifier, a base
+// specifier's contract).
+func namesUnder(n *Node, field, child string) []string {
 	var out []string
-	for _, spec := range n.ChildrenOf("baseContracts") {
-		if base := spec.Child("baseName"); base != nil {
-			out = append(out, typeNameText(base))
+	for _, item := range n.ChildrenOf(field) {
+		if name := item.Child(child); name != nil {
+			out = append(out, typeNameText(name))
 		}
 	}
 	return out
@@ -125,7 +128,7 @@ func Functions(contract *Node) []Function {
 			Kind:            kind,
 			Visibility:      orDefault(n.Str("visibility"), "public"),
 			StateMutability: stateMutability(n),
-			Modifiers:       modifierNames(n),
+			Modifiers:       namesUnder(n, "modifiers", "modifierName"),
 			Params:          params(n.Child("parameters")),
 			Returns:         params(n.Child("returnParameters")),
 			Src:             n.Src,
@@ -184,16 +187,6 @@ func stateMutability(n *Node) string {
 		return "view"
 	}
 	return "nonpayable"
-}
-
-func modifierNames(n *Node) []string {
-	var out []string
-	for _, inv := range n.ChildrenOf("modifiers") {
-		if name := inv.Child("modifierName"); name != nil {
-			out = append(out, typeNameText(name))
-		}
-	}
-	return out
 }
 
 func params(list *Node) []Param {

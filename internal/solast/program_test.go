@@ -1,13 +1,12 @@
 package solast_test
 
 import (
-	"context"
 	"encoding/json"
 	"os/exec"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
 )
@@ -19,18 +18,11 @@ func TestProgramAcrossFiles(t *testing.T) {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node not on PATH: this test compiles with real solc")
 	}
-	m := solc.NewManager(solc.Options{})
-	defer m.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
 	files := map[string]string{
 		"b/Base.sol":  "pragma solidity 0.8.19;\ncontract Root { uint x; }\ncontract Base is Root { function f() public { x = 1; } }\n",
 		"a/Token.sol": "pragma solidity 0.8.19;\nimport \"../b/Base.sol\";\ncontract Mixin is Root {}\ncontract Token is Base, Mixin { function g() public {} }\n",
 	}
-	out, err := m.Compile(ctx, solc.Input{Compiler: "0.8.19", Sources: files})
-	if err != nil {
-		t.Fatal(err)
-	}
+	out := deploytest.Compile(t, solc.Input{Compiler: "0.8.19", Sources: files})
 	prog, err := solast.ParseProgram(out.ASTs(), files)
 	if err != nil {
 		t.Fatal(err)

@@ -1,15 +1,14 @@
 package solast_test
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
 )
@@ -53,14 +52,11 @@ abstract contract C is Base {
 `
 )
 
-func compileAST(t *testing.T, m *solc.Manager, version, src string) (*solast.Node, json.RawMessage, bool) {
+func TestMain(m *testing.M) { deploytest.Main(m) }
+
+func compileAST(t *testing.T, version, src string) (*solast.Node, json.RawMessage, bool) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	out, err := m.Compile(ctx, solc.Input{Compiler: version, Sources: map[string]string{"c.sol": src}})
-	if err != nil {
-		t.Fatalf("%s: %v", version, err)
-	}
+	out := deploytest.Compile(t, solc.Input{Compiler: version, Sources: map[string]string{"c.sol": src}})
 	s := out.Sources["c.sol"]
 	root, err := solast.ParseWithSource(s.AST, src)
 	if err != nil {
@@ -140,15 +136,13 @@ func TestFunctionsAgreeAcrossVersions(t *testing.T) {
 			t.Skipf("%s not on PATH: these tests compile with real solc", tool)
 		}
 	}
-	m := solc.NewManager(solc.Options{MaxWorkers: 3})
-	defer m.Close()
 	cases := []struct {
 		version, src string
 		legacy       bool
 	}{{"0.4.9", src04, true}, {"0.4.24", src04, false}, {"0.8.19", src08, false}}
 	var first summary
 	for i, c := range cases {
-		root, raw, legacy := compileAST(t, m, c.version, c.src)
+		root, raw, legacy := compileAST(t, c.version, c.src)
 		if legacy != c.legacy {
 			t.Fatalf("%s: legacy AST = %v, want %v", c.version, legacy, c.legacy)
 		}

@@ -1,20 +1,16 @@
 package bench
 
 import (
-	"encoding/binary"
 	"fmt"
 	"math/big"
 
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core"
-	"github.com/ethereum/go-ethereum/core/rawdb"
 	"github.com/ethereum/go-ethereum/core/state"
 	"github.com/ethereum/go-ethereum/core/tracing"
-	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/crypto"
 	"github.com/ethereum/go-ethereum/params"
-	"github.com/ethereum/go-ethereum/triedb"
 	"github.com/holiman/uint256"
 
 	"github.com/solbehave/solbehave/internal/chain"
@@ -23,7 +19,7 @@ import (
 
 // bare is the floor: the same messages through core.ApplyMessage on a plain
 // StateDB, with no tracer, no wrapper, no watchdog and nothing recorded. It
-// builds the block context as internal/chain does, so the statuses must match.
+// runs in internal/chain's block context, so the statuses must match.
 type bare struct {
 	config    *params.ChainConfig
 	post      *state.StateDB // right after the deployment; copied per run
@@ -42,11 +38,7 @@ func (j jumpDests) Store(h common.Hash, v vm.BitVec)     { j[h] = v }
 // nonce, block and value) on a fresh plain state. Libraries are installed as
 // the code they have on the harness.
 func newBare(rec *deploy.Record, d *deploy.Deployment) (*bare, error) {
-	db := state.NewDatabase(triedb.NewDatabase(rawdb.NewMemoryDatabase(), nil), nil)
-	st, err := state.New(types.EmptyRootHash, db)
-	if err != nil {
-		return nil, err
-	}
+	st := chain.NewMemoryState()
 	b := &bare{config: params.MainnetChainConfig, post: st, jumpDests: jumpDests{}}
 	st.SetBalance(chain.Coinbase, uint256.NewInt(1), tracing.BalanceChangeUnspecified)
 	for _, addr := range d.Libraries {
@@ -110,7 +102,7 @@ func (b *bare) run(st *state.StateDB, msgs []message) ([]string, error) {
 			if evm != nil {
 				evm.Release() // hands its stack arena to the next EVM, as go-ethereum asks
 			}
-			ctx := bareBlockContext(b.config, m.block, limit)
+			ctx := chain.BlockContext(b.config, m.block, limit)
 			evm = vm.NewEVM(ctx, st, b.config, vm.Config{NoBaseFee: true})
 			evm.SetJumpDestCache(b.jumpDests)
 			rules = b.config.Rules(ctx.BlockNumber, ctx.Random != nil, ctx.Time)
@@ -135,32 +127,6 @@ func (b *bare) run(st *state.StateDB, msgs []message) ([]string, error) {
 		evm.Release()
 	}
 	return statuses, nil
-}
-
-// bareBlockContext is internal/chain's block context: same coinbase,
-// difficulty, PREVRANDAO and BLOCKHASH, so the floor runs the same code paths.
-func bareBlockContext(cfg *params.ChainConfig, b chain.Block, gasLimit uint64) vm.BlockContext {
-	ctx := vm.BlockContext{
-		CanTransfer: core.CanTransfer, Transfer: core.Transfer, GetHash: bareBlockHash,
-		Coinbase: chain.Coinbase, GasLimit: gasLimit, BlockNumber: new(big.Int).SetUint64(b.Number),
-		Time: b.Time, BaseFee: new(big.Int), BlobBaseFee: new(big.Int),
-	}
-	if b.Number >= chain.MainnetMergeBlock {
-		var n [9]byte
-		binary.BigEndian.PutUint64(n[1:], b.Number)
-		n[0] = 0x52
-		random := crypto.Keccak256Hash(n[:])
-		ctx.Random, ctx.Difficulty = &random, new(big.Int)
-	} else {
-		ctx.Difficulty = big.NewInt(1 << 50)
-	}
-	return ctx
-}
-
-func bareBlockHash(n uint64) common.Hash {
-	var b [8]byte
-	binary.BigEndian.PutUint64(b[:], n)
-	return crypto.Keccak256Hash(b[:])
 }
 
 // Statuses every engine reports per transaction.
