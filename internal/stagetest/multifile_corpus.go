@@ -19,6 +19,7 @@ import (
 	"github.com/solbehave/solbehave/internal/democorpus"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/solc"
+	"github.com/solbehave/solbehave/pipeline"
 )
 
 // The fixture's history: deployed at block multiFileBlock (2023, before
@@ -68,14 +69,14 @@ func WriteMultiFileCorpus(t testing.TB, m *solc.Manager, dir string) string {
 	return rec.ID()
 }
 
-// MultiFileRecord writes the multi-file fixture as the one contract of a
-// fresh corpus folder (WriteMultiFileCorpus) and returns the folder and the
-// contract's record, read to budget transactions.
-func MultiFileRecord(t testing.TB, m *solc.Manager, budget int) (string, *deploy.Record) {
+// MultiFileEnv writes the multi-file fixture as the one contract of a
+// fresh corpus folder (WriteMultiFileCorpus) and returns a run environment
+// over it (NewEnv) and the contract's record, read to budget transactions.
+func MultiFileEnv(t testing.TB, budget int) (*pipeline.Env, *deploy.Record) {
 	t.Helper()
 	corpus := filepath.Join(t.TempDir(), "corpus")
-	id := WriteMultiFileCorpus(t, m, corpus)
-	return corpus, LoadRecords(t, corpus, budget, id)[0]
+	id := WriteMultiFileCorpus(t, engines.Solc(), corpus)
+	return NewEnv(t, corpus), LoadRecords(t, corpus, budget, id)[0]
 }
 
 type multiFileSession struct {

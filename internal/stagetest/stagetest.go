@@ -28,18 +28,40 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-// Main runs a package's tests, then closes the engines they shared: a
-// package's TestMain is Main(m, engines).
-func Main(m *testing.M, engines *pipeline.Engines) {
+// DemoCorpus is the repository's demo corpus as a test reaches it from
+// its package folder two levels below the root (every stage's, and this
+// package's).
+const DemoCorpus = "../../data/corpus/demo"
+
+// engines is shared by the tests of one test binary (one package): one
+// set of compiler workers, warm across the package's tests.
+var engines = &pipeline.Engines{}
+
+// Main runs a package's tests, then closes the engines they shared: the
+// TestMain of a package whose tests call NewEnv.
+func Main(m *testing.M) {
 	code := m.Run()
 	engines.Close()
 	os.Exit(code)
 }
 
-// NewEnv is a run environment over corpus with a fresh data folder; engines
-// is shared by a package's tests (one set of compiler workers).
-func NewEnv(t testing.TB, corpus string, engines *pipeline.Engines) *pipeline.Env {
+// NewEnv is a run environment over corpus with a fresh data folder and the
+// test binary's shared engines.
+func NewEnv(t testing.TB, corpus string) *pipeline.Env {
 	t.Helper()
+	return newEnv(t, corpus, engines)
+}
+
+// IsolatedEnv is NewEnv with engines of its own, closed when the test
+// ends: for a test that sets their options or must not share workers.
+func IsolatedEnv(t testing.TB, corpus string) *pipeline.Env {
+	t.Helper()
+	env := newEnv(t, corpus, &pipeline.Engines{})
+	t.Cleanup(env.Engines.Close)
+	return env
+}
+
+func newEnv(t testing.TB, corpus string, engines *pipeline.Engines) *pipeline.Env {
 	data := t.TempDir()
 	return &pipeline.Env{
 		Corpus: corpus, Data: data, Seed: 42, Jobs: 2,
@@ -48,15 +70,6 @@ func NewEnv(t testing.TB, corpus string, engines *pipeline.Engines) *pipeline.En
 		Warehouse: warehouse.New(filepath.Join(data, "warehouse")),
 		Engines:   engines,
 	}
-}
-
-// IsolatedEnv is NewEnv with engines of its own, closed when the test
-// ends: for a test that sets their options or must not share workers.
-func IsolatedEnv(t testing.TB, corpus string) *pipeline.Env {
-	t.Helper()
-	env := NewEnv(t, corpus, &pipeline.Engines{})
-	t.Cleanup(env.Engines.Close)
-	return env
 }
 
 // LoadRecords reads the corpus contracts whose id or name is given (all

@@ -23,8 +23,6 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-const demoCorpus = "../../data/corpus/demo"
-
 // asLLM presents the reference generator as an LLM's, so its samples are repairable.
 type asLLM struct{ regen.Generator }
 
@@ -39,7 +37,7 @@ func breakDeposit(k int, _, src string) string {
 }
 
 func TestCompileAndRepair(t *testing.T) {
-	env := regentest.Env(t, demoCorpus)
+	env := regentest.Env(t, stagetest.DemoCorpus)
 	o := regentest.Keep(t, env, "Vault")[0]
 	sk := regentest.Skeleton(t, env, o)
 	ref, _ := regen.New("reference", regen.Config{})
@@ -143,7 +141,7 @@ func checkArtifact(t *testing.T, env *pipeline.Env, r schemas.Sample) {
 // not compile, raw or repaired, and is not sent to repair; an endpoint
 // failure gets no samples row at all (out of Compile@k).
 func TestFailedGenerationsInCompileAtK(t *testing.T) {
-	env := regentest.Env(t, demoCorpus)
+	env := regentest.Env(t, stagetest.DemoCorpus)
 	o := regentest.Keep(t, env, "Vault")[0]
 	sk := regentest.Skeleton(t, env, o)
 	ref, _ := regen.New("reference", regen.Config{})
@@ -233,7 +231,7 @@ func TestCompileAndRepairAcrossFiles(t *testing.T) {
 // the library linked in place, up to the metadata tail. The same files
 // compiled without the recorded settings give other code.
 func TestCompileKeepsTheRecordedSettings(t *testing.T) {
-	env := regentest.Env(t, demoCorpus)
+	env := regentest.Env(t, stagetest.DemoCorpus)
 	o := regentest.Keep(t, env, "TipJar")[0]
 	sk := regentest.Skeleton(t, env, o)
 	ref, _ := regen.New("reference", regen.Config{})

@@ -253,7 +253,7 @@ func TestRecordedCrawlFiltersProxiesAndShortHistories(t *testing.T) {
 // non-trivial functions in its chain, more than its state-changing ABI
 // methods (OpenZeppelin's internal functions count).
 func TestRecordedCrawlOfTheDemoCorpus(t *testing.T) {
-	env := stagetest.IsolatedEnv(t, "../../data/corpus/demo")
+	env := stagetest.IsolatedEnv(t, stagetest.DemoCorpus)
 	stagetest.Run(t, env, New())
 	rows := stagetest.Rows(t, env, schemas.CrawlCandidates)
 	multi := map[string]int64{"PhasedMintNFT": 20, "RoleVesting": 12, "HarborToken": 19, "TipJar": 10}

@@ -18,20 +18,15 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-var engines = &pipeline.Engines{}
+func TestMain(m *testing.M) { stagetest.Main(m) }
 
-func TestMain(m *testing.M) { stagetest.Main(m, engines) }
-
-const (
-	demoCorpus = "../../data/corpus/demo"
-	giftID     = "GiftToken_0xb9554c2ee261c84d70d3c0d5543b0c35417b4ccf"
-)
+const giftID = "GiftToken_0xb9554c2ee261c84d70d3c0d5543b0c35417b4ccf"
 
 // keptEnv is a run environment over the demo corpus with the `contracts`
 // rows verify would write for the named contracts (kept).
 func keptEnv(t *testing.T, ids ...string) *pipeline.Env {
 	t.Helper()
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	for _, id := range ids {
 		stagetest.Write(t, env, schemas.Contracts, id, "verify", []schemas.Contract{{ContractID: id, Kept: true}})
 	}
@@ -259,7 +254,7 @@ func TestExtractorFollowsTheGenerators(t *testing.T) {
 // /dev/zero and one that is a FIFO neither hang nor grow the planning: each
 // is its contract's error row, and a readable annotation still loads.
 func TestUnreadableAnnotationsAreErrorRows(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	dir := t.TempDir()
 	if err := os.Symlink("/dev/zero", filepath.Join(dir, giftID+".json")); err != nil {
 		t.Fatal(err)

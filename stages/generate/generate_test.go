@@ -19,8 +19,6 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-const demoCorpus = "../../data/corpus/demo"
-
 // vaultReplies answers every Vault function; while down is set, withdraw gets HTTP 503.
 func vaultReplies(down *atomic.Bool) func(int, llmtest.Request) llmtest.Reply {
 	return func(n int, r llmtest.Request) llmtest.Reply {
@@ -50,7 +48,7 @@ func rowsByModel(t *testing.T, env *pipeline.Env) map[string][]schemas.Generatio
 }
 
 func TestGenerateAllKinds(t *testing.T) {
-	env := regentest.Env(t, demoCorpus)
+	env := regentest.Env(t, stagetest.DemoCorpus)
 	o := regentest.Keep(t, env, "Vault")[0]
 	regentest.Skeleton(t, env, o)
 	var down atomic.Bool
@@ -130,7 +128,7 @@ func TestGenerateAllKinds(t *testing.T) {
 }
 
 func TestDefaultGenerators(t *testing.T) {
-	env := regentest.Env(t, demoCorpus)
+	env := regentest.Env(t, stagetest.DemoCorpus)
 	s := New()
 	gens, err := s.generators(env)
 	if err != nil || len(gens) != 2 || gens[0].Name() != "mutant" || gens[1].Name() != "reference" {
@@ -162,7 +160,7 @@ func TestDefaultGenerators(t *testing.T) {
 // with class endpoint (exit status 2), not retried; a model that answers
 // garbage fails its samples (failure model, no source) and the unit passes.
 func TestFailedGenerations(t *testing.T) {
-	env := regentest.Env(t, demoCorpus)
+	env := regentest.Env(t, stagetest.DemoCorpus)
 	o := regentest.Keep(t, env, "Vault")[0]
 	regentest.Skeleton(t, env, o)
 	missing := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply { return llmtest.Reply{Status: 404, Body: "not found"} })

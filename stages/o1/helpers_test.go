@@ -9,17 +9,12 @@ import (
 	"github.com/solbehave/solbehave/pipeline"
 )
 
-// engines is shared by every test of the package: one set of compiler workers.
-var engines = &pipeline.Engines{}
-
-func TestMain(m *testing.M) { stagetest.Main(m, engines) }
-
-const demoCorpus = "../../data/corpus/demo"
+func TestMain(m *testing.M) { stagetest.Main(m) }
 
 // loadDemo reads a demo contract by name.
 func loadDemo(t testing.TB, name string) *deploy.Record {
 	t.Helper()
-	return stagetest.LoadRecords(t, demoCorpus, historyLimit, name)[0]
+	return stagetest.LoadRecords(t, stagetest.DemoCorpus, historyLimit, name)[0]
 }
 
 // compile compiles the record's source edited by edit (nil: unchanged) and

@@ -20,7 +20,7 @@ import (
 // function without a call; fuzzing them finds them equivalent too, so the
 // verdict is the one fuzzing gives. A sample whose code differs is fuzzed.
 func TestSameCodeIsNotFuzzed(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	rec := loadDemo(t, "GiftToken")
 	origID := compile(t, env, rec, nil)
 	commentID := compile(t, env, rec, func(src string) string { return "// regenerated\n" + src })

@@ -24,7 +24,7 @@ const loadCalls = 1500
 // that O1 fuzzes them (the original's own code is not fuzzed).
 func referenceEnv(t *testing.T, names ...string) *pipeline.Env {
 	t.Helper()
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	for _, name := range names {
 		rec := loadDemo(t, name)
 		origID, variantID := compile(t, env, rec, nil), equivalentVariant(t, env, rec)

@@ -17,8 +17,7 @@ import (
 // it, the reference equivalent everywhere; and the dictionary reads every
 // file of a sample, not its target file alone.
 func TestMultiFileBaseMutant(t *testing.T) {
-	corpus, rec := stagetest.MultiFileRecord(t, engines.Solc(), historyLimit)
-	env := stagetest.NewEnv(t, corpus, engines)
+	env, rec := stagetest.MultiFileEnv(t, historyLimit)
 	regentest.MultiFileSamples(t, env, rec)
 
 	samples, err := subjects.CompilingSamples(env.Warehouse)

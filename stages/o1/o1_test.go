@@ -43,7 +43,7 @@ func readResults(t *testing.T, env *pipeline.Env) ([]schemas.FuzzResult, []schem
 // whole budget; the Figure 1 withdraw is not, and its counterexample is one
 // initialize-free call.
 func TestVaultReferenceAndFigure1(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	id := vaultInputs(t, env)
 	stagetest.RunStage(t, env, New())
 	results, cxs := readResults(t, env)
@@ -87,7 +87,7 @@ func TestVaultReferenceAndFigure1(t *testing.T) {
 // a rerun with a current fingerprint is skipped.
 func TestDeterministic(t *testing.T) {
 	run := func() ([]schemas.FuzzResult, []schemas.FuzzCounterexample, *pipeline.Env) {
-		env := stagetest.NewEnv(t, demoCorpus, engines)
+		env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 		vaultInputs(t, env)
 		s := New()
 		s.Calls = 3000
@@ -113,7 +113,7 @@ func TestDeterministic(t *testing.T) {
 // TestUndeployedSampleIsNonEquivalent: a GiftToken sample whose
 // constructor reverts counts as non-equivalent on every fuzzable function.
 func TestUndeployedSampleIsNonEquivalent(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	rec := loadDemo(t, "GiftToken")
 	origID := compile(t, env, rec, nil)
 	badID := compile(t, env, rec, func(src string) string {
@@ -136,7 +136,7 @@ func TestUndeployedSampleIsNonEquivalent(t *testing.T) {
 // Vault run, with O2 and O3 verdicts written by hand: O2 (a history without
 // initialize) accepts the Figure 1 sample, O3 (fixed graphs) flags it.
 func TestTables(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	id := vaultInputs(t, env)
 	s := New()
 	s.Calls = 2000
@@ -201,7 +201,7 @@ func TestTables(t *testing.T) {
 // TestPlanUnits: one unit per contract and model, only for kept contracts
 // and compiling samples; bad flags are refused.
 func TestPlanUnits(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	rec := loadDemo(t, "Vault")
 	stagetest.WriteInputs(t, env, rec.Entry.ID, "a0", []schemas.Sample{
 		stagetest.Sample("reference", 0, "a1", ""), stagetest.Sample("mutant", 0, "a2", ""), stagetest.Sample("mutant", 1, "a3", ""),
@@ -233,7 +233,7 @@ func TestPlanUnits(t *testing.T) {
 // TestTimeoutFailsTheUnit: running out of --o1-timeout is no verdict: the
 // unit fails as a retriable timeout, with no fuzz_results row.
 func TestTimeoutFailsTheUnit(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	vaultInputs(t, env)
 	s := New()
 	s.Timeout = time.Nanosecond

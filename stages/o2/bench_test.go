@@ -33,9 +33,9 @@ func BenchmarkO2PerContract(b *testing.B) {
 	corpus, ids := mainnetCorpus, benchContracts
 	if _, err := os.Stat(corpus); err != nil {
 		b.Logf("mainnet corpus absent (%v): benchmarking the demo corpus", err)
-		corpus, ids = demoCorpus, nil
+		corpus, ids = stagetest.DemoCorpus, nil
 	}
-	env := stagetest.NewEnv(b, corpus, engines)
+	env := stagetest.NewEnv(b, corpus)
 	env.Jobs = 1
 	recs := stagetest.LoadRecords(b, corpus, 1000, ids...)
 	calls := 0

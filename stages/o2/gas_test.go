@@ -20,7 +20,7 @@ const gassyDeposit = `        if (amount == 1) { uint256 x; for (uint256 i = 0; 
 // fig4_replay counts the contract as divergent and as gas-only.
 func TestGasOnlyDivergenceStaysADivergenceAndIsMarked(t *testing.T) {
 	corpus := vaultCorpus(t, initThenOverWithdraw) // its last call is bob's deposit(1)
-	env := stagetest.NewEnv(t, corpus, engines)
+	env := stagetest.NewEnv(t, corpus)
 	rec := stagetest.LoadRecords(t, corpus, 1000)[0]
 	origID, _ := stagetest.Compile(t, env, rec, nil)
 	gassyID := stagetest.CompileReplacing(t, env, rec, originalDeposit, gassyDeposit)

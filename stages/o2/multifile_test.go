@@ -13,8 +13,7 @@ import (
 // the original exactly where the history transfers to the zero address;
 // the reference of the whole chain agrees everywhere.
 func TestMultiFileBaseMutantIsCaught(t *testing.T) {
-	corpus, rec := stagetest.MultiFileRecord(t, engines.Solc(), 1000)
-	env := stagetest.NewEnv(t, corpus, engines)
+	env, rec := stagetest.MultiFileEnv(t, 1000)
 	regentest.MultiFileSamples(t, env, rec)
 	stagetest.RunStage(t, env, New())
 	checkDivergences(t, divergences(t, env), map[string][]string{"mutant/0": {"12:transfer:revert->success"}})

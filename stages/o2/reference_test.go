@@ -72,8 +72,8 @@ func checkNoFalseAlarm(t *testing.T, db *sql.DB, recs []*deploy.Record, k int) {
 }
 
 func TestReferenceSamplesNeverDivergeDemo(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
-	recs := stagetest.Admitted(stagetest.LoadRecords(t, demoCorpus, 1000))
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
+	recs := stagetest.Admitted(stagetest.LoadRecords(t, stagetest.DemoCorpus, 1000))
 	db := referenceRun(t, env, recs, 2, 1000)
 	checkNoFalseAlarm(t, db, recs, 2)
 	// The replay is not vacuous: it saw successes, reverts, events and writes.
@@ -136,7 +136,7 @@ func TestReferenceSamplesNeverDivergeMainnet(t *testing.T) {
 	if _, err := os.Stat(mainnetCorpus); err != nil {
 		t.Skipf("mainnet corpus absent (%s): %v", mainnetCorpus, err)
 	}
-	env := stagetest.NewEnv(t, mainnetCorpus, engines)
+	env := stagetest.NewEnv(t, mainnetCorpus)
 	budget, k := 200, 2
 	var recs []*deploy.Record
 	if *fullMainnet {

@@ -51,7 +51,7 @@ var (
 // Vault's source and creation, followed by the given calls.
 func vaultCorpus(t *testing.T, calls []vaultCall) string {
 	t.Helper()
-	demo := filepath.Join(demoCorpus, stagetest.VaultID)
+	demo := filepath.Join(stagetest.DemoCorpus, stagetest.VaultID)
 	src, err := os.ReadFile(filepath.Join(demo, "getsourcecode.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +159,7 @@ func divergences(t *testing.T, env *pipeline.Env) map[string][]string {
 func runVault(t *testing.T, calls []vaultCall) *pipeline.Env {
 	t.Helper()
 	corpus := vaultCorpus(t, calls)
-	env := stagetest.NewEnv(t, corpus, engines)
+	env := stagetest.NewEnv(t, corpus)
 	recs := stagetest.LoadRecords(t, corpus, 1000)
 	if len(recs[0].Txs) != len(calls) {
 		t.Fatalf("record holds %d calls, want %d", len(recs[0].Txs), len(calls))
@@ -225,8 +225,8 @@ func TestVaultWithoutInitializeIsBoundedByItsHistory(t *testing.T) {
 // withdraws (all reverting): Figure 1's silent no-op diverges on exactly
 // those, the missing balance check on none.
 func TestVaultDemoHistory(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
-	recs := stagetest.LoadRecords(t, demoCorpus, 1000, stagetest.VaultID)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
+	recs := stagetest.LoadRecords(t, stagetest.DemoCorpus, 1000, stagetest.VaultID)
 	vaultSamples(t, env, recs[0])
 	stagetest.RunStage(t, env, New())
 	withdraws := 0

@@ -17,19 +17,15 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-var engines = &pipeline.Engines{}
-
-func TestMain(m *testing.M) { stagetest.Main(m, engines) }
-
-const demoCorpus = "../../data/corpus/demo"
+func TestMain(m *testing.M) { stagetest.Main(m) }
 
 // demoVault writes the inputs of the demo Vault with its original
 // recompiled as sample 0 of each model, and returns the environment, the
 // record and the original's compiler output.
 func demoVault(t *testing.T, models ...string) (*pipeline.Env, *deploy.Record, *solc.Output) {
 	t.Helper()
-	env := stagetest.NewEnv(t, demoCorpus, engines)
-	rec := stagetest.LoadRecords(t, demoCorpus, 1000, stagetest.VaultID)[0]
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
+	rec := stagetest.LoadRecords(t, stagetest.DemoCorpus, 1000, stagetest.VaultID)[0]
 	id, out := stagetest.Compile(t, env, rec, nil)
 	var samples []schemas.Sample
 	for _, m := range models {

@@ -17,8 +17,7 @@ import (
 // never try (O2 catches it on the history); the reference of the whole
 // chain agrees everywhere.
 func TestMultiFileBaseMutantsAcrossFiles(t *testing.T) {
-	corpus, rec := stagetest.MultiFileRecord(t, engines.Solc(), 1000)
-	env := stagetest.NewEnv(t, corpus, engines)
+	env, rec := stagetest.MultiFileEnv(t, 1000)
 	regentest.MultiFileSamples(t, env, rec, mutate.Relational)
 	_, out := stagetest.Compile(t, env, rec, nil)
 	writeSequences(t, env, rec, out, 60, "static")

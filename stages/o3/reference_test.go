@@ -19,8 +19,8 @@ import (
 // what it did during generation (every kept call succeeds, every probe
 // reverts), and O3 must reach functions no recorded transaction calls.
 func TestReferenceSamplesNeverDivergeDemo(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
-	recs := stagetest.Admitted(stagetest.LoadRecords(t, demoCorpus, 1000))
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
+	recs := stagetest.Admitted(stagetest.LoadRecords(t, stagetest.DemoCorpus, 1000))
 	kept, probes := 0, 0
 	for _, rec := range recs {
 		id, out := stagetest.Compile(t, env, rec, nil)
@@ -134,7 +134,7 @@ func TestReferenceSamplesNeverDivergeMainnet(t *testing.T) {
 	if _, err := os.Stat(mainnetCorpus); err != nil {
 		t.Skipf("mainnet corpus absent (%s): %v", mainnetCorpus, err)
 	}
-	env := stagetest.NewEnv(t, mainnetCorpus, engines)
+	env := stagetest.NewEnv(t, mainnetCorpus)
 	recs := stagetest.LoadRecords(t, mainnetCorpus, 1000, "FlashToken_0x20398ad62bb2d930646d45a6d4292baa0b860c1f",
 		"ROAD_0xd7dcb670d682dffe9a36e0f33f1d3c59b98d3e56")
 	for _, rec := range recs {

@@ -76,7 +76,7 @@ func replayRows(contract, oracle, setting, profile, model string, calls, mismatc
 // per profile: the extended profile's rows (O3 flags nothing there) neither
 // mix into the paper's figures nor vanish.
 func TestComplementarityAndAgreementViews(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	// Status match rates per model: O2 a 1.0, b 0.9, c 0.8; O3 a 0.95, b 0.97, c 0.7.
 	// Ranks O2 (c, b, a) = 1, 2, 3; O3 (c, a, b) = 1, 2, 3: d = (1, -1, 0), rho = 1 - 6*2/(3*8) = 0.5.
 	rates := map[string][2]int{"a": {0, 5}, "b": {10, 3}, "c": {20, 30}} // mismatches of 100 for O2, O3

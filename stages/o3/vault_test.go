@@ -60,8 +60,8 @@ func flagged(t *testing.T, env *pipeline.Env) map[string][]string {
 // stricter check instead, on a withdrawal that empties the vault after
 // initialize, a state O2's history never reaches.
 func TestVaultFigure1(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
-	rec := stagetest.LoadRecords(t, demoCorpus, 1000, stagetest.VaultID)[0]
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
+	rec := stagetest.LoadRecords(t, stagetest.DemoCorpus, 1000, stagetest.VaultID)[0]
 	samples := vaultSamples(t, env, rec)
 	_, out := stagetest.Compile(t, env, rec, nil)
 	writeSequences(t, env, rec, out, 60, "static")

@@ -15,7 +15,7 @@ import (
 // guards (Ownable.sol's onlyOwner, Pausable.sol's whenPaused and
 // whenNotPaused) live in other files: pause and unpause alternate.
 func TestStageAcrossFiles(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	setup(t, env, nil, "HarborToken")
 	s := New()
 	s.Config.Budget = 60

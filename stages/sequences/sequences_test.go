@@ -18,18 +18,14 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-const demoCorpus = "../../data/corpus/demo"
-
-var engines = &pipeline.Engines{}
-
-func TestMain(m *testing.M) { stagetest.Main(m, engines) }
+func TestMain(m *testing.M) { stagetest.Main(m) }
 
 // setup writes what verify and dcr would have for the named demo
 // contracts: kept, the original's artifact, the static graph (or the one
 // given) as a file and a dcr_graphs row.
 func setup(t *testing.T, env *pipeline.Env, graphs map[string]*dcrgraph.Graph, names ...string) {
 	t.Helper()
-	for _, rec := range stagetest.LoadRecords(t, demoCorpus, 1000, names...) {
+	for _, rec := range stagetest.LoadRecords(t, stagetest.DemoCorpus, 1000, names...) {
 		e := rec.Entry
 		name := e.Name
 		id, out := stagetest.Compile(t, env, rec, nil)
@@ -67,7 +63,7 @@ func stats(t *testing.T, env *pipeline.Env) map[string]any {
 }
 
 func TestStageGeneratesTheBudgetPerGraph(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	setup(t, env, nil, "Vault", "GiftToken")
 	s := New()
 	s.Config.Budget = 30
@@ -111,7 +107,7 @@ func TestProfileDecidesWhetherAContractGetsASequence(t *testing.T) {
 		tries     *int
 		sequenced bool
 	}{{"paper", "paper", nil, false}, {"extended", "extended", nil, true}, {"paper+history-tries", "paper", &three, true}} {
-		env := stagetest.NewEnv(t, demoCorpus, engines)
+		env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 		setup(t, env, map[string]*dcrgraph.Graph{"EtherLocker": lockInThePast}, "EtherLocker")
 		s := New()
 		s.Profile, s.Overrides.HistoryTries = tc.profile, tc.tries
@@ -132,7 +128,7 @@ func TestProfileDecidesWhetherAContractGetsASequence(t *testing.T) {
 // deployer and searches no argument, extended does not; a run of paper then
 // extended keeps both profiles' rows, and each rerun skips its own units.
 func TestProfilesDifferAndKeepEachOthersRows(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	setup(t, env, nil, "StakingPool")
 	paper, ext := New(), New()
 	paper.Config.Budget, ext.Config.Budget = 60, 60
@@ -173,7 +169,7 @@ func TestProfilesDifferAndKeepEachOthersRows(t *testing.T) {
 }
 
 func TestUnknownProfileIsAnError(t *testing.T) {
-	env := stagetest.NewEnv(t, demoCorpus, engines)
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
 	s := New()
 	s.Profile = "papers"
 	if _, err := s.Plan(context.Background(), env); err == nil || !strings.Contains(err.Error(), "papers") {

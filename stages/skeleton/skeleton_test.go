@@ -17,10 +17,8 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-const demoCorpus = "../../data/corpus/demo"
-
 func TestSkeletonsOfKeptContracts(t *testing.T) {
-	env := regentest.Env(t, demoCorpus)
+	env := regentest.Env(t, stagetest.DemoCorpus)
 	regentest.Keep(t, env, "Vault", "StakingPool")
 	if c := stagetest.Run(t, env, New()); c.Units != 2 || c.Ran != 2 || c.Failed != 0 {
 		t.Fatalf("counters %+v", c)
@@ -59,7 +57,7 @@ func TestSkeletonsOfKeptContracts(t *testing.T) {
 }
 
 func TestNatSpecFromTheModel(t *testing.T) {
-	env := regentest.Env(t, demoCorpus)
+	env := regentest.Env(t, stagetest.DemoCorpus)
 	regentest.Keep(t, env, "Vault")
 	garbage := false
 	srv := llmtest.New(t, func(n int, r llmtest.Request) llmtest.Reply {
@@ -116,7 +114,7 @@ func TestNatSpecFromTheModel(t *testing.T) {
 // that were not kept, their rows marked ablation; --regenerate target
 // stubs only the target's own functions and is part of the fingerprint.
 func TestSizeAblationAndScope(t *testing.T) {
-	env := regentest.Env(t, demoCorpus)
+	env := regentest.Env(t, stagetest.DemoCorpus)
 	gift := regentest.Keep(t, env, "Vault", "GiftToken")[1]
 	dropped := []schemas.Contract{{ContractID: gift.ID, Name: "GiftToken", Kept: false, Reason: "size filter"}}
 	if err := warehouse.Write(env.Warehouse.Path(schemas.Contracts.Name(), warehouse.ByContract(gift.ID), "verify"), dropped); err != nil {

@@ -306,7 +306,7 @@ func TestUninstallableCompilerIsRetried(t *testing.T) {
 // TestUnitsGroupByCompiler: each unit names its compiler as its affinity, so
 // the runner compiles the contracts of one version on one warm worker.
 func TestUnitsGroupByCompiler(t *testing.T) {
-	env := stagetest.IsolatedEnv(t, "../../data/corpus/demo")
+	env := stagetest.IsolatedEnv(t, stagetest.DemoCorpus)
 	units, err := New().Plan(context.Background(), env)
 	if err != nil || len(units) == 0 {
 		t.Fatalf("plan: %d units, %v", len(units), err)

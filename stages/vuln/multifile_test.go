@@ -12,9 +12,8 @@ import (
 // one mutation is in a base's file) as the other oracles deploy them; the
 // reference reports what its original reports.
 func TestBenchmarkMultiFile(t *testing.T) {
-	env := newEnv(t, "")
-	corpus, rec := stagetest.MultiFileRecord(t, env.Engines.Solc(), 0)
-	env.Corpus = corpus
+	env, rec := stagetest.MultiFileEnv(t, 0)
+	env.Seed = 7
 	regentest.MultiFileSamples(t, env, rec)
 	s := New()
 	s.Config.Population, s.Config.Generations = 8, 3

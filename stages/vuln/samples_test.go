@@ -10,8 +10,6 @@ import (
 	"github.com/solbehave/solbehave/schemas"
 )
 
-const demoCorpus = "../../data/corpus/demo"
-
 // TestBenchmarkOriginalAndSamples writes what verify and compile would have
 // written for one demo contract (a kept original, a reference sample that is
 // the original's own output, and a hand-made sample whose release no longer
@@ -20,7 +18,7 @@ const demoCorpus = "../../data/corpus/demo"
 // for it; the hand-made sample holds the Ether it takes, a frozen-Ether
 // finding its original lacks, which vuln_introduced counts for its model.
 func TestBenchmarkOriginalAndSamples(t *testing.T) {
-	env := newEnv(t, demoCorpus)
+	env := newEnv(t, stagetest.DemoCorpus)
 	id := seedWarehouse(t, env, "EtherLocker", map[string]func(string) string{
 		"handmade": func(src string) string {
 			return strings.Replace(src, "l.beneficiary.transfer(l.amount);", "", 1)
@@ -71,7 +69,7 @@ func TestBenchmarkOriginalAndSamples(t *testing.T) {
 // of edits (the original's source rewritten).
 func seedWarehouse(t *testing.T, env *pipeline.Env, name string, edits map[string]func(string) string) string {
 	t.Helper()
-	rec := stagetest.LoadRecords(t, demoCorpus, 0, name)[0]
+	rec := stagetest.LoadRecords(t, stagetest.DemoCorpus, 0, name)[0]
 	id := rec.Entry.ID
 	art, _ := stagetest.Compile(t, env, rec, nil)
 	stagetest.Write(t, env, schemas.Contracts, id, "verify", []schemas.Contract{{ContractID: id, Name: name, Kept: true}})

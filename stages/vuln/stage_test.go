@@ -79,6 +79,8 @@ func writeCorpus(t *testing.T) string {
 	return dir
 }
 
+func TestMain(m *testing.M) { stagetest.Main(m) }
+
 // newEnv is a run environment with engines of its own (a test may set
 // their options) and seed 7.
 func newEnv(t *testing.T, corpus string) *pipeline.Env {
