@@ -34,6 +34,20 @@ func DeployOriginal(store *artifact.Store, rec *deploy.Record, artifactID string
 	return d, nil
 }
 
+// DeployAll deploys the original and then its samples: the start of every
+// differential oracle's unit.
+func DeployAll(store *artifact.Store, rec *deploy.Record, origArtifact string, samples []schemas.Sample) (*deploy.Deployment, []replay.Sample, error) {
+	orig, err := DeployOriginal(store, rec, origArtifact)
+	if err != nil {
+		return nil, nil, err
+	}
+	deployed, err := DeploySamples(store, rec, orig, samples)
+	if err != nil {
+		return nil, nil, err
+	}
+	return orig, deployed, nil
+}
+
 // DeploySamples deploys every sample like the original, in the order given.
 // A sample that cannot be deployed stays in with the reason (DeployErr): it
 // is the sample's failure, not the unit's. A missing artifact is the unit's.

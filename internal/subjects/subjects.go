@@ -110,6 +110,16 @@ type Subject struct {
 	Artifact string         // the original's artifact id
 }
 
+// KeptIn opens the corpus in dir and returns its kept contracts as Kept does:
+// the start of every oracle stage's plan.
+func KeptIn(dir string, orig *Originals, limit int, want func(id string) bool) ([]Subject, error) {
+	c, err := deploy.OpenCorpus(dir)
+	if err != nil {
+		return nil, err
+	}
+	return Kept(c, orig, limit, want), nil
+}
+
 // Kept returns the kept contracts of the corpus for which want holds (nil:
 // all), in corpus order, each with its record read to limit transactions.
 func Kept(c *deploy.Corpus, orig *Originals, limit int, want func(id string) bool) []Subject {

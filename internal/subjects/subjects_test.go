@@ -54,4 +54,15 @@ func TestDeployOriginalNeedsItsArtifact(t *testing.T) {
 	if _, err := DeploySamples(store, rec, nil, []schemas.Sample{{Model: "m", Artifact: "missing"}}); err == nil {
 		t.Error("a sample whose artifact is missing must fail the unit")
 	}
+	if _, _, err := DeployAll(store, rec, "", nil); err == nil {
+		t.Error("DeployAll deployed samples beside an original without an artifact")
+	}
+}
+
+// A corpus folder that cannot be opened fails the plan, with no subjects.
+func TestKeptInNeedsItsCorpus(t *testing.T) {
+	kept, err := KeptIn(t.TempDir()+"/absent", &Originals{}, 0, nil)
+	if err == nil || kept != nil {
+		t.Fatalf("got %d subjects and error %v, want an error", len(kept), err)
+	}
 }

@@ -48,12 +48,7 @@ func TestSameCodeIsNotFuzzed(t *testing.T) {
 	}
 
 	// What fuzzing would have said of the samples not fuzzed.
-	store := artifact.New(env.Data)
-	orig, err := subjects.DeployOriginal(store, rec, origID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	deployed, err := subjects.DeploySamples(store, rec, orig, samples[:2])
+	orig, deployed, err := subjects.DeployAll(artifact.New(env.Data), rec, origID, samples[:2])
 	if err != nil {
 		t.Fatal(err)
 	}

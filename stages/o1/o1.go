@@ -134,12 +134,12 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil || len(in.samples) == 0 {
 		return nil, err
 	}
-	corpus, err := deploy.OpenCorpus(env.Corpus)
+	kept, err := subjects.KeptIn(env.Corpus, in.orig, historyLimit, func(id string) bool { return len(in.samples[id]) > 0 })
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
-	for _, sub := range subjects.Kept(corpus, in.orig, historyLimit, func(id string) bool { return len(in.samples[id]) > 0 }) {
+	for _, sub := range kept {
 		id, byModel := sub.Entry.ID, in.samples[sub.Entry.ID]
 		for _, model := range slices.Sorted(maps.Keys(byModel)) {
 			u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, model: model, samples: byModel[model]}
@@ -187,18 +187,13 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if u.loadErr != nil {
 		return nil, failure.New(failure.Source, false, u.loadErr)
 	}
-	store := artifact.New(env.Data)
-	orig, err := subjects.DeployOriginal(store, u.rec, u.origArtifact)
+	orig, deployed, err := subjects.DeployAll(artifact.New(env.Data), u.rec, u.origArtifact, u.samples)
 	if err != nil {
 		return nil, err
 	}
 	methods := fuzz.FuzzableMethods(orig.ABI)
 	var results []schemas.FuzzResult
 	var cxs []schemas.FuzzCounterexample
-	deployed, err := subjects.DeploySamples(store, u.rec, orig, u.samples)
-	if err != nil {
-		return nil, err
-	}
 	for i, smp := range u.samples {
 		r, c, err := s.fuzzSample(ctx, env, u, orig, methods, smp, deployed[i])
 		if err != nil {

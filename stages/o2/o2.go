@@ -88,12 +88,12 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil || len(in.samples) == 0 {
 		return nil, err
 	}
-	corpus, err := deploy.OpenCorpus(env.Corpus)
+	kept, err := subjects.KeptIn(env.Corpus, in.orig, s.Budget, func(id string) bool { return len(in.samples[id]) > 0 })
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
-	for _, sub := range subjects.Kept(corpus, in.orig, s.Budget, func(id string) bool { return len(in.samples[id]) > 0 }) {
+	for _, sub := range kept {
 		id, samples := sub.Entry.ID, in.samples[sub.Entry.ID]
 		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, samples: samples}
 		fp := pipeline.Fingerprint(s.Version(), s, sub.Digest, u.origArtifact, subjects.Keys(samples), pipeline.ErrText(u.loadErr))
@@ -129,12 +129,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if len(u.rec.Txs) == 0 {
 		return nil, failure.New(failure.NoHistory, false, errors.New("no transactions after the creation"))
 	}
-	store := artifact.New(env.Data)
-	orig, err := subjects.DeployOriginal(store, u.rec, u.origArtifact)
-	if err != nil {
-		return nil, err
-	}
-	samples, err := subjects.DeploySamples(store, u.rec, orig, u.samples)
+	orig, samples, err := subjects.DeployAll(artifact.New(env.Data), u.rec, u.origArtifact, u.samples)
 	if err != nil {
 		return nil, err
 	}

@@ -131,13 +131,13 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil || len(in.samples) == 0 || len(in.calls) == 0 {
 		return nil, err
 	}
-	corpus, err := deploy.OpenCorpus(env.Corpus)
+	want := func(id string) bool { return len(in.samples[id]) > 0 && len(in.calls[id]) > 0 }
+	kept, err := subjects.KeptIn(env.Corpus, in.orig, s.History, want)
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
-	want := func(id string) bool { return len(in.samples[id]) > 0 && len(in.calls[id]) > 0 }
-	for _, sub := range subjects.Kept(corpus, in.orig, s.History, want) {
+	for _, sub := range kept {
 		id, samples, calls := sub.Entry.ID, in.samples[sub.Entry.ID], in.calls[sub.Entry.ID]
 		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, samples: samples, calls: calls}
 		fp := pipeline.Fingerprint(s.Version(), s.reference(), s.Profile, s.SnapshotEvery, s.History, sub.Digest, u.origArtifact,
@@ -220,12 +220,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if u.loadErr != nil {
 		return nil, failure.New(failure.Source, false, u.loadErr)
 	}
-	store := artifact.New(env.Data)
-	orig, err := subjects.DeployOriginal(store, u.rec, u.origArtifact)
-	if err != nil {
-		return nil, err
-	}
-	samples, err := subjects.DeploySamples(store, u.rec, orig, u.samples)
+	orig, samples, err := subjects.DeployAll(artifact.New(env.Data), u.rec, u.origArtifact, u.samples)
 	if err != nil {
 		return nil, err
 	}

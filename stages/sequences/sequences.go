@@ -151,12 +151,12 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil || len(in.graphs) == 0 {
 		return nil, err
 	}
-	corpus, err := deploy.OpenCorpus(env.Corpus)
+	kept, err := subjects.KeptIn(env.Corpus, in.orig, s.History, func(id string) bool { return len(in.graphs[id]) > 0 })
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
-	for _, sub := range subjects.Kept(corpus, in.orig, s.History, func(id string) bool { return len(in.graphs[id]) > 0 }) {
+	for _, sub := range kept {
 		id := sub.Entry.ID
 		for _, g := range in.graphs[id] {
 			u := unit{extractor: g.Extractor, graphPath: g.Path, rec: sub.Record, loadErr: sub.LoadErr, artifact: sub.Artifact, cfg: cfg}
