@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"reflect"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
@@ -262,39 +263,38 @@ func abiArg(t abi.Type, v dcrgraph.Value) (any, error) {
 	return nil, fmt.Errorf("%s is not a %s", v, t)
 }
 
-// sizedInt converts to the Go type go-ethereum uses for small ints.
+// sizedInt converts n to the Go type go-ethereum packs for t (t.GetType()):
+// a Go int of 8, 16, 32 or 64 bits, and *big.Int for every other width
+// (uint24, int40, ...). A value that does not fit a width of at most 64
+// bits is refused, not wrapped.
 func sizedInt(t abi.Type, n *big.Int) (any, error) {
 	if t.Size > 64 {
 		return n, nil
 	}
-	if t.T == abi.UintTy {
-		if n.Sign() < 0 || n.BitLen() > t.Size {
-			return nil, fmt.Errorf("%s out of range for %s", n, t)
-		}
-		u := n.Uint64()
-		switch t.Size {
-		case 8:
-			return uint8(u), nil
-		case 16:
-			return uint16(u), nil
-		case 32:
-			return uint32(u), nil
-		}
-		return u, nil
+	if _, err := rangedBig(t, n); err != nil {
+		return nil, err
 	}
-	if !n.IsInt64() {
+	goType := t.GetType()
+	switch {
+	case goType.Kind() == reflect.Ptr:
+		return n, nil
+	case t.T == abi.UintTy:
+		return reflect.ValueOf(n.Uint64()).Convert(goType).Interface(), nil
+	}
+	return reflect.ValueOf(n.Int64()).Convert(goType).Interface(), nil
+}
+
+// rangedBig returns n when it fits t.
+func rangedBig(t abi.Type, n *big.Int) (*big.Int, error) {
+	fits := n.Sign() >= 0 && n.BitLen() <= t.Size
+	if t.T == abi.IntTy {
+		limit := new(big.Int).Lsh(big.NewInt(1), uint(t.Size-1))
+		fits = n.Cmp(new(big.Int).Neg(limit)) >= 0 && n.Cmp(limit) < 0
+	}
+	if !fits {
 		return nil, fmt.Errorf("%s out of range for %s", n, t)
 	}
-	i := n.Int64()
-	switch t.Size {
-	case 8:
-		return int8(i), nil
-	case 16:
-		return int16(i), nil
-	case 32:
-		return int32(i), nil
-	}
-	return i, nil
+	return n, nil
 }
 
 // fromABI converts a decoded getter output into a guard value.
