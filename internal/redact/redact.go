@@ -138,6 +138,18 @@ func current() *masker {
 	return state.masker
 }
 
+// FormsIn returns the forms of secret (Forms) that text holds: what a leak
+// check reports.
+func FormsIn(text, secret string) []string {
+	var found []string
+	for _, f := range Forms(secret) {
+		if strings.Contains(text, f) {
+			found = append(found, f)
+		}
+	}
+	return found
+}
+
 // Forms are the encodings of secret that are masked.
 func Forms(secret string) []string {
 	b := []byte(secret)

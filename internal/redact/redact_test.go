@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -58,13 +59,24 @@ func TestHandlerMasksLogRecords(t *testing.T) {
 	log := slog.New(Handler(slog.NewTextHandler(&buf, nil))).With("url", "http://x/?k="+url.QueryEscape(secret))
 	log.Info("asked "+secret, "err", errors.New("failed: "+base64.StdEncoding.EncodeToString([]byte(secret))),
 		slog.Group("g", "k", secret))
-	for _, f := range Forms(secret) {
-		if strings.Contains(buf.String(), f) {
-			t.Fatalf("log holds %q: %s", f, buf.String())
-		}
+	if leaked := FormsIn(buf.String(), secret); len(leaked) > 0 {
+		t.Fatalf("log holds %q: %s", leaked, buf.String())
 	}
 	if strings.Count(buf.String(), Mask) != 4 {
 		t.Fatalf("want 4 masks in %s", buf.String())
+	}
+}
+
+// FormsIn finds each form that a text holds, and only those.
+func TestFormsInFindsEachForm(t *testing.T) {
+	forms := Forms(secret)
+	for _, f := range forms {
+		if got := FormsIn("a "+f+" b", secret); !slices.Contains(got, f) {
+			t.Errorf("form %q in the text, FormsIn says %q", f, got)
+		}
+	}
+	if got := FormsIn(Mask+" "+strings.ToLower(secret[:3]), secret); len(got) != 0 {
+		t.Errorf("no form in the text, FormsIn says %q", got)
 	}
 }
 
