@@ -13,12 +13,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"io"
-	"log/slog"
-	"os"
 	"os/exec"
 	"path"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -29,7 +25,6 @@ import (
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/stagetest"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -40,12 +35,7 @@ func Env(t *testing.T, corpus string) *pipeline.Env {
 	if _, err := exec.LookPath("node"); err != nil {
 		t.Skip("node is not installed: solc cannot run")
 	}
-	data := t.TempDir()
-	env := &pipeline.Env{Corpus: corpus, Data: data, Seed: 42, Jobs: 2,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)), Out: io.Discard,
-		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
-	t.Cleanup(env.Engines.Close)
-	return env
+	return stagetest.IsolatedEnv(t, corpus)
 }
 
 // MultiFileEnv is Env over a corpus holding stagetest's multi-file
@@ -113,19 +103,11 @@ func keep(t *testing.T, env *pipeline.Env, client *etherscan.Client, e etherscan
 		t.Fatal(err)
 	}
 	sum := sha256.Sum256([]byte(rec.Source.SourceCode))
-	part := warehouse.ByContract(e.ID)
-	write(t, env.Warehouse.Path(schemas.Contracts.Name(), part, "verify"), []schemas.Contract{{ContractID: e.ID, Name: e.Name,
+	stagetest.Write(t, env, schemas.Contracts, e.ID, "verify", []schemas.Contract{{ContractID: e.ID, Name: e.Name,
 		Kept: true, SourceSHA256: hex.EncodeToString(sum[:]), NNontrivialFunctions: 3}})
-	write(t, env.Warehouse.Path(schemas.Reproducibility.Name(), part, "verify"), []schemas.ReproducibilityRow{{ContractID: e.ID, Name: e.Name,
+	stagetest.Write(t, env, schemas.Reproducibility, e.ID, "verify", []schemas.ReproducibilityRow{{ContractID: e.ID, Name: e.Name,
 		Kept: true, Artifact: id, CompilerUsed: built.CompilerUsed}})
 	return Original{ID: e.ID, Record: rec, Artifact: id, Orig: orig, Target: target}
-}
-
-func write[T any](t *testing.T, p string, rows []T) {
-	t.Helper()
-	if err := warehouse.Write(p, rows); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // Skeleton builds o's template skeleton and writes it as the skeleton stage
@@ -146,7 +128,7 @@ func Skeleton(t *testing.T, env *pipeline.Env, o Original) *skeleton.Skeleton {
 			Function: f.Key, DeclaredIn: f.Contract, Nontrivial: f.Nontrivial, HasBody: f.HasBody, Regenerate: sk.Scope,
 			NFunctions: int64(len(sk.Holes())), NNontrivial: int64(sk.Nontrivial()), SkeletonPath: rel, SkeletonSHA256: hex.EncodeToString(sum[:]), StubCompiled: true})
 	}
-	write(t, env.Warehouse.Path(schemas.Skeletons.Name(), warehouse.ByContract(o.ID), "skeleton"), rows)
+	stagetest.Write(t, env, schemas.Skeletons, o.ID, "skeleton", rows)
 	return sk
 }
 
@@ -184,16 +166,12 @@ func Generate(t *testing.T, env *pipeline.Env, o Original, sk *skeleton.Skeleton
 		rows = append(rows, row)
 	}
 	name := "generate-" + strings.NewReplacer(":", "_", "/", "__").Replace(g.Name())
-	write(t, env.Warehouse.Path(schemas.Generations.Name(), warehouse.ByContract(o.ID), name), rows)
+	stagetest.Write(t, env, schemas.Generations, o.ID, name, rows)
 }
 
 func writeFile(t testing.TB, data, rel string, b []byte) {
 	t.Helper()
-	p := filepath.Join(data, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, b, 0o644); err != nil {
+	if err := regen.WriteSampleFile(data, rel, b); err != nil {
 		t.Fatal(err)
 	}
 }
