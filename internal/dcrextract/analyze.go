@@ -208,6 +208,9 @@ func (a *analyzer) modifiers(fn *solast.Node, invs []*solast.Node, i int, sc *sc
 }
 
 func paramDecls(fn *solast.Node) []*solast.Node {
+	if fn == nil { // a contract without a constructor
+		return nil
+	}
 	list := fn.Child("parameters")
 	if list == nil {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/dcrgraph"
+	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
 // TestStaticDemoCorpus extracts every demo contract: each graph validates,
@@ -42,6 +43,33 @@ func TestStaticDemoCorpus(t *testing.T) {
 		}
 		if len(res.Graph.Relations) == 0 {
 			t.Errorf("%s: no relation at all", n)
+		}
+	}
+}
+
+// TestStaticOpenZeppelin5Owner: HarborToken and TipJar take their owner as
+// a constructor argument passed to OpenZeppelin 5's Ownable(initialOwner),
+// and were deployed with the deployer as that argument: their onlyOwner
+// functions are the owner's, the others anyone's.
+func TestStaticOpenZeppelin5Owner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles two demo contracts")
+	}
+	want := map[string]map[string]dcrgraph.Role{
+		"HarborToken": {"mint": dcrgraph.RoleOwner, "pause": dcrgraph.RoleOwner, "unpause": dcrgraph.RoleOwner,
+			"transferOwnership": dcrgraph.RoleOwner, "renounceOwnership": dcrgraph.RoleOwner,
+			"transfer": dcrgraph.RoleAny, "approve": dcrgraph.RoleAny, "transferFrom": dcrgraph.RoleAny},
+		"TipJar": {"setFee": dcrgraph.RoleOwner, "collectFees": dcrgraph.RoleOwner, "transferOwnership": dcrgraph.RoleOwner,
+			"renounceOwnership": dcrgraph.RoleOwner, "register": dcrgraph.RoleAny, "tip": dcrgraph.RoleAny, "withdraw": dcrgraph.RoleAny},
+	}
+	for name, w := range want {
+		d := loadDemo(t, name)
+		res, err := Static(FromRecord(d.rec, d.out))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := roles(res.Graph); stagetest.JSON(got) != stagetest.JSON(w) {
+			t.Errorf("%s: roles %v\nwant %v", name, got, w)
 		}
 	}
 }

@@ -29,6 +29,9 @@ type model struct {
 	entries   []entry // public state-changing functions, in source order
 
 	libraryFuncs map[int]bool // functions declared in libraries (SafeMath.add ...)
+	// deployerParams are the target constructor's parameters (declaration
+	// ids) that the recorded deployment set to the deployer's address.
+	deployerParams map[int]bool
 }
 
 // stateVar is a non-constant state variable.
@@ -42,8 +45,8 @@ type stateVar struct {
 	public   bool   // has a getter
 	initText string // the declaration's initial value, "" when none
 	// ctorLiteral is the literal the constructor assigns to this variable
-	// ("true", "false", "0", "msg.sender", or "?" for anything else); "" when
-	// the constructor leaves it alone.
+	// ("true", "false", "0", "msg.sender" for the deployer's address, or "?"
+	// for anything else); "" when the constructor leaves it alone.
 	ctorLiteral string
 	// ctorKeyedBySender: a constructor assignment indexed by msg.sender or by a
 	// variable holding it (balances[owner] = supply, owner = msg.sender).
@@ -87,15 +90,17 @@ func (e entry) label() string {
 	return e.fn.Kind
 }
 
-// newModel reads the target contract out of a compile output.
-func newModel(out *solc.Output, sources map[string]string, contract string) (*model, error) {
+// newModel reads the target contract out of a compile output; deployerArgs
+// are the positions of the constructor arguments that carried the deployer.
+func newModel(out *solc.Output, sources map[string]string, contract string, deployerArgs map[int]bool) (*model, error) {
 	prog, err := solast.ParseProgram(out.ASTs(), sources)
 	if err != nil {
 		return nil, fmt.Errorf("dcrextract: %w", err)
 	}
 	m := &model{name: contract, sources: map[int]string{}, nodes: prog.Nodes, target: prog.Contract(contract), prog: prog,
 		vars: map[int]*stateVar{}, varByName: map[string]*stateVar{}, constants: map[int]constant{},
-		funcs: map[int]*solast.Node{}, modifiers: map[string]*solast.Node{}, libraryFuncs: map[int]bool{}}
+		funcs: map[int]*solast.Node{}, modifiers: map[string]*solast.Node{}, libraryFuncs: map[int]bool{},
+		deployerParams: map[int]bool{}}
 	for file, src := range out.Sources {
 		m.sources[src.ID] = sources[file]
 	}
@@ -103,6 +108,11 @@ func newModel(out *solc.Output, sources map[string]string, contract string) (*mo
 		return nil, fmt.Errorf("dcrextract: contract %s not found in the AST", contract)
 	}
 	m.readLinearization()
+	for i, p := range paramDecls(m.constructorOf(m.target)) {
+		if deployerArgs[i] {
+			m.deployerParams[p.ID] = true
+		}
+	}
 	m.readConstructor()
 	m.readEntries()
 	return m, nil
@@ -303,10 +313,19 @@ func ctorLiteral(m *model, rhs *solast.Node, sc *scope) string {
 		return "?"
 	case rhs.Type == "Literal":
 		return literalValue(rhs)
-	case m.isSender(rhs) || m.returnsSender(rhs, sc):
+	case m.isSender(rhs) || m.returnsSender(rhs, sc) || m.isDeployerParam(rhs):
 		return "msg.sender"
 	}
 	return "?"
+}
+
+// isDeployerParam: a parameter of the target's constructor that the
+// recorded deployment set to the deployer's address. The rule reads the
+// deployment's arguments rather than assuming any address parameter is the
+// deployer's: an owner passed as someone else (a multisig) stays unknown,
+// so its functions are not sent from the deployer only to revert.
+func (m *model) isDeployerParam(n *solast.Node) bool {
+	return n != nil && n.Type == "Identifier" && m.deployerParams[n.RefDecl()]
 }
 
 // returnsSender: a call of a function that returns msg.sender (_msgSender()).
@@ -333,7 +352,7 @@ func (m *model) isSender(n *solast.Node) bool {
 // isSenderLike is msg.sender (or a call of a function returning it,
 // _msgSender()) or a state variable the constructor set to it.
 func (m *model) isSenderLike(n *solast.Node) bool {
-	if m.isSender(n) || m.returnsSender(n, &scope{binds: map[int]binding{}}) {
+	if m.isSender(n) || m.returnsSender(n, &scope{binds: map[int]binding{}}) || m.isDeployerParam(n) {
 		return true
 	}
 	if n != nil && n.Type == "Identifier" {

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/common"
+
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/deploy/deploytest"
@@ -66,9 +68,10 @@ func TestStaticAcrossFiles(t *testing.T) {
 
 // ownSources: a base in its own file takes its owner as a constructor
 // argument (OpenZeppelin 5's Ownable(initialOwner)), passed by the heir as
-// a constructor modifier (T) or in its inheritance list (U), the owner
-// check an if-revert; or sets it through a local (OpenZeppelin 3's
-// `address msgSender = _msgSender(); _owner = msgSender;`, V).
+// a constructor modifier (T, and W through _msgSender()) or in its
+// inheritance list (U), the owner check an if-revert; or sets it through a
+// local (OpenZeppelin 3's `address msgSender = _msgSender(); _owner =
+// msgSender;`, V). P passes on its own constructor's parameter.
 var ownSources = map[string]string{
 	"lib/Own.sol": `// SPDX-License-Identifier: MIT
 pragma solidity ^0.8.19;
@@ -78,6 +81,9 @@ abstract contract Own {
     constructor(address initialOwner) { _setOwner(initialOwner); }
     modifier onlyOwner() { if (_owner != msg.sender) revert NotOwner(msg.sender); _; }
     function _setOwner(address o) internal { _owner = o; }
+}
+abstract contract Ctx {
+    function _msgSender() internal view returns (address) { return msg.sender; }
 }
 abstract contract Own3 {
     address private _owner;
@@ -102,18 +108,56 @@ contract V is Own3 {
     uint256 public z;
     function set(uint256 v) external onlyOwner { z = v; }
 }
+contract W is Ctx, Own {
+    uint256 public w;
+    constructor() Own(_msgSender()) {}
+    function set(uint256 v) external onlyOwner { w = v; }
+}
+contract P is Own {
+    uint256 public p;
+    constructor(uint256 start, address initialOwner) Own(initialOwner) { p = start; }
+    function set(uint256 v) external onlyOwner { p = v; }
+}
 `,
 }
 
 func TestStaticBaseConstructorArguments(t *testing.T) {
 	out := deploytest.Compile(t, solc.Input{Compiler: stagetest.MultiFileCompiler, Sources: ownSources})
-	for _, target := range []string{"T", "U", "V"} {
+	for _, target := range []string{"T", "U", "V", "W"} {
 		res, err := Static(Input{Contract: target, Output: out, Sources: ownSources})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got := roles(res.Graph); got["set"] != dcrgraph.RoleOwner || target == "T" && got["poke"] != dcrgraph.RoleAny {
 			t.Errorf("%s: roles %v", target, got)
+		}
+	}
+}
+
+// TestStaticOwnerFromConstructorArgument: P's owner is its constructor's
+// parameter passed on to the base (OpenZeppelin 5's
+// `constructor(address initialOwner) Ownable(initialOwner)`). The recorded
+// deployment decides: deployed with the deployer as the owner, set is the
+// owner's; deployed with another owner, or with no arguments known, the
+// owner is nobody the sequences can send from, and set stays any.
+func TestStaticOwnerFromConstructorArgument(t *testing.T) {
+	out := deploytest.Compile(t, solc.Input{Compiler: stagetest.MultiFileCompiler, Sources: ownSources})
+	deployer, other := common.HexToAddress("0xd3"), common.HexToAddress("0x0e")
+	args := func(owner common.Address) []byte {
+		return append(common.LeftPadBytes([]byte{7}, 32), common.LeftPadBytes(owner.Bytes(), 32)...)
+	}
+	for _, tc := range []struct {
+		name string
+		args []byte
+		want dcrgraph.Role
+	}{{"deployer", args(deployer), dcrgraph.RoleOwner}, {"other", args(other), dcrgraph.RoleAny},
+		{"unknown", nil, dcrgraph.RoleAny}, {"undecodable", []byte{1, 2}, dcrgraph.RoleAny}} {
+		res, err := Static(Input{Contract: "P", Output: out, Sources: ownSources, Caller: deployer, ConstructorArgs: tc.args})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := roles(res.Graph)["set"]; got != tc.want {
+			t.Errorf("%s: set has role %s, want %s", tc.name, got, tc.want)
 		}
 	}
 }

@@ -27,6 +27,10 @@ type Input struct {
 	// Caller is the address the sequences are sent from (the deployer): the
 	// value proposed for an address parameter that a guard wants non-zero.
 	Caller common.Address
+	// ConstructorArgs are the ABI-encoded arguments the contract was
+	// deployed with (nil when unknown): a constructor parameter that carried
+	// the deployer's address is the deployer's, as msg.sender would be.
+	ConstructorArgs []byte
 }
 
 // Result is an extracted graph with the provenance of its parts.
@@ -90,7 +94,7 @@ func Static(in Input) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("dcrextract: ABI of %s: %w", in.Contract, err)
 	}
-	m, err := newModel(in.Output, in.Sources, in.Contract)
+	m, err := newModel(in.Output, in.Sources, in.Contract, deployerArgs(&parsed, in))
 	if err != nil {
 		return nil, err
 	}
@@ -482,10 +486,40 @@ func (x *extraction) result() (*Result, error) {
 	return res, nil
 }
 
+// deployerArgs lists the positions of the constructor arguments that carry
+// the deployer's address in the recorded deployment (OpenZeppelin 5's
+// `constructor(address initialOwner) Ownable(initialOwner)`, deployed with
+// the deployer as initialOwner). Arguments that do not decode name none:
+// the owner then stays unknown, as before the deployment is consulted.
+func deployerArgs(parsed *abi.ABI, in Input) map[int]bool {
+	out := map[int]bool{}
+	if len(in.ConstructorArgs) == 0 || in.Caller == (common.Address{}) {
+		return out
+	}
+	values, err := parsed.Constructor.Inputs.Unpack(in.ConstructorArgs)
+	if err != nil {
+		return out
+	}
+	for i, v := range values {
+		if a, ok := v.(common.Address); ok && a == in.Caller {
+			out[i] = true
+		}
+	}
+	return out
+}
+
 // FromRecord builds the static extractor's input from a corpus record and
-// the original's compiler output: its sources, its history, its deployer.
+// the original's compiler output: its sources, its history, its deployer and
+// the constructor arguments it was deployed with.
 func FromRecord(rec *deploy.Record, out *solc.Output) Input {
 	in := Input{Contract: rec.Name(), Output: out, Caller: rec.Deployer()}
+	if c, err := rec.Target(out); err == nil {
+		// Unlinked libraries leave the code, and so where the arguments
+		// start in the creation input, unknown: no argument is then read.
+		if code, err := c.CreationCode(nil); err == nil {
+			in.ConstructorArgs, _, _ = rec.ConstructorArgs(code)
+		}
+	}
 	if rec.Files != nil {
 		in.Sources = rec.Files.Files
 	}
@@ -497,4 +531,4 @@ func FromRecord(rec *deploy.Record, out *solc.Output) Input {
 
 // Version identifies the static rules: bump it when the graphs they extract
 // from the same contract change, so stages recompute them.
-const Version = "static-2"
+const Version = "static-3"
