@@ -51,3 +51,33 @@ func TestAlgorithm1AcrossFiles(t *testing.T) {
 		t.Errorf("kept calls per function %v", kept)
 	}
 }
+
+// TestOpenZeppelin5OwnerFunctionsComeFromTheOwner: HarborToken and TipJar
+// take their owner as a constructor argument (OpenZeppelin 5's
+// Ownable(initialOwner)), recorded as the deployer. Under the extended
+// protocol, which sends the events of role any from the history's users,
+// their onlyOwner functions are still sent from the deployer, and the
+// original keeps them.
+func TestOpenZeppelin5OwnerFunctionsComeFromTheOwner(t *testing.T) {
+	for name, ownerOnly := range map[string][]string{"HarborToken": {"mint", "pause", "unpause"}, "TipJar": {"setFee"}} {
+		d := loadDemo(t, name)
+		c := d.contract(t)
+		res := generate(t, c, profileConfig(t, ProfileExtended, 80))
+		kept := map[string]int{}
+		for _, a := range res.Attempts {
+			for _, f := range ownerOnly {
+				if a.Function == f && a.Call.From != c.Deployment.Deployer {
+					t.Errorf("%s: %s sent from %s, not the owner", name, f, a.Call.From.Hex())
+				}
+			}
+			if a.Kept {
+				kept[a.Function]++
+			}
+		}
+		for _, f := range ownerOnly {
+			if kept[f] == 0 {
+				t.Errorf("%s: no %s kept; kept calls per function %v", name, f, kept)
+			}
+		}
+	}
+}
