@@ -18,8 +18,12 @@
 //
 // Events: `<f>Success`, and `<f>Fail` when f can revert or refuse; role
 // owner when a check compares msg.sender with the variable the constructor
-// set to msg.sender; `once` when f checks a flag before writing anything and
-// flips it itself. The whole linearised chain is read, in whichever file of
+// set to msg.sender, or to a constructor parameter that the recorded
+// deployment filled with the deployer's address (OpenZeppelin 5's
+// `constructor(address initialOwner) Ownable(initialOwner)`: the
+// deployment, not the parameter's type, says whose it is, so an owner
+// deployed as another account stays any); `once` when f checks a flag
+// before writing anything and flips it itself. The whole linearised chain is read, in whichever file of
 // a multi-file source each base is: a function returning msg.sender
 // (Context's _msgSender()) is msg.sender and a one-line getter (owner()) is
 // its variable, and what the constructors write is followed through the
