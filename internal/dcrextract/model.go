@@ -313,19 +313,22 @@ func ctorLiteral(m *model, rhs *solast.Node, sc *scope) string {
 		return "?"
 	case rhs.Type == "Literal":
 		return literalValue(rhs)
-	case m.isSender(rhs) || m.returnsSender(rhs, sc) || m.isDeployerParam(rhs):
+	case m.holdsDeployer(rhs, sc):
 		return "msg.sender"
 	}
 	return "?"
 }
 
-// isDeployerParam: a parameter of the target's constructor that the
-// recorded deployment set to the deployer's address. The rule reads the
-// deployment's arguments rather than assuming any address parameter is the
-// deployer's: an owner passed as someone else (a multisig) stays unknown,
-// so its functions are not sent from the deployer only to revert.
-func (m *model) isDeployerParam(n *solast.Node) bool {
-	return n != nil && n.Type == "Identifier" && m.deployerParams[n.RefDecl()]
+// holdsDeployer: n is msg.sender (the deployer's address, in the
+// constructor), a call of a function returning it (_msgSender()), or a
+// parameter of the target's constructor that the recorded deployment set to
+// the deployer's address. The last reads the deployment's arguments rather
+// than assuming any address parameter is the deployer's: an owner passed as
+// someone else (a multisig) stays unknown, so its functions are not sent
+// from the deployer only to revert.
+func (m *model) holdsDeployer(n *solast.Node, sc *scope) bool {
+	return m.isSender(n) || m.returnsSender(n, sc) ||
+		(n != nil && n.Type == "Identifier" && m.deployerParams[n.RefDecl()])
 }
 
 // returnsSender: a call of a function that returns msg.sender (_msgSender()).
@@ -349,10 +352,10 @@ func (m *model) isSender(n *solast.Node) bool {
 		((base.Name == "msg" && member == "sender") || (base.Name == "tx" && member == "origin"))
 }
 
-// isSenderLike is msg.sender (or a call of a function returning it,
-// _msgSender()) or a state variable the constructor set to it.
+// isSenderLike: what holdsDeployer accepts, or a state variable the
+// constructor set to the deployer (owner = msg.sender).
 func (m *model) isSenderLike(n *solast.Node) bool {
-	if m.isSender(n) || m.returnsSender(n, &scope{binds: map[int]binding{}}) || m.isDeployerParam(n) {
+	if m.holdsDeployer(n, &scope{binds: map[int]binding{}}) {
 		return true
 	}
 	if n != nil && n.Type == "Identifier" {
