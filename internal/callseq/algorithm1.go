@@ -451,11 +451,11 @@ func FromRecord(rec *deploy.Record, out *solc.Output, g *dcrgraph.Graph) (Contra
 	if err != nil {
 		return Contract{}, err
 	}
-	layout, err := guardstate.ProgramLayout(out, prog, target.Name)
+	layout, err := guardstate.LayoutOf(out, prog, target.Name)
 	if err != nil {
 		layout = nil // guards then read getters only
 	}
-	owners, err := programOwnershipFunctions(out, prog, target.Name)
+	owners, err := OwnershipFunctions(out, prog, target.Name)
 	if err != nil {
 		return Contract{}, err
 	}

@@ -18,7 +18,7 @@ import (
 // setPaused) are kept from the deployer.
 func TestAlgorithm1AcrossFiles(t *testing.T) {
 	rec, out := deploytest.LoadMultiFile(t, 1000)
-	layout, err := guardstate.LayoutOf(out, stagetest.MultiFileTarget)
+	layout, err := guardstate.LayoutOf(out, nil, stagetest.MultiFileTarget)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,14 +20,9 @@ var abiOwnershipNames = []string{"renounceOwnership", "transferOwnership"}
 // contract that can take the owner role away from the deployer: those that
 // write an address state variable some owner check compares msg.sender
 // with, directly or through the internal functions they call, plus
-// renounceOwnership and transferOwnership when the ABI has them.
-func OwnershipFunctions(out *solc.Output, contract string) ([]string, error) {
-	return programOwnershipFunctions(out, nil, contract)
-}
-
-// programOwnershipFunctions is OwnershipFunctions over out's ASTs parsed
-// into prog already (nil: parsed here).
-func programOwnershipFunctions(out *solc.Output, prog *solast.Program, contract string) ([]string, error) {
+// renounceOwnership and transferOwnership when the ABI has them. prog is
+// out's ASTs, for a caller that parsed them already (nil: parsed here).
+func OwnershipFunctions(out *solc.Output, prog *solast.Program, contract string) ([]string, error) {
 	c, err := out.Contract(contract)
 	if err != nil {
 		return nil, err

@@ -44,7 +44,7 @@ contract Admin is Base {
 func TestOwnershipFunctionsFollowTheOwnerVariable(t *testing.T) {
 	d := loadDemo(t, "StakingPool") // for its 0.8.19 compiler settings
 	out := deploytest.Compile(t, d.rec.CompileInput(map[string]string{"Admin.sol": adminSource}))
-	got, err := OwnershipFunctions(out, "Admin")
+	got, err := OwnershipFunctions(out, nil, "Admin")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestOwnershipFunctionsOfTheDemoContracts(t *testing.T) {
 	} {
 		d := loadDemo(t, name)
 		target, _ := d.rec.Target(d.out)
-		got, err := OwnershipFunctions(d.out, target.Name)
+		got, err := OwnershipFunctions(d.out, nil, target.Name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -99,7 +99,7 @@ func TestStaticGiftTokenOnChain(t *testing.T) {
 		t.Fatal(err)
 	}
 	dep := deploytest.DeployTarget(t, d.rec, d.out)
-	layout, err := guardstate.LayoutOf(d.out, "GiftToken")
+	layout, err := guardstate.LayoutOf(d.out, nil, "GiftToken")
 	if err != nil {
 		t.Fatal(err)
 	}

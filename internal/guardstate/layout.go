@@ -60,15 +60,9 @@ func (t Type) valueKind() string {
 
 // LayoutOf returns the storage layout of a compiled contract: solc's own
 // where it reports one (0.5.13 and later), else one computed from the AST
-// with solc's packing rules.
-func LayoutOf(out *solc.Output, contract string) (*Layout, error) {
-	return ProgramLayout(out, nil, contract)
-}
-
-// ProgramLayout is LayoutOf for a caller that has parsed out's ASTs into
-// prog already, so they are not parsed again (nil: parsed here, when solc
-// reports no layout).
-func ProgramLayout(out *solc.Output, prog *solast.Program, contract string) (*Layout, error) {
+// with solc's packing rules. prog is out's ASTs, for a caller that parsed
+// them already (nil: parsed here when needed).
+func LayoutOf(out *solc.Output, prog *solast.Program, contract string) (*Layout, error) {
 	c, err := out.Contract(contract)
 	if err != nil {
 		return nil, err

@@ -81,7 +81,7 @@ var user = common.HexToAddress("0x00000000000000000000000000000000000a11ce")
 func TestGiftTokenGuards(t *testing.T) {
 	d := loadDemo(t, "GiftToken")
 	dep := deploytest.DeployTarget(t, d.rec, d.out)
-	layout, err := LayoutOf(d.out, "GiftToken")
+	layout, err := LayoutOf(d.out, nil, "GiftToken")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,7 +140,7 @@ func sameThroughStorage(t *testing.T, dep *deploy.Deployment, layout *Layout, na
 func TestAllowlistNFTGuards(t *testing.T) {
 	d := loadDemo(t, "AllowlistNFT")
 	dep := deploytest.DeployTarget(t, d.rec, d.out)
-	layout, err := LayoutOf(d.out, "AllowlistNFT")
+	layout, err := LayoutOf(d.out, nil, "AllowlistNFT")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,7 +167,7 @@ func TestAllowlistNFTGuards(t *testing.T) {
 func TestComputedLayoutMatchesSolc(t *testing.T) {
 	for _, name := range []string{"TimedCrowdsale", "StakingPool", "AllowlistNFT", "PaymentChannel"} {
 		d := loadDemo(t, name)
-		want, err := LayoutOf(d.out, name)
+		want, err := LayoutOf(d.out, nil, name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,31 +191,31 @@ func TestComputedLayoutMatchesSolc(t *testing.T) {
 	}
 }
 
-// TestProgramLayoutReadsTheGivenProgram: a caller that parsed the ASTs
-// already gets the layout from its program (no second parse), the same
-// layout LayoutOf computes; a program without the contract is an error.
-func TestProgramLayoutReadsTheGivenProgram(t *testing.T) {
+// TestLayoutOfReadsTheGivenProgram: a caller that parsed the ASTs already
+// gets the layout from its program (no second parse), the same layout as
+// from the ASTs parsed anew; a program without the contract is an error.
+func TestLayoutOfReadsTheGivenProgram(t *testing.T) {
 	d := loadDemo(t, "GiftToken") // 0.4.24: the layout is computed from the AST
 	prog, err := solast.ParseProgram(d.out.ASTs(), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ProgramLayout(d.out, prog, "GiftToken")
+	got, err := LayoutOf(d.out, prog, "GiftToken")
 	if err != nil {
 		t.Fatal(err)
 	}
-	want, err := LayoutOf(d.out, "GiftToken")
+	want, err := LayoutOf(d.out, nil, "GiftToken")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("ProgramLayout %+v, LayoutOf %+v", got, want)
+		t.Fatalf("from the given program %+v, parsed anew %+v", got, want)
 	}
 	empty, err := solast.ParseProgram(nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ProgramLayout(d.out, empty, "GiftToken"); err == nil {
+	if _, err := LayoutOf(d.out, empty, "GiftToken"); err == nil {
 		t.Fatal("a program without the contract gave a layout: it was parsed again")
 	}
 }
