@@ -14,7 +14,7 @@ import (
 func TestSizedIntPacksEveryWidth(t *testing.T) {
 	for size := 8; size <= 256; size += 8 {
 		for _, kind := range []string{"uint", "int"} {
-			typ, err := abi.NewType(kind+itoa(size), "", nil)
+			typ, err := abi.NewType(kind+strconv.Itoa(size), "", nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,5 +52,3 @@ func TestSizedIntPacksEveryWidth(t *testing.T) {
 		}
 	}
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -271,8 +271,8 @@ func sizedInt(t abi.Type, n *big.Int) (any, error) {
 	if t.Size > 64 {
 		return n, nil
 	}
-	if _, err := rangedBig(t, n); err != nil {
-		return nil, err
+	if !fits(t, n) {
+		return nil, fmt.Errorf("%s out of range for %s", n, t)
 	}
 	goType := t.GetType()
 	switch {
@@ -284,17 +284,13 @@ func sizedInt(t abi.Type, n *big.Int) (any, error) {
 	return reflect.ValueOf(n.Int64()).Convert(goType).Interface(), nil
 }
 
-// rangedBig returns n when it fits t.
-func rangedBig(t abi.Type, n *big.Int) (*big.Int, error) {
-	fits := n.Sign() >= 0 && n.BitLen() <= t.Size
+// fits reports whether n is a value of the integer type t.
+func fits(t abi.Type, n *big.Int) bool {
 	if t.T == abi.IntTy {
 		limit := new(big.Int).Lsh(big.NewInt(1), uint(t.Size-1))
-		fits = n.Cmp(new(big.Int).Neg(limit)) >= 0 && n.Cmp(limit) < 0
+		return n.Cmp(new(big.Int).Neg(limit)) >= 0 && n.Cmp(limit) < 0
 	}
-	if !fits {
-		return nil, fmt.Errorf("%s out of range for %s", n, t)
-	}
-	return n, nil
+	return n.Sign() >= 0 && n.BitLen() <= t.Size
 }
 
 // fromABI converts a decoded getter output into a guard value.
