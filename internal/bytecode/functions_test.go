@@ -13,6 +13,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/vm"
 	"github.com/ethereum/go-ethereum/core/vm/runtime"
 	"github.com/ethereum/go-ethereum/crypto"
+
 	"github.com/solbehave/solbehave/internal/evmasm"
 )
 
@@ -234,7 +235,8 @@ func TestDispatchVariants(t *testing.T) {
 	a.Op(vm.DUP1).PushSelector(mid).Op(vm.GT).PushLabel("low").Op(vm.JUMPI) // binary search: mid > sel
 	a.Op(vm.DUP1).PushSelector(s3).Op(vm.EQ).PushLabel("f3").Op(vm.JUMPI)
 	a.Op(vm.DUP1).PushSelector(s4).Op(vm.EQ, vm.ISZERO).PushLabel("fallback").Op(vm.JUMPI) // Vyper style
-	a.Mark("f4") // the fall-through entry has no JUMPDEST
+	// the fall-through entry has no JUMPDEST
+	a.Mark("f4")
 	a.Push(1).Push(0).Op(vm.SSTORE, vm.STOP)
 	a.Label("low").Op(vm.DUP1).PushSelector(s1).Op(vm.EQ).PushLabel("f1").Op(vm.JUMPI)
 	a.PushSelector(s2).Op(vm.DUP2, vm.EQ).PushLabel("f2").Op(vm.JUMPI) // PUSH4 s DUP2 EQ

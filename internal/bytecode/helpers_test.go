@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/core/vm"
+
 	"github.com/solbehave/solbehave/internal/evmasm"
 )
 

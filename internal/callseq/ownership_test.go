@@ -1,9 +1,10 @@
 package callseq
 
 import (
-	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 	"reflect"
 	"testing"
+
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
 )
 
 // An owner kept under another name, checked through a getter and
