@@ -327,10 +327,7 @@ func (f *finder) member(n *solast.Node) {
 	if len(n.Children) != 1 || n.Children[0].Type != "Identifier" {
 		return
 	}
-	base, member := n.Children[0].Name, n.Str("memberName")
-	if member == "" {
-		member = n.Str("member_name")
-	}
+	base, member := n.Children[0].Name, n.MemberName()
 	switch {
 	case base == "msg" && member == "sender":
 		f.add(SenderOrigin, n.Src.Start, n.Src.End(), "tx.origin", "`msg.sender` -> `tx.origin`", false)
