@@ -18,7 +18,6 @@ import (
 	"github.com/solbehave/solbehave/internal/regen/regentest"
 	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/internal/stagetest"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -152,9 +151,7 @@ func TestFailedGenerationsInCompileAtK(t *testing.T) {
 		{ContractID: o.ID, Model: "openai:m", Sample: 2, Generator: regen.KindOpenAI, FunctionsFailed: 1,
 			Error: "endpoint failure at initialize: llm: endpoint 404", Failure: regen.FailureEndpoint},
 	}
-	if err := warehouse.Write(env.Warehouse.Path(schemas.Generations.Name(), warehouse.ByContract(o.ID), "generate-failed"), failed); err != nil {
-		t.Fatal(err)
-	}
+	stagetest.Write(t, env, schemas.Generations, o.ID, "generate-failed", failed)
 	srv := llmtest.New(t, func(int, llmtest.Request) llmtest.Reply {
 		return llmtest.Reply{Status: 400, Body: "no repair expected"}
 	})

@@ -10,7 +10,6 @@ import (
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/internal/stagetest"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -183,11 +182,9 @@ func TestTables(t *testing.T) {
 		t.Errorf("table6_oracles (O1, O2) = %v, want %v", table6, want6)
 	}
 
-	if err := warehouse.Write(env.Warehouse.Path(schemas.ReplayCalls.Name(), warehouse.ByContract(id), "o3"), []schemas.ReplayCall{
+	stagetest.Write(t, env, schemas.ReplayCalls, id, "o3", []schemas.ReplayCall{
 		replay("O3", "fixed", figure1Model, 0, false), replay("O3", "matched", "reference", 0, false),
-	}); err != nil {
-		t.Fatal(err)
-	}
+	})
 	db = stagetest.OpenViews(t, env)
 	table6 = stagetest.QueryMaps(t, db, "SELECT model, oracles, n, o1_only, o1_o3, none FROM table6_oracles ORDER BY model")
 	want6 = []map[string]any{ // reference has O3 verdicts only on matched graphs: not evaluated

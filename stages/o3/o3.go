@@ -256,7 +256,7 @@ func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, contract
 	if fixed {
 		setting = SettingFixed
 	}
-	cov := sp.keptResult(res).CoverageRows(replay.Labels{ContractID: contractID, Oracle: schemas.OracleO3, GraphSetting: setting}, ex)
+	cov := keptResult(res).CoverageRows(replay.Labels{ContractID: contractID, Oracle: schemas.OracleO3, GraphSetting: setting}, ex)
 	for i := range cov {
 		cov[i].Profile = s.Profile
 	}
@@ -296,7 +296,7 @@ func (s *Stage) addRows(env *pipeline.Env, out *pipeline.Output, res *replay.Res
 			odd += departs
 			continue
 		}
-		r.Step = int64(sp.position[r.Seq][r.Step])
+		r.Step = int64(sp.keptBefore(r.Seq, int(r.Step)))
 		o3 = append(o3, r)
 		if r.StatusRef != schemas.StatusSuccess {
 			odd++

@@ -25,15 +25,13 @@ func o4Row(r schemas.ReplayCall) (row schemas.ReplayCall, departs int) {
 	return r, departs
 }
 
-// split maps each replayed sequence's calls to O3's numbering.
-type split struct {
-	// sequence id -> per call, the kept calls before it; one entry more at
-	// the end: the sequence's kept calls in all
-	position map[int64][]int
-}
+// split maps each replayed sequence's calls to O3's numbering: sequence id
+// -> per call, the kept calls before it, and one entry more at the end, the
+// sequence's kept calls in all.
+type split map[int64][]int
 
 func splitOf(seqs []replay.Sequence) split {
-	sp := split{position: map[int64][]int{}}
+	sp := split{}
 	for _, seq := range seqs {
 		pos, kept := make([]int, len(seq.Calls)+1), 0
 		for i, c := range seq.Calls {
@@ -43,14 +41,14 @@ func splitOf(seqs []replay.Sequence) split {
 			}
 		}
 		pos[len(seq.Calls)] = kept
-		sp.position[seq.ID] = pos
+		sp[seq.ID] = pos
 	}
 	return sp
 }
 
 // keptBefore counts the kept calls among a sequence's first n calls.
 func (sp split) keptBefore(seqID int64, n int) int {
-	pos := sp.position[seqID]
+	pos := sp[seqID]
 	if len(pos) == 0 {
 		return 0
 	}
@@ -59,7 +57,7 @@ func (sp split) keptBefore(seqID int64, n int) int {
 
 // keptResult is the comparison restricted to the kept calls: what O3's
 // coverage counts.
-func (sp split) keptResult(res *replay.Result) *replay.Result {
+func keptResult(res *replay.Result) *replay.Result {
 	kept := &replay.Result{ABI: res.ABI, Views: res.Views}
 	for q, seq := range res.Sequences {
 		t := &replay.Trace{}

@@ -157,6 +157,7 @@ func checkSelfContained(t *testing.T, page string) {
 // reportEnv is a run environment over a fresh data folder, one job (the
 // report stage reads no corpus).
 func reportEnv(t *testing.T) *pipeline.Env {
+	t.Helper()
 	env := stagetest.IsolatedEnv(t, "")
 	env.Jobs = 1
 	return env
@@ -169,14 +170,7 @@ func TestStageWritesPageAndSkipsWhenCurrent(t *testing.T) {
 	if err := synth.Write(w.Root, 5); err != nil {
 		t.Fatal(err)
 	}
-	r := &pipeline.Runner{Env: env}
-	run := func() pipeline.Counters {
-		c, err := r.Run(ctx, New())
-		if err != nil || c.Failed > 0 {
-			t.Fatalf("report stage: %+v, %v", c, err)
-		}
-		return c
-	}
+	run := func() pipeline.Counters { return stagetest.RunStage(t, env, New()) }
 	if c := run(); c.Ran != 1 {
 		t.Fatalf("first run: %+v", c)
 	}

@@ -12,7 +12,6 @@ import (
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/regen/regentest"
 	"github.com/solbehave/solbehave/internal/stagetest"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -117,9 +116,7 @@ func TestSizeAblationAndScope(t *testing.T) {
 	env := regentest.Env(t, stagetest.DemoCorpus)
 	gift := regentest.Keep(t, env, "Vault", "GiftToken")[1]
 	dropped := []schemas.Contract{{ContractID: gift.ID, Name: "GiftToken", Kept: false, Reason: "size filter"}}
-	if err := warehouse.Write(env.Warehouse.Path(schemas.Contracts.Name(), warehouse.ByContract(gift.ID), "verify"), dropped); err != nil {
-		t.Fatal(err)
-	}
+	stagetest.Write(t, env, schemas.Contracts, gift.ID, "verify", dropped)
 	if c := stagetest.Run(t, env, New()); c.Units != 1 {
 		t.Fatalf("without --size-ablation: %+v, want the kept Vault only", c)
 	}

@@ -78,6 +78,7 @@ func tx(i int, from, to, created, input string) map[string]string {
 
 // runVerify runs s over corpus into a fresh data folder.
 func runVerify(t *testing.T, corpus string, s *Stage) (*pipeline.Env, pipeline.Counters) {
+	t.Helper()
 	env := stagetest.IsolatedEnv(t, corpus)
 	return env, stagetest.Run(t, env, s)
 }
