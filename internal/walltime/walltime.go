@@ -2,7 +2,7 @@
 // piece of work takes depends on the machine's load and speed, not on its
 // inputs, so running out of time must never become a result (a verdict, a
 // stop reason, a count): the unit fails with class timeout and is retried
-// (pipeline.Classify recognises an *Error wherever it is wrapped). Results
+// (failure.Of recognises an *Error wherever it is wrapped). Results
 // are bounded deterministically instead: by calls, gas or generations.
 package walltime
 
