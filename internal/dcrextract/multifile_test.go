@@ -5,10 +5,12 @@ import (
 	"testing"
 
 	"github.com/ethereum/go-ethereum/common"
+	esapi "github.com/nanmu42/etherscan-api"
 
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/deploy/deploytest"
+	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/stagetest"
 )
@@ -159,5 +161,51 @@ func TestStaticOwnerFromConstructorArgument(t *testing.T) {
 		if got := roles(res.Graph)["set"]; got != tc.want {
 			t.Errorf("%s: set has role %s, want %s", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestFromRecordReadsArgumentsPastUnlinkedLibraries: a contract that calls a
+// public library function compiles with a link placeholder (the record sets
+// no settings.libraries), and Etherscan recorded no ConstructorArguments, so
+// the arguments are the creation input's tail after the code. The owner
+// passed there is still read: FromRecord fails this when it needs the code
+// linked before it reads any argument.
+func TestFromRecordReadsArgumentsPastUnlinkedLibraries(t *testing.T) {
+	sources := map[string]string{"lib/Own.sol": ownSources["lib/Own.sol"], "Q.sol": `// SPDX-License-Identifier: MIT
+pragma solidity ^0.8.19;
+import "./lib/Own.sol";
+library Calc { function twice(uint256 v) public pure returns (uint256) { return 2 * v; } }
+contract Q is Own {
+    uint256 public x;
+    constructor(address o) Own(o) {}
+    function set(uint256 v) external onlyOwner { x = Calc.twice(v); }
+}
+`}
+	out := deploytest.Compile(t, solc.Input{Compiler: stagetest.MultiFileCompiler, Sources: sources})
+	q, err := out.Contract("Q")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.CreationCode(nil); err == nil {
+		t.Fatal("Q links no library: the test needs an unlinked one")
+	}
+	mainnet, err := q.CreationCode(map[string]common.Address{"Calc": common.HexToAddress("0x11b")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	deployer := common.HexToAddress("0xd3")
+	args := common.LeftPadBytes(deployer.Bytes(), 32)
+	rec := &deploy.Record{Source: &esapi.ContractSource{ContractName: "Q"}, Files: &etherscan.SourceFiles{Files: sources},
+		Creation: &deploy.Tx{From: deployer, Input: append(mainnet, args...)}}
+	in := FromRecord(rec, out)
+	if string(in.ConstructorArgs) != string(args) {
+		t.Fatalf("constructor arguments %x, want %x", in.ConstructorArgs, args)
+	}
+	res, err := Static(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := roles(res.Graph)["set"]; got != dcrgraph.RoleOwner {
+		t.Errorf("set has role %s, want %s (the deployer passed as the owner)", got, dcrgraph.RoleOwner)
 	}
 }

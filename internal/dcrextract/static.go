@@ -514,9 +514,13 @@ func deployerArgs(parsed *abi.ABI, in Input) map[int]bool {
 func FromRecord(rec *deploy.Record, out *solc.Output) Input {
 	in := Input{Contract: rec.Name(), Output: out, Caller: rec.Deployer()}
 	if c, err := rec.Target(out); err == nil {
-		// Unlinked libraries leave the code, and so where the arguments
-		// start in the creation input, unknown: no argument is then read.
-		if code, err := c.CreationCode(nil); err == nil {
+		// Linking does not change the code's length, so the code linked at
+		// any addresses tells where the arguments start in the creation input.
+		anywhere := map[string]common.Address{}
+		for _, lib := range c.Libraries() {
+			anywhere[lib] = common.Address{}
+		}
+		if code, err := c.CreationCode(anywhere); err == nil {
 			in.ConstructorArgs, _, _ = rec.ConstructorArgs(code)
 		}
 	}
@@ -531,4 +535,4 @@ func FromRecord(rec *deploy.Record, out *solc.Output) Input {
 
 // Version identifies the static rules: bump it when the graphs they extract
 // from the same contract change, so stages recompute them.
-const Version = "static-3"
+const Version = "static-4"

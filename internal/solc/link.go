@@ -19,16 +19,17 @@ const placeholderLen = 40
 // `__file.sol:Name____` (name truncated to 36 characters) and new
 // `__$<34 hex of keccak256(fq name)>$__` (solc >= 0.5.0).
 func (c *Contract) CreationCode(libs map[string]common.Address) ([]byte, error) {
-	return link(c.Creation, c.knownLibraries(), libs, c.Name)
+	return link(c.Creation, c.Libraries(), libs, c.Name)
 }
 
 // RuntimeCode is CreationCode for the deployed (runtime) bytecode.
 func (c *Contract) RuntimeCode(libs map[string]common.Address) ([]byte, error) {
-	return link(c.Runtime, c.knownLibraries(), libs, c.Name)
+	return link(c.Runtime, c.Libraries(), libs, c.Name)
 }
 
-// knownLibraries lists "file:Name" (or bare names) from the link references.
-func (c *Contract) knownLibraries() []string {
+// Libraries lists the libraries the code links: "file:Name" (or bare names)
+// from the link references, sorted.
+func (c *Contract) Libraries() []string {
 	seen := map[string]bool{}
 	var out []string
 	for _, refs := range []map[string]map[string][]LinkRef{c.LinkReferences, c.RuntimeLinkReferences} {
