@@ -57,7 +57,7 @@ func Deploy(r *Record, out *solc.Output, c *solc.Contract, args []byte, opts cha
 	}
 	h := chain.New(opts)
 	d := &Deployment{Chain: h, Contract: c, ABI: parsed, Block: r.CreationBlock(), Deployer: r.Deployer()}
-	d.Libraries, err = deployLibraries(h, out, c, d.Block)
+	d.Libraries, err = Libraries(h, out, c, LibraryDeployer, d.Block)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +103,7 @@ func placeLinkedLibraries(h *chain.Harness, out *solc.Output, linked map[string]
 		if err != nil {
 			return fmt.Errorf("library %s: %w", name, err)
 		}
-		at, err := deployLibrary(h, lib, nil, b)
+		at, err := deployLibrary(h, lib, nil, LibraryDeployer, b)
 		if err != nil {
 			return err
 		}
@@ -112,13 +112,13 @@ func placeLinkedLibraries(h *chain.Harness, out *solc.Output, linked map[string]
 	return nil
 }
 
-// deployLibrary creates lib (linked to libs) from LibraryDeployer.
-func deployLibrary(h *chain.Harness, lib *solc.Contract, libs map[string]common.Address, b chain.Block) (common.Address, error) {
+// deployLibrary creates lib (linked to libs) from the account from.
+func deployLibrary(h *chain.Harness, lib *solc.Contract, libs map[string]common.Address, from common.Address, b chain.Block) (common.Address, error) {
 	code, err := lib.CreationCode(libs)
 	if err != nil {
 		return common.Address{}, err
 	}
-	res, err := h.Apply(chain.Msg{From: LibraryDeployer, Data: code, Gas: DeployGas, Block: b})
+	res, err := h.Apply(chain.Msg{From: from, Data: code, Gas: DeployGas, Block: b})
 	if err != nil {
 		return common.Address{}, err
 	}
@@ -128,8 +128,9 @@ func deployLibrary(h *chain.Harness, lib *solc.Contract, libs map[string]common.
 	return res.ContractAddress, nil
 }
 
-// deployLibraries deploys every library c links against (and theirs, first).
-func deployLibraries(h *chain.Harness, out *solc.Output, c *solc.Contract, b chain.Block) (map[string]common.Address, error) {
+// Libraries deploys every library c links against (and theirs, first), each
+// once, from the account from, and returns their addresses by name.
+func Libraries(h *chain.Harness, out *solc.Output, c *solc.Contract, from common.Address, b chain.Block) (map[string]common.Address, error) {
 	libs := map[string]common.Address{}
 	var visit func(c *solc.Contract, depth int) error
 	visit = func(c *solc.Contract, depth int) error {
@@ -147,7 +148,7 @@ func deployLibraries(h *chain.Harness, out *solc.Output, c *solc.Contract, b cha
 			if err := visit(lib, depth+1); err != nil {
 				return err
 			}
-			at, err := deployLibrary(h, lib, libs, b)
+			at, err := deployLibrary(h, lib, libs, from, b)
 			if err != nil {
 				return err
 			}

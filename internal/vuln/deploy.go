@@ -2,11 +2,9 @@ package vuln
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math/big"
 	"reflect"
-	"sort"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/bytecode"
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/internal/solc"
 )
@@ -89,7 +88,7 @@ func DeployStandalone(out *solc.Output, c *solc.Contract, b chain.Block) (Target
 	}
 	h := chain.New(chain.Options{})
 	h.SetCode(StubAddress, []byte{0x00})
-	libs, err := deployLibraries(h, out, c, b, 0)
+	libs, err := deploy.Libraries(h, out, c, StandaloneDeployer, b)
 	if err != nil {
 		return Target{}, err
 	}
@@ -114,43 +113,6 @@ func DeployStandalone(out *solc.Output, c *solc.Contract, b chain.Block) (Target
 		return Target{}, err
 	}
 	return Target{Chain: h, Address: res.ContractAddress, Deployer: StandaloneDeployer, ABI: c.ABI, Block: b}, nil
-}
-
-func deployLibraries(h *chain.Harness, out *solc.Output, c *solc.Contract, b chain.Block, depth int) (map[string]common.Address, error) {
-	if depth > 8 {
-		return nil, errors.New("library links nest too deep")
-	}
-	libs := map[string]common.Address{}
-	var names []string
-	for _, byName := range c.LinkReferences {
-		for name := range byName {
-			names = append(names, name)
-		}
-	}
-	sort.Strings(names)
-	for _, name := range names {
-		lib, err := out.Contract(name)
-		if err != nil {
-			return nil, fmt.Errorf("library %s: %w", name, err)
-		}
-		inner, err := deployLibraries(h, out, lib, b, depth+1)
-		if err != nil {
-			return nil, err
-		}
-		code, err := lib.CreationCode(inner)
-		if err != nil {
-			return nil, err
-		}
-		res, err := h.Apply(chain.Msg{From: StandaloneDeployer, Data: code, Gas: chain.DefaultGas, Block: b})
-		if err != nil {
-			return nil, err
-		}
-		if err := h.Created(res); err != nil {
-			return nil, fmt.Errorf("library %s: %w", name, err)
-		}
-		libs[name] = res.ContractAddress
-	}
-	return libs, nil
 }
 
 // defaultArgs encodes the default of every input: StubAddress for an

@@ -1,10 +1,13 @@
 package vuln
 
 import (
+	"bytes"
 	"context"
+	"math/big"
 	"testing"
 	"time"
 
+	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/solbehave/solbehave/internal/walltime"
@@ -83,6 +86,32 @@ func TestDeployStandaloneDefaultArguments(t *testing.T) {
 	}
 	if len(target.Chain.Code(StubAddress)) == 0 {
 		t.Error("the stub has no code")
+	}
+}
+
+// TestDeployStandaloneLibrariesOnce: a library the contract and another
+// library both link (Shared) is deployed once, as the oracle stages deploy
+// it, so the deployer creates three contracts (Shared, Twice, Ledger), and
+// the contract works through them.
+func TestDeployStandaloneLibrariesOnce(t *testing.T) {
+	target := deployTestdata(t, "libraries.sol", "Ledger")
+	if n := target.Chain.Nonce(StandaloneDeployer); n != 3 {
+		t.Errorf("the deployer created %d contracts, want 3 (each library once, then Ledger)", n)
+	}
+	parsed, err := abi.JSON(bytes.NewReader(target.ABI))
+	if err != nil {
+		t.Fatal(err)
+	}
+	book, err := parsed.Pack("book", big.NewInt(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := target.Chain.Call(StandaloneDeployer, target.Address, book, nil, target.Block)
+	if err != nil || !res.Success {
+		t.Fatalf("book(5): %v %+v", err, res)
+	}
+	if total := target.Chain.StorageAt(target.Address, common.Hash{}); total.Big().Int64() != 10 {
+		t.Errorf("total %d after book(5), want 10", total.Big())
 	}
 }
 

@@ -68,7 +68,7 @@ func New() *Stage {
 }
 
 func (s *Stage) Name() string    { return "vuln" }
-func (s *Stage) Version() string { return "3" } // 3: the budget fails a run, never ends its evolution
+func (s *Stage) Version() string { return "4" } // 4: a library two others link is deployed once
 func (s *Stage) Summary() string {
 	return "statically guided evolutionary fuzzing with five vulnerability oracles (SAEFUZZ) on originals and samples, or on SmartBugs Curated"
 }
