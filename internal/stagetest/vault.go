@@ -1,10 +1,13 @@
 package stagetest
 
 import (
+	"bytes"
 	"strings"
 	"testing"
 
+	"github.com/solbehave/solbehave/internal/bytecode"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -32,7 +35,8 @@ const (
 // CompileReplacing compiles a single-file record's source with original
 // replaced by replacement, stores the output and returns its artifact id.
 // It fails the test when the source lacks original or the edit leaves the
-// compiled contract as it was: a variant that is the original tests nothing.
+// contract's runtime code as it was (its metadata tail aside): a variant
+// that runs as the original does tests nothing.
 func CompileReplacing(t testing.TB, env *pipeline.Env, rec *deploy.Record, original, replacement string) string {
 	t.Helper()
 	var file, source string
@@ -42,9 +46,25 @@ func CompileReplacing(t testing.TB, env *pipeline.Env, rec *deploy.Record, origi
 	if len(rec.Files.Files) != 1 || !strings.Contains(source, original) {
 		t.Fatalf("%s: no single source file holds %q", rec.Entry.ID, original)
 	}
-	id, _ := Compile(t, env, rec, map[string]string{file: strings.Replace(source, original, replacement, 1)})
-	if origID, _ := Compile(t, env, rec, nil); id == origID {
-		t.Fatalf("%s: replacing %q left the compiled contract unchanged", rec.Entry.ID, original)
+	id, variant := Compile(t, env, rec, map[string]string{file: strings.Replace(source, original, replacement, 1)})
+	if _, orig := Compile(t, env, rec, nil); bytes.Equal(runtimeBody(t, rec, orig), runtimeBody(t, rec, variant)) {
+		t.Fatalf("%s: replacing %q left the contract's runtime code unchanged", rec.Entry.ID, original)
 	}
 	return id
+}
+
+// runtimeBody is the runtime code of rec's contract in out without its
+// metadata tail, which changes with any edit of the source text.
+func runtimeBody(t testing.TB, rec *deploy.Record, out *solc.Output) []byte {
+	t.Helper()
+	c, err := rec.Target(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code, err := c.RuntimeCode(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := bytecode.SplitMetadata(code)
+	return body
 }
