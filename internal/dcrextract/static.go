@@ -489,8 +489,8 @@ func (x *extraction) result() (*Result, error) {
 // deployerArgs lists the positions of the constructor arguments that carry
 // the deployer's address in the recorded deployment (OpenZeppelin 5's
 // `constructor(address initialOwner) Ownable(initialOwner)`, deployed with
-// the deployer as initialOwner). Arguments that do not decode name none:
-// the owner then stays unknown, as before the deployment is consulted.
+// the deployer as initialOwner). Arguments that do not decode name none,
+// and the owner stays unknown.
 func deployerArgs(parsed *abi.ABI, in Input) map[int]bool {
 	out := map[int]bool{}
 	if len(in.ConstructorArgs) == 0 || in.Caller == (common.Address{}) {

@@ -37,8 +37,11 @@ const DemoCorpus = "../../data/corpus/demo"
 // set of compiler workers, warm across the package's tests.
 var engines = &pipeline.Engines{}
 
+// Compiler is the solc manager of the test binary's shared engines.
+func Compiler() *solc.Manager { return engines.Solc() }
+
 // Main runs a package's tests, then closes the engines they shared: the
-// TestMain of a package whose tests call NewEnv.
+// TestMain of a package whose tests call NewEnv or Compiler.
 func Main(m *testing.M) {
 	code := m.Run()
 	engines.Close()

@@ -7,9 +7,7 @@ package deploytest
 
 import (
 	"context"
-	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/chain"
@@ -18,26 +16,14 @@ import (
 	"github.com/solbehave/solbehave/internal/stagetest"
 )
 
-var (
-	managerOnce sync.Once
-	manager     *solc.Manager
-)
-
-// Compiler is the test binary's solc manager, started on first use.
-func Compiler() *solc.Manager {
-	managerOnce.Do(func() { manager = solc.NewManager(solc.Options{}) })
-	return manager
-}
+// Compiler is the test binary's solc manager, started on first use: the
+// one stagetest's environments share, so a package that uses both kits
+// starts one set of workers.
+func Compiler() *solc.Manager { return stagetest.Compiler() }
 
 // Main runs a package's tests, then stops the compiler's workers; call it
 // from TestMain.
-func Main(m *testing.M) {
-	code := m.Run()
-	if manager != nil {
-		manager.Close()
-	}
-	os.Exit(code)
-}
+func Main(m *testing.M) { stagetest.Main(m) }
 
 // Compile compiles in with the shared manager.
 func Compile(t testing.TB, in solc.Input) *solc.Output {
