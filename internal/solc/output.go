@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 type stdOutput struct {
@@ -93,11 +95,43 @@ func source(id, ast, legacy json.RawMessage) (*Source, error) {
 	s := &Source{ID: n}
 	switch {
 	case present(ast):
-		s.AST, s.LegacyAST = ast, !isCompactAST(ast)
+		s.AST, s.LegacyAST = sortedDependencies(ast), !isCompactAST(ast)
 	case present(legacy):
-		s.AST, s.LegacyAST = legacy, true
+		s.AST, s.LegacyAST = sortedDependencies(legacy), true
 	}
 	return s, nil
+}
+
+// contractDependencies matches a contract's contractDependencies list in an
+// AST (compact or legacy). The list is a set, and solc 0.4.x writes it in the
+// order of its objects' memory addresses: a warm worker compiles the same
+// input to different orders, which would give one output several artifact ids.
+var contractDependencies = regexp.MustCompile(`"contractDependencies"\s*:\s*\[([0-9,\s]*)\]`)
+
+// sortedDependencies writes every contractDependencies list of ast in
+// ascending order; a list already in order, and the rest of ast, stay as
+// they are, byte for byte.
+func sortedDependencies(ast json.RawMessage) json.RawMessage {
+	return contractDependencies.ReplaceAllFunc(ast, func(m []byte) []byte {
+		list := contractDependencies.FindSubmatch(m)[1]
+		var ids []int
+		for _, f := range strings.FieldsFunc(string(list), func(r rune) bool { return r == ',' || unicode.IsSpace(r) }) {
+			id, err := strconv.Atoi(f)
+			if err != nil {
+				return m
+			}
+			ids = append(ids, id)
+		}
+		if slices.IsSorted(ids) {
+			return m
+		}
+		slices.Sort(ids)
+		sorted := make([]string, len(ids))
+		for i, id := range ids {
+			sorted[i] = strconv.Itoa(id)
+		}
+		return []byte(`"contractDependencies":[` + strings.Join(sorted, ",") + `]`)
+	})
 }
 
 // parseID reads a source ID; the wrapper's translation of old outputs gives
