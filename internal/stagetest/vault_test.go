@@ -3,6 +3,7 @@ package stagetest_test
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/stagetest"
@@ -25,6 +26,9 @@ func TestCompileReplacingRefusesAnEditThatRunsTheSame(t *testing.T) {
 	<-done
 	if rt.msg == "" {
 		t.Fatal("a comment-only edit was taken as a variant")
+	}
+	if !strings.Contains(rt.msg, "runtime code unchanged") {
+		t.Fatalf("refused for another reason than the unchanged code: %s", rt.msg)
 	}
 	t.Logf("refused: %s", rt.msg)
 }
