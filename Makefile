@@ -11,7 +11,7 @@ ARGS    ?=
 # The bench's corpus: the real mainnet contracts beside the checkout when present.
 BENCH_CORPUS ?= $(if $(wildcard ../shared/corpus/mainnet),../shared/corpus/mainnet,$(CORPUS))
 
-.PHONY: all build run test test-deps temporal-dev vet demo-corpus bench bench-smoke bench-temporal bench-vuln fuzz clean check-tools
+.PHONY: all build run test test-deps temporal-dev vet demo-corpus bench bench-smoke bench-temporal bench-vuln load-check fuzz clean check-tools
 
 all: build
 
@@ -88,6 +88,12 @@ bench-vuln: build
 	./$(BIN) errors --data $(VULN_DATA)
 	./$(BIN) sql --data $(VULN_DATA) "SELECT class, tp, fp, fn, precision, recall FROM vuln_eval"
 	./$(BIN) sql --data $(VULN_DATA) "SELECT class, settings, labelled, tp, fp, fn, precision, precision_lo, precision_hi, recall, recall_lo, recall_hi FROM vuln_eval_cv"
+
+# load-check: the reference generator's run on the demo corpus twice, as the machine is and with
+# GOMAXPROCS=1 beside HOGS (3) busy loops; every dataset's digest must match and no reference sample
+# be divergent (tools/load-check.sh; its own folder, $(DATA)/load-check; several minutes).
+load-check: build
+	BIN=$(BIN) CORPUS=$(CORPUS) OUT=$(DATA)/load-check ARGS="$(ARGS)" tools/load-check.sh
 
 # Go native fuzzing of what comes from outside: the corpus record reader and
 # the Etherscan answer decoder, the LLM reply extractor and the merge. `make
