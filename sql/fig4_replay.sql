@@ -7,7 +7,7 @@ WITH per_contract AS (
     SELECT
         oracle, graph_setting, profile, model, contract_id,
         string_agg(DISTINCT extractor, ',' ORDER BY extractor) AS extractor,
-        avg(status_match_rate) AS mean_rate,
+        avg(status_match_rate ORDER BY status_match_rate) AS mean_rate,
         min(status_match_rate) AS min_rate,
         bool_or(divergent) AS divergent
     FROM replay_sample_summary
@@ -27,8 +27,8 @@ per_model AS (
         oracle, graph_setting, profile, model,
         string_agg(DISTINCT extractor, ',' ORDER BY extractor) AS extractor,
         count(*) AS n,
-        avg(mean_rate) AS status_match_rate,
-        avg(min_rate) AS status_match_min_rate,
+        avg(mean_rate ORDER BY mean_rate) AS status_match_rate,
+        avg(min_rate ORDER BY min_rate) AS status_match_min_rate,
         count(*) FILTER (WHERE divergent) AS divergent,
         count(g.contract_id) FILTER (WHERE divergent) AS divergent_gas_only
     FROM per_contract c

@@ -24,8 +24,8 @@ SELECT
     profile,
     count(*) AS models,
     -- over two models any correlation is +1 or -1 whatever the rates: not defined below three
-    CASE WHEN count(*) >= 3 AND stddev_pop(k2) > 0 AND stddev_pop(k3) > 0 THEN corr(k2, k3) END AS spearman_rho,
-    CASE WHEN count(*) >= 3 AND stddev_pop(r2) > 0 AND stddev_pop(r3) > 0 THEN corr(r2, r3) END AS pearson_r
+    CASE WHEN count(*) >= 3 AND stddev_pop(k2 ORDER BY k2) > 0 AND stddev_pop(k3 ORDER BY k3) > 0 THEN corr(k2, k3 ORDER BY k2, k3) END AS spearman_rho,
+    CASE WHEN count(*) >= 3 AND stddev_pop(r2 ORDER BY r2) > 0 AND stddev_pop(r3 ORDER BY r3) > 0 THEN corr(r2, r3 ORDER BY r2, r3) END AS pearson_r
 FROM ranked
 GROUP BY graph_setting, profile
 ORDER BY graph_setting, profile;

@@ -10,6 +10,11 @@
 //	SELECT ...;
 //	COMMENT ON VIEW <view> IS '...';
 //
+// An aggregate whose floating-point result depends on the order of its input
+// (avg, corr, stddev_pop, ...) orders it: avg(x ORDER BY x). DuckDB
+// aggregates in parallel, so an unordered average of DOUBLEs can change in its
+// last digit from one query to the next over the same rows.
+//
 // The file name is <view>.sql. Views may build on each other; the loader
 // orders files by their `-- depends:` lines and retries a failed view after
 // the others until no more progress is made, so a missing header only costs a

@@ -65,6 +65,44 @@ func checkFile(t *testing.T, f File, known map[string]bool) {
 			t.Errorf("depends on %q, which is neither a dataset nor a view", d)
 		}
 	}
+	for _, call := range unorderedAggregates(f.Text) {
+		t.Errorf("%s: an order-sensitive aggregate without ORDER BY (DuckDB's threads would set the order of its sum)", call)
+	}
+}
+
+// orderSensitive matches a call of an aggregate whose floating-point result
+// depends on the order its input arrives in.
+var orderSensitive = regexp.MustCompile(`(?i)\b(avg|corr|covar_pop|covar_samp|stddev|stddev_pop|stddev_samp|variance|var_pop|var_samp|regr_\w+)\(`)
+
+// unorderedAggregates lists the calls of order-sensitive aggregates in sql
+// that do not order their input.
+func unorderedAggregates(sql string) []string {
+	var calls []string
+	for _, at := range orderSensitive.FindAllStringIndex(sql, -1) {
+		end, depth := len(sql), 0
+		for i := at[1] - 1; i < len(sql) && end == len(sql); i++ {
+			switch sql[i] {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth == 0 {
+					end = i + 1
+				}
+			}
+		}
+		if call := sql[at[0]:end]; !strings.Contains(strings.ToUpper(call), "ORDER BY") {
+			calls = append(calls, call)
+		}
+	}
+	return calls
+}
+
+func TestUnorderedAggregatesFindsAnAverageWithoutOrder(t *testing.T) {
+	got := unorderedAggregates("SELECT avg(CASE WHEN a THEN 1.0 ELSE 0.0 END), avg(b ORDER BY b), favg(c), CORR(d, e) FROM t")
+	want := []string{"avg(CASE WHEN a THEN 1.0 ELSE 0.0 END)", "CORR(d, e)"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("unordered aggregates %q, want %q", got, want)
+	}
 }
 
 func TestDependsParsesHeaderLines(t *testing.T) {

@@ -7,8 +7,8 @@ WITH per_contract AS (
         model,
         contract_id,
         count(*) AS k,
-        avg(CASE WHEN compiled_raw THEN 1.0 ELSE 0.0 END) AS compile_raw,
-        avg(CASE WHEN compiled_repaired THEN 1.0 ELSE 0.0 END) AS compile_repaired
+        avg(CASE WHEN compiled_raw THEN 1.0 ELSE 0.0 END ORDER BY compiled_raw) AS compile_raw,
+        avg(CASE WHEN compiled_repaired THEN 1.0 ELSE 0.0 END ORDER BY compiled_repaired) AS compile_repaired
     FROM samples
     -- kept contracts only: samples of the size ablation (samples.ablation,
     -- contracts that compile but were not kept) belong to Table VII alone
@@ -19,9 +19,9 @@ SELECT
     model,
     count(*) AS contracts,
     max(k) AS k,
-    round(avg(compile_raw), 4) AS compile_raw_rate,
-    round(avg(compile_repaired), 4) AS compile_repaired_rate,
-    round(avg(compile_repaired) - avg(compile_raw), 4) AS gain_rate
+    round(avg(compile_raw ORDER BY compile_raw), 4) AS compile_raw_rate,
+    round(avg(compile_repaired ORDER BY compile_repaired), 4) AS compile_repaired_rate,
+    round(avg(compile_repaired ORDER BY compile_repaired) - avg(compile_raw ORDER BY compile_raw), 4) AS gain_rate
 FROM per_contract
 GROUP BY model
 ORDER BY compile_repaired_rate DESC, model;

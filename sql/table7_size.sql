@@ -22,12 +22,12 @@ binned AS (
 ),
 per_contract AS (
     SELECT bin, model, contract_id,
-        avg(CASE WHEN compiled_repaired THEN 1.0 ELSE 0.0 END) AS compile_repaired
+        avg(CASE WHEN compiled_repaired THEN 1.0 ELSE 0.0 END ORDER BY compiled_repaired) AS compile_repaired
     FROM binned
     GROUP BY bin, model, contract_id
 ),
 per_model AS (
-    SELECT bin, model, avg(compile_repaired) AS compile_repaired, count(*) AS contracts
+    SELECT bin, model, avg(compile_repaired ORDER BY compile_repaired) AS compile_repaired, count(*) AS contracts
     FROM per_contract
     GROUP BY bin, model
 ),
@@ -45,7 +45,7 @@ SELECT
     max(p.contracts) AS contracts,
     count(*) AS models,
     any_value(c.samples) AS samples,
-    round(avg(p.compile_repaired), 4) AS compile_mean_rate,
+    round(avg(p.compile_repaired ORDER BY p.compile_repaired), 4) AS compile_mean_rate,
     round(min(p.compile_repaired), 4) AS compile_min_rate,
     round(max(p.compile_repaired), 4) AS compile_max_rate,
     round(any_value(c.seconds) / nullif(any_value(c.compiling), 0), 3) AS seconds_per_compiling_sample

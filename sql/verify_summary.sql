@@ -9,6 +9,7 @@ SELECT
     CAST(count(*) FILTER (WHERE status_match) AS DOUBLE) / count(*) AS reproduced_rate,
     min(tx_index) FILTER (WHERE NOT status_match) AS first_diverging_tx
 FROM verify_calls
-GROUP BY contract_id;
+GROUP BY contract_id
+ORDER BY contract_id;
 
 COMMENT ON VIEW verify_summary IS 'Per contract: transactions replayed, reproduced (replayed status = recorded status), reproduced_rate (their share, 0..1), and the tx_index of the first divergence (NULL when none). Paper §IV-A(b).';

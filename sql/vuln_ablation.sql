@@ -52,7 +52,7 @@ scored AS (
 coverage AS (
     SELECT ablation,
         count(*) FILTER (WHERE status = 'ok') AS analysed,
-        avg(instruction_coverage) FILTER (WHERE status = 'ok') AS mean_instruction_coverage,
+        avg(instruction_coverage ORDER BY instruction_coverage) FILTER (WHERE status = 'ok') AS mean_instruction_coverage,
         CAST(sum(valid_test_cases) AS DOUBLE) / nullif(sum(test_cases), 0) AS valid_test_case_ratio
     FROM runs
     GROUP BY ablation

@@ -15,7 +15,7 @@ classes AS (
 ),
 counted AS (
     SELECT r.subject, r.model, c.class, c.class_order, count(*) AS runs, count(f.class) AS with_finding,
-        avg(CASE WHEN f.class IS NULL THEN 0.0 ELSE 1.0 END) AS detected_rate
+        avg(CASE WHEN f.class IS NULL THEN 0.0 ELSE 1.0 END ORDER BY f.class IS NULL) AS detected_rate
     FROM runs r
     CROSS JOIN classes c
     LEFT JOIN found f ON f.contract_id = r.contract_id AND f.subject = r.subject AND f.model = r.model
