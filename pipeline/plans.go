@@ -28,6 +28,7 @@ import (
 
 type plannedUnit struct {
 	Contract    string `json:"contract"`
+	Model       string `json:"model,omitempty"`
 	Fingerprint string `json:"fingerprint"`
 }
 
@@ -88,7 +89,7 @@ func (r *Runner) recordPlan(s Stage, units []Unit) error {
 		}
 	}
 	for _, u := range units {
-		rec.Units[u.ID] = plannedUnit{Contract: u.Contract, Fingerprint: u.Fingerprint}
+		rec.Units[u.ID] = plannedUnit{Contract: u.Contract, Model: u.Model, Fingerprint: u.Fingerprint}
 	}
 	b, err := json.MarshalIndent(rec, "", "  ")
 	if err != nil {
@@ -261,7 +262,7 @@ func (r *Runner) lastPlan(s Stage) ([]Unit, bool) {
 	}
 	var units []Unit
 	for id, u := range p.Units {
-		units = append(units, Unit{ID: id, Contract: u.Contract, Fingerprint: u.Fingerprint})
+		units = append(units, Unit{ID: id, Contract: u.Contract, Model: u.Model, Fingerprint: u.Fingerprint})
 	}
 	sort.Slice(units, func(i, j int) bool { return units[i].ID < units[j].ID })
 	return r.Shard.Filter(units), true

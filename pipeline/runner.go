@@ -51,10 +51,12 @@ type Counters struct {
 type manifest struct {
 	Unit        string            `json:"unit"`
 	Contract    string            `json:"contract"`
+	Model       string            `json:"model,omitempty"` // the model whose rows it wrote (Unit.Model)
 	Stage       string            `json:"stage"`
 	Version     string            `json:"version"`
 	Fingerprint string            `json:"fingerprint"`
-	Files       []string          `json:"files"` // relative to the warehouse root
+	Files       []string          `json:"files"`           // relative to the warehouse root
+	Owned       []string          `json:"owned,omitempty"` // the unit's files outside the warehouse (Unit.Files), relative to the data folder
 	Failed      bool              `json:"failed,omitempty"`
 	Retriable   bool              `json:"retriable,omitempty"`
 	Run         string            `json:"run,omitempty"`    // the run that wrote it (see manifest_params.go)
@@ -191,7 +193,7 @@ func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable boo
 	if uerr != nil && ctx.Err() != nil {
 		return false, uerr // stopped, not failed: stored as nothing, so the next run does it
 	}
-	m := manifest{Unit: u.ID, Contract: u.Contract, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint,
+	m := manifest{Unit: u.ID, Contract: u.Contract, Model: u.Model, Owned: u.Files, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint,
 		Run: r.Env.Run.id(), Params: r.Env.Run.params(s.Name())}
 	if uerr != nil {
 		class, retriable := failure.Of(uerr)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"strings"
 
 	"github.com/spf13/pflag"
 
@@ -30,15 +31,22 @@ type Stage interface {
 // Scoped is a stage whose plan covers only some of its units, by setting:
 // the runner removes the outputs of a unit the plan no longer lists only
 // when InScope says the unit is one this run could have planned (an O3 run
-// of one profile leaves the other profile's units alone).
+// of one profile leaves the other profile's units alone; a run of one
+// generator leaves every other generator's samples, so an evaluation grows
+// model by model and only `solbehave forget` removes a model).
 type Scoped interface {
 	InScope(unitID string) bool
 }
 
 // Unit is one independent piece of a stage's work.
 type Unit struct {
-	ID          string // unique within the stage, e.g. a contract id or contract/model/sample
-	Contract    string // partition value of every row the unit writes
+	ID       string // unique within the stage, e.g. a contract id or contract/model/sample
+	Contract string // partition value of every row the unit writes
+	// Model is the model (generator) whose rows the unit writes, "" for a
+	// unit of no one model (an original's, a contract's): `forget` removes
+	// a model's units by it, and `status` and `runs` say which runs wrote
+	// each model's rows.
+	Model       string
 	Fingerprint string // digest of everything the output depends on (see Fingerprint)
 	Payload     any    // stage-private data from Plan to Run
 	// Files are the files or folders outside the warehouse the unit writes,
@@ -113,4 +121,28 @@ func Fingerprint(parts ...any) string {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil))
+}
+
+// NameScope is the scope of a stage whose units are "<contract>/<name>"
+// (a generator's, an extractor's): the names a run planned and the contracts
+// it could plan them for. A unit of another name is another run's, left
+// alone; a unit of a contract the plan no longer has lost its input.
+type NameScope struct {
+	Names     map[string]bool
+	Contracts map[string]bool
+}
+
+// NewNameScope is an empty scope, filled by the stage's Plan.
+func NewNameScope() *NameScope {
+	return &NameScope{Names: map[string]bool{}, Contracts: map[string]bool{}}
+}
+
+// Covers says whether unitID is one this scope's plan judges; a nil scope
+// (nothing planned yet) judges every unit.
+func (sc *NameScope) Covers(unitID string) bool {
+	if sc == nil {
+		return true
+	}
+	contract, name, _ := strings.Cut(unitID, "/")
+	return sc.Names[name] || !sc.Contracts[contract]
 }

@@ -2,6 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
@@ -75,6 +78,9 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			if err := printFailed(cmd, env.Warehouse.Root); err != nil {
 				return err
 			}
+			if err := printModels(cmd, g.data); err != nil {
+				return err
+			}
 			return explainStale(cmd, r, stale)
 		},
 	}
@@ -83,6 +89,31 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 		s.BindFlags(cmd.Flags()) // status compares against these, like run
 	}
 	return cmd
+}
+
+// printModels says which runs wrote each model's rows (a data folder grows
+// model by model), and which stages of a run writing the folder now are
+// still to come: the views lack their new rows until each ends.
+func printModels(cmd *cobra.Command, data string) error {
+	out := cmd.OutOrStdout()
+	if st, err := pipeline.ReadRunState(data); err != nil {
+		return err
+	} else if st != nil {
+		var parts []string
+		for _, s := range st.Stages {
+			parts = append(parts, s.Stage+" "+s.State)
+		}
+		fmt.Fprintf(out, "run %s (pid %d) is writing this folder: %s\n", st.RunID, st.PID, strings.Join(parts, ", "))
+	}
+	models, err := pipeline.ModelRuns(data)
+	if err != nil {
+		return err
+	}
+	for _, m := range slices.Sorted(maps.Keys(models)) {
+		c := models[m]
+		fmt.Fprintf(out, "model %s: %d unit(s), written by run(s) %s\n", m, c.Units, strings.Join(c.Runs, ", "))
+	}
+	return nil
 }
 
 // printFailed counts the error rows `solbehave errors` lists, from the same
@@ -124,17 +155,20 @@ func explainStale(cmd *cobra.Command, r *pipeline.Runner, stale []staleStage) er
 }
 
 func newDigestCmd(g *globals) *cobra.Command {
-	return &cobra.Command{
+	var model string
+	cmd := &cobra.Command{
 		Use:   "digest",
 		Short: "Print `<dataset> <sha256>` per dataset, over its rows sorted, volatile columns left out",
-		Args:  cobra.NoArgs,
+		Long: "Print `<dataset> <sha256>` per dataset, over its rows sorted, volatile columns left out. With --model, " +
+			"only the datasets with a model column, each over that model's rows: a run of another model must leave them as they were.",
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			db, err := views.OpenInMemory(g.env().Warehouse.Root)
 			if err != nil {
 				return err
 			}
 			defer db.Close()
-			digests, err := views.Digests(cmd.Context(), db)
+			digests, err := views.ModelDigests(cmd.Context(), db, model)
 			if err != nil {
 				return err
 			}
@@ -144,4 +178,6 @@ func newDigestCmd(g *globals) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&model, "model", "", "digest only this model's rows (the datasets with a model column)")
+	return cmd
 }

@@ -145,7 +145,9 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	var counters []pipeline.Counters
 	switch {
 	case engine == nil || engine.engine == "local":
-		counters, err = runLocal(cmd, g, env, shard, stages)
+		progress := pipeline.NewRunState(rec.row.RunID, stageNames(stages))
+		defer pipeline.ClearRunState(g.data)
+		counters, err = runLocal(cmd, g, env, shard, stages, progress)
 	case engine.engine == "temporal":
 		counters, err = runTemporal(cmd, g, engine, stages, env)
 	default:
@@ -260,10 +262,26 @@ func (g *globals) recordRun(rec *runRecord, env *pipeline.Env, counters []pipeli
 }
 
 // runLocal runs every unit in this process with the pipeline's Runner.
-func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.Shard, stages []pipeline.Stage) ([]pipeline.Counters, error) {
+//
+// Each stage's rows are in the views as soon as it ends: the DuckDB file is
+// rebuilt after every stage (atomically: a reader sees the old file or the
+// new one), and progress, when set, says which stages are still to come.
+func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.Shard, stages []pipeline.Stage, progress *pipeline.RunState) ([]pipeline.Counters, error) {
 	r := &pipeline.Runner{Env: env, Force: g.force, Progress: !g.quiet, Shard: shard}
+	mark := func(stage, state string) {
+		if progress == nil {
+			return
+		}
+		if err := progress.Mark(g.data, stage, state); err != nil {
+			env.Log.Warn("recording the run's progress", "err", err)
+		}
+	}
+	for _, s := range stages {
+		mark(s.Name(), pipeline.StagePending)
+	}
 	var out []pipeline.Counters
 	for _, s := range stages {
+		mark(s.Name(), pipeline.StageRunning)
 		retried := 0
 		if g.retry {
 			n, err := retryFailed(cmd.Context(), r, s) // retry.go
@@ -278,6 +296,12 @@ func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.
 			return out, err
 		}
 		out = append(out, c)
+		mark(s.Name(), pipeline.StageDone)
+		if c.Ran > 0 {
+			if err := views.Build(g.dbPath(), env.Warehouse.Root); err != nil {
+				env.Log.Warn("the views do not show this stage's rows until the run ends", "stage", s.Name(), "err", err)
+			}
+		}
 	}
 	return out, nil
 }

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,12 +25,22 @@ type Digest struct {
 
 // Digests computes the digest of every registered dataset.
 func Digests(ctx context.Context, db *sql.DB) ([]Digest, error) {
+	return ModelDigests(ctx, db, "")
+}
+
+// ModelDigests is [Digests] over one model's rows (model "": every row):
+// the datasets with a `model` column, each over the rows of that model, so
+// a later run of another model can be checked to leave this one's alone.
+func ModelDigests(ctx context.Context, db *sql.DB, model string) ([]Digest, error) {
 	var out []Digest
 	for _, d := range schemas.All() {
 		if d.RunRecord {
 			continue // runs differ run to run by design
 		}
-		dg, err := datasetDigest(ctx, db, d)
+		if model != "" && !hasColumn(d, "model") {
+			continue
+		}
+		dg, err := datasetDigest(ctx, db, d, model)
 		if err != nil {
 			return nil, err
 		}
@@ -38,7 +49,12 @@ func Digests(ctx context.Context, db *sql.DB) ([]Digest, error) {
 	return out, nil
 }
 
-func datasetDigest(ctx context.Context, db *sql.DB, d schemas.Dataset) (Digest, error) {
+func hasColumn(d schemas.Dataset, name string) bool {
+	cols, err := d.Columns()
+	return err == nil && slices.Contains(cols, name)
+}
+
+func datasetDigest(ctx context.Context, db *sql.DB, d schemas.Dataset, model string) (Digest, error) {
 	exclude := append([]string{}, d.Volatile...) // the partition column is hidden by the view itself
 	q := fmt.Sprintf("SELECT * FROM %s", QuoteIdent(d.Name))
 	if len(exclude) > 0 {
@@ -47,6 +63,9 @@ func datasetDigest(ctx context.Context, db *sql.DB, d schemas.Dataset) (Digest, 
 			quoted[i] = QuoteIdent(c)
 		}
 		q = fmt.Sprintf("SELECT * EXCLUDE (%s) FROM %s", strings.Join(quoted, ", "), QuoteIdent(d.Name))
+	}
+	if model != "" {
+		q += " WHERE model = " + QuoteString(model)
 	}
 	rows, err := db.QueryContext(ctx, q)
 	if err != nil {

@@ -111,7 +111,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		rows := groups[k]
 		sort.Slice(rows, func(i, j int) bool { return rows[i].Sample < rows[j].Sample })
 		fp := pipeline.Fingerprint(s.Version(), sampleDigests(rows), settings(rec), s.repairConfig(rows[0].Generator))
-		units = append(units, pipeline.Unit{ID: k[0] + "/" + k[1], Contract: k[0], Fingerprint: fp,
+		units = append(units, pipeline.Unit{ID: k[0] + "/" + k[1], Contract: k[0], Model: k[1], Fingerprint: fp,
 			Payload: unit{entry: e, rec: rec, rows: rows}, Files: []string{regen.SampleDir(k[0], k[1])},
 			Affinity: rec.Source.CompilerVersion})
 	}

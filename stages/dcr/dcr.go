@@ -63,7 +63,8 @@ type Stage struct {
 	MaxTokens   int      // LLM reply limit
 	LLM         llm.Options
 
-	clients *llm.Pool // one client per extractor model
+	clients *llm.Pool           // one client per extractor model
+	scope   *pipeline.NameScope // what the last Plan covered (see InScope)
 }
 
 // New returns the stage with its defaults: the extractors the generators
@@ -133,6 +134,11 @@ type unit struct {
 	artifact    string
 }
 
+// InScope: a run extracts with the extractors it names and leaves every
+// other extractor's graphs (another model's run made them); a unit of a
+// contract no longer kept lost its input. Annotations are every run's.
+func (s *Stage) InScope(unitID string) bool { return s.scope.Covers(unitID) }
+
 // Plan makes one unit per (kept contract, extractor) and one per annotated
 // corpus contract.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
@@ -151,6 +157,11 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil {
 		return nil, err
 	}
+	s.scope = pipeline.NewNameScope()
+	s.scope.Names[annotationsUnit] = true
+	for _, ex := range exs {
+		s.scope.Names[ex.Name] = true
+	}
 	var units []pipeline.Unit
 	for _, e := range corpus.Entries {
 		au, err := s.annotationUnit(e)
@@ -161,6 +172,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	}
 	for _, sub := range subjects.Kept(corpus, orig, s.History, nil) {
 		id := sub.Entry.ID
+		s.scope.Contracts[id] = true
 		for _, ex := range exs {
 			u := unit{ex: ex, rec: sub.Record, loadErr: sub.LoadErr, artifact: sub.Artifact}
 			fp := pipeline.Fingerprint(s.Version(), dcrextract.Version, ex, s.History, sub.Digest, u.artifact, pipeline.ErrText(sub.LoadErr), s.llmKey(ex))
@@ -190,6 +202,9 @@ func (s *Stage) llmKey(ex extractor) any {
 	return []any{ex.Model, s.Temperature, s.MaxTokens, dcrextract.PromptDigest()}
 }
 
+// annotationsUnit names a contract's annotation unit ("<contract>/annotations").
+const annotationsUnit = "annotations"
+
 func (s *Stage) annotationUnit(e etherscan.Entry) ([]pipeline.Unit, error) {
 	path, err := annotationPath(s.Annotations, e.ID)
 	if err != nil || path == "" {
@@ -199,7 +214,8 @@ func (s *Stage) annotationUnit(e etherscan.Entry) ([]pipeline.Unit, error) {
 	// unit's error row when it runs; its error is its fingerprint meanwhile.
 	raw, err := inputfile.Read(path, maxAnnotations)
 	fp := pipeline.Fingerprint(s.Version(), raw, pipeline.ErrText(err))
-	return []pipeline.Unit{{ID: e.ID + "/annotations", Contract: e.ID, Fingerprint: fp, Payload: unit{annotations: path}}}, nil
+	s.scope.Contracts[e.ID] = true
+	return []pipeline.Unit{{ID: e.ID + "/" + annotationsUnit, Contract: e.ID, Fingerprint: fp, Payload: unit{annotations: path}}}, nil
 }
 
 func (s *Stage) makeClients(env *pipeline.Env, exs []extractor) error {

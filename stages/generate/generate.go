@@ -67,6 +67,8 @@ type Stage struct {
 	MutationRate float64
 	Regenerate   string // the skeletons' scope (shared --regenerate): a skeleton of another scope is stale
 	LLM          llm.Options
+
+	scope *pipeline.NameScope // what the last Plan covered (see InScope)
 }
 
 // New returns the stage with the paper's parameters.
@@ -132,6 +134,12 @@ type unit struct {
 	artifact string
 }
 
+// InScope: a run evaluates the generators it names and leaves every other
+// generator's samples as they are (an evaluation grows model by model); a
+// unit whose contract has no skeleton any more lost its input, whichever
+// generator made it.
+func (s *Stage) InScope(unitID string) bool { return s.scope.Covers(unitID) }
+
 // Plan makes one unit per (kept contract with a skeleton, generator).
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
 	if err := skeleton.CheckScope(s.Regenerate); err != nil {
@@ -153,15 +161,20 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil {
 		return nil, err
 	}
+	s.scope = pipeline.NewNameScope()
+	for _, g := range gens {
+		s.scope.Names[g.Name()] = true
+	}
 	var units []pipeline.Unit
 	for _, e := range entries {
 		sk, ok := skels[e.ID]
 		if !ok {
 			continue
 		}
+		s.scope.Contracts[e.ID] = true
 		for _, g := range gens {
 			fp := pipeline.Fingerprint(s.Version(), sk.SkeletonSHA256, orig.Artifacts[e.ID], g.Digest(e.ID), s.Samples, env.Seed, "regenerate="+s.Regenerate, sk.Ablation)
-			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Name(), Contract: e.ID, Fingerprint: fp,
+			units = append(units, pipeline.Unit{ID: e.ID + "/" + g.Name(), Contract: e.ID, Model: g.Name(), Fingerprint: fp,
 				Payload: unit{entry: e, gen: g, skel: sk, artifact: orig.Artifacts[e.ID]}, Files: []string{regen.SampleDir(e.ID, g.Name())}})
 		}
 	}

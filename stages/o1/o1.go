@@ -145,7 +145,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 			u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, model: model, samples: byModel[model]}
 			fp := pipeline.Fingerprint(s.Version(), budget{s.Calls, s.SeqLen, s.Gas, s.GasBudget}, env.Seed, sub.Digest, u.origArtifact, model,
 				sampleKeys(u.samples), pipeline.ErrText(sub.LoadErr))
-			units = append(units, pipeline.Unit{ID: id + "/" + model, Contract: id, Fingerprint: fp, Payload: u})
+			units = append(units, pipeline.Unit{ID: id + "/" + model, Contract: id, Model: model, Fingerprint: fp, Payload: u})
 		}
 	}
 	return units, nil

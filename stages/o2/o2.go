@@ -30,6 +30,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/spf13/pflag"
 
@@ -59,7 +61,7 @@ type Stage struct {
 func New() *Stage { return &Stage{Budget: 1000, SnapshotEvery: 50} }
 
 func (s *Stage) Name() string    { return "o2" }
-func (s *Stage) Version() string { return "1" }
+func (s *Stage) Version() string { return "2" }
 func (s *Stage) Summary() string {
 	return "O2: replay each contract's history on the original and every compiling sample, compare call by call"
 }
@@ -79,7 +81,10 @@ type unit struct {
 	samples      []schemas.Sample
 }
 
-// Plan makes one unit per kept contract with at least one compiling sample.
+// Plan makes, per kept contract with at least one compiling sample, one
+// unit per model (its samples' call and view rows) and one for the original
+// alone (the coverage of its history): a model's run never rewrites another
+// model's rows, so an evaluation grows model by model.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
 	if s.Budget <= 0 {
 		return nil, fmt.Errorf("o2: --o2-budget must be positive, got %d", s.Budget)
@@ -94,10 +99,17 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	}
 	var units []pipeline.Unit
 	for _, sub := range kept {
-		id, samples := sub.Entry.ID, in.samples[sub.Entry.ID]
-		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, samples: samples}
-		fp := pipeline.Fingerprint(s.Version(), s, sub.Digest, u.origArtifact, subjects.Keys(samples), pipeline.ErrText(u.loadErr))
+		id := sub.Entry.ID
+		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact}
+		fp := pipeline.Fingerprint(s.Version(), s, sub.Digest, u.origArtifact, pipeline.ErrText(u.loadErr))
 		units = append(units, pipeline.Unit{ID: id, Contract: id, Fingerprint: fp, Payload: u})
+		byModel := subjects.ByModel(in.samples[id])
+		for _, model := range slices.Sorted(maps.Keys(byModel)) {
+			mu := u
+			mu.samples = byModel[model]
+			fp := pipeline.Fingerprint(s.Version(), s, sub.Digest, u.origArtifact, subjects.Keys(mu.samples), pipeline.ErrText(u.loadErr))
+			units = append(units, pipeline.Unit{ID: id + "/" + model, Contract: id, Model: model, Fingerprint: fp, Payload: mu})
+		}
 	}
 	return units, nil
 }
@@ -120,7 +132,9 @@ func readInputs(w *warehouse.Warehouse) (*inputs, error) {
 	return &inputs{orig: orig, samples: samples}, nil
 }
 
-// Run replays one contract's history on its original and its samples.
+// Run replays one contract's history on its original and one model's
+// samples (their call and view rows), or on the original alone (its
+// coverage rows).
 func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
 	u := pu.Payload.(unit)
 	if u.loadErr != nil {
@@ -140,9 +154,12 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	labels := replay.Labels{ContractID: pu.Contract, Oracle: schemas.OracleO2}
 	out := &pipeline.Output{}
+	if pu.Model == "" {
+		pipeline.Add(out, schemas.Coverage, res.CoverageRows(labels, ""))
+		return out, nil
+	}
 	pipeline.Add(out, schemas.ReplayCalls, res.CallRows(labels))
 	pipeline.Add(out, schemas.ViewSnapshots, res.ViewRows(labels))
-	pipeline.Add(out, schemas.Coverage, res.CoverageRows(labels, ""))
 	return out, nil
 }
 

@@ -43,6 +43,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 
@@ -85,7 +87,7 @@ func New() *Stage {
 }
 
 func (s *Stage) Name() string    { return "o3" }
-func (s *Stage) Version() string { return "2" }
+func (s *Stage) Version() string { return "3" }
 func (s *Stage) Summary() string {
 	return "O3/O4: replay the validated sequences (O3) and the pruned calls as probes (O4) on the original and every compiling sample"
 }
@@ -117,12 +119,24 @@ func (s *Stage) reference() string {
 
 // InScope: a run plans one profile's units and leaves the other's.
 func (s *Stage) InScope(unitID string) bool {
-	p := callseq.UnitProfile(unitID)
+	p := unitProfile(unitID)
 	return p == "" || p == s.Profile
 }
 
-// Plan makes one unit per kept contract with compiling samples and
-// sequences of the profile.
+// unitProfile is the profile of a unit id, "<contract>/<profile>" or
+// "<contract>/<profile>/<model>" ("" for an id of neither shape).
+func unitProfile(unitID string) string {
+	parts := strings.SplitN(unitID, "/", 3)
+	if len(parts) >= 2 && callseq.IsProfile(parts[1]) {
+		return parts[1]
+	}
+	return ""
+}
+
+// Plan makes, per kept contract with compiling samples and sequences of the
+// profile, one unit per model (its samples' O3 and O4 rows) and one for the
+// original alone (the coverage of each extractor's sequences): a model's run
+// never rewrites another model's rows.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
 	if !callseq.IsProfile(s.Profile) {
 		return nil, fmt.Errorf("o3: --o3-profile %q: want one of %v", s.Profile, callseq.ProfileNames())
@@ -139,10 +153,19 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	var units []pipeline.Unit
 	for _, sub := range kept {
 		id, samples, calls := sub.Entry.ID, in.samples[sub.Entry.ID], in.calls[sub.Entry.ID]
-		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, samples: samples, calls: calls}
-		fp := pipeline.Fingerprint(s.Version(), s.reference(), s.Profile, s.SnapshotEvery, s.History, sub.Digest, u.origArtifact,
-			subjects.Keys(samples), callsDigest(calls), pipeline.ErrText(u.loadErr))
-		units = append(units, pipeline.Unit{ID: id + "/" + s.Profile, Contract: id, Fingerprint: fp, Payload: u})
+		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, calls: calls}
+		fp := func(samples []schemas.Sample) string {
+			return pipeline.Fingerprint(s.Version(), s.reference(), s.Profile, s.SnapshotEvery, s.History, sub.Digest, u.origArtifact,
+				subjects.Keys(samples), callsDigest(calls), pipeline.ErrText(u.loadErr))
+		}
+		units = append(units, pipeline.Unit{ID: id + "/" + s.Profile, Contract: id, Fingerprint: fp(nil), Payload: u})
+		byModel := subjects.ByModel(samples)
+		for _, model := range slices.Sorted(maps.Keys(byModel)) {
+			mu := u
+			mu.samples = byModel[model]
+			units = append(units, pipeline.Unit{ID: id + "/" + s.Profile + "/" + model, Contract: id, Model: model,
+				Fingerprint: fp(mu.samples), Payload: mu})
+		}
 	}
 	return units, nil
 }
@@ -226,16 +249,19 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	out := &pipeline.Output{}
 	for _, ex := range sortedExtractors(u.calls) {
-		if err := s.replayExtractor(ctx, env, pu.Contract, ex, u.calls[ex], orig, samples, out); err != nil {
+		if err := s.replayExtractor(ctx, env, pu, ex, u.calls[ex], orig, samples, out); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// replayExtractor replays one extractor's sequences on the samples it judges.
-func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, contractID, ex string, rows []schemas.SequenceCall,
+// replayExtractor replays one extractor's sequences on the unit's samples
+// it judges (its model's unit), or on the original alone (the original's
+// unit: the coverage rows).
+func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, pu pipeline.Unit, ex string, rows []schemas.SequenceCall,
 	orig *deploy.Deployment, samples []replay.Sample, out *pipeline.Output) error {
+	contractID := pu.Contract
 	seqs, err := callseq.Replayable(rows)
 	if err != nil {
 		return failure.New(failure.Input, false, fmt.Errorf("%s sequences: %w", ex, err))
@@ -247,11 +273,30 @@ func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, contract
 			judged = append(judged, smp)
 		}
 	}
+	if pu.Model != "" && len(judged) == 0 {
+		return nil // this extractor judges other models only
+	}
 	res, err := replay.Compare(ctx, orig, judged, seqs, replay.Options{SnapshotEvery: s.SnapshotEvery})
 	if err != nil {
 		return err
 	}
+	if pu.Model == "" {
+		s.addCoverage(out, res, contractID, ex, fixed)
+		return nil
+	}
 	sp := splitOf(seqs)
+	if fixed {
+		s.addRows(env, out, res, sp, contractID, ex, SettingFixed, func(string) bool { return true })
+	}
+	if hasMatched(judged, ex) {
+		s.addRows(env, out, res, sp, contractID, ex, SettingMatched, func(model string) bool { return Matches(model, ex) })
+	}
+	return nil
+}
+
+// addCoverage writes the coverage of one extractor's kept calls on the
+// original, labelled with the graph setting its sequences judge under.
+func (s *Stage) addCoverage(out *pipeline.Output, res *replay.Result, contractID, ex string, fixed bool) {
 	setting := SettingMatched
 	if fixed {
 		setting = SettingFixed
@@ -261,13 +306,6 @@ func (s *Stage) replayExtractor(ctx context.Context, env *pipeline.Env, contract
 		cov[i].Profile = s.Profile
 	}
 	pipeline.Add(out, schemas.Coverage, cov)
-	if fixed {
-		s.addRows(env, out, res, sp, contractID, ex, SettingFixed, func(string) bool { return true })
-	}
-	if hasMatched(judged, ex) {
-		s.addRows(env, out, res, sp, contractID, ex, SettingMatched, func(model string) bool { return Matches(model, ex) })
-	}
-	return nil
 }
 
 func hasMatched(samples []replay.Sample, ex string) bool {

@@ -42,9 +42,13 @@ func (s *Stage) planBenchmark(env *pipeline.Env, ablations []engine.Ablation) ([
 	}
 	var units []pipeline.Unit
 	add := func(id string, b *benchUnit) {
+		model := ""
+		if b.sample != nil {
+			model = b.sample.Model
+		}
 		for _, a := range ablations {
 			fp := s.fingerprint(env, a, "benchmark", b.entry.ID, b.original, b.sample)
-			units = append(units, pipeline.Unit{ID: unitID(id, a), Contract: b.entry.ID, Fingerprint: fp, Payload: unit{bench: b, ablation: a}})
+			units = append(units, pipeline.Unit{ID: unitID(id, a), Contract: b.entry.ID, Model: model, Fingerprint: fp, Payload: unit{bench: b, ablation: a}})
 		}
 	}
 	for _, e := range entries {
