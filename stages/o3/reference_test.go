@@ -38,8 +38,9 @@ func TestReferenceSamplesNeverDivergeDemo(t *testing.T) {
 		writeO2(t, env, rec, out, samples)
 	}
 	c := stagetest.RunStage(t, env, New())
-	if c.Units != len(recs) || c.Ran != len(recs) {
-		t.Fatalf("counters %+v, want %d units", c, len(recs))
+	// One unit per contract for the original's coverage, one per contract and model.
+	if want := 2 * len(recs); c.Units != want || c.Ran != want {
+		t.Fatalf("counters %+v, want %d units", c, want)
 	}
 	db := stagetest.OpenViews(t, env)
 	for oracle, want := range map[string]int{"O3": kept * 2, "O4": probes * 2} {
