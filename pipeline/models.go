@@ -23,15 +23,16 @@ import (
 // entries, the warehouse parts they wrote and the files they own (sample
 // folders), stage by stage.
 type Removal struct {
-	Model string
-	Units map[string]int      // stage -> units
-	Parts []string            // relative to the warehouse root
-	Owned []string            // relative to the data folder
-	ids   map[string][]string // stage -> unit ids
+	Model    string
+	Units    map[string]int      // stage -> units
+	Parts    []string            // relative to the warehouse root
+	Owned    []string            // relative to the data folder
+	ids      map[string][]string // stage -> unit ids
+	imported bool                // the model came from a release (ImportedRelease)
 }
 
 // Empty says whether the model has no unit in the folder.
-func (r Removal) Empty() bool { return len(r.ids) == 0 }
+func (r Removal) Empty() bool { return len(r.ids) == 0 && !r.imported }
 
 // Models are the models with units in the data folder, sorted.
 func Models(data string) ([]string, error) {
@@ -43,6 +44,11 @@ func Models(data string) ([]string, error) {
 	for _, m := range ms {
 		if m.Model != "" && !slices.Contains(out, m.Model) {
 			out = append(out, m.Model)
+		}
+	}
+	for m := range ImportedModels(data) {
+		if !slices.Contains(out, m) {
+			out = append(out, m)
 		}
 	}
 	sort.Strings(out)
@@ -65,6 +71,16 @@ func PlanForget(data, model string) (Removal, error) {
 		r.Owned = append(r.Owned, m.Owned...)
 		r.ids[m.Stage] = append(r.ids[m.Stage], m.Unit)
 	}
+	im, err := importedModel(data, model)
+	if err != nil {
+		return r, err
+	}
+	if im != nil {
+		r.Units["imported"] = len(im.Parts)
+		r.Parts = append(r.Parts, im.Parts...)
+		r.Owned = append(r.Owned, im.Files...)
+		r.imported = true
+	}
 	slices.Sort(r.Parts)
 	slices.Sort(r.Owned)
 	r.Owned = slices.Compact(r.Owned) // a model's compile units own the sample folders its generate units wrote
@@ -84,6 +100,11 @@ func Forget(data string, r Removal) error {
 	}
 	for _, f := range r.Owned {
 		if err := removeLocal(data, f); err != nil {
+			return err
+		}
+	}
+	if r.imported {
+		if _, err := dropImported(data, r.Model); err != nil {
 			return err
 		}
 	}
@@ -139,6 +160,21 @@ func dropPlanned(data, stage string, ids []string) error {
 		return err
 	}
 	return atomicfile.WriteFile(planPath(data, stage), b, 0o644)
+}
+
+func importedModel(data, model string) (*ImportedModel, error) {
+	rels, err := ReadImported(data)
+	if err != nil {
+		return nil, err
+	}
+	for _, r := range rels {
+		for _, m := range r.Models {
+			if m.Model == model {
+				return &m, nil
+			}
+		}
+	}
+	return nil, nil
 }
 
 // ModelRuns says, per model with units in the data folder, which runs wrote

@@ -172,6 +172,9 @@ func (r *Runner) Current(s Stage, u Unit) bool {
 // Stored tells whether a unit's stored outputs are current, and whether what
 // is stored is its error row.
 func (r *Runner) Stored(s Stage, u Unit) (current, failed bool) {
+	if r.imported(u) {
+		return true, false
+	}
 	m, err := r.readManifest(s.Name(), u.ID)
 	if err != nil || (m.Failed && m.Retriable) || !m.currentFor(u.Fingerprint, s.Version(), r.Env.Warehouse.Root) {
 		return false, false
@@ -238,6 +241,16 @@ func (r *Runner) store(s Stage, u Unit, out *Output, m manifest) error {
 	}
 	r.removeStale(old, files)
 	return nil
+}
+
+// imported says whether u is a unit of a model taken from a release: its
+// rows are the release's, never recomputed (see ImportedRelease).
+func (r *Runner) imported(u Unit) bool {
+	if u.Model == "" {
+		return false
+	}
+	_, ok := ImportedModels(r.Env.Data)[u.Model]
+	return ok
 }
 
 func safeRun(ctx context.Context, s Stage, env *Env, u Unit) (out *Output, err error) {
@@ -398,6 +411,8 @@ func (r *Runner) Status(s Stage, units []Unit) Status {
 	for _, u := range units {
 		m, err := r.readManifest(s.Name(), u.ID)
 		switch {
+		case r.imported(u):
+			st.Done++
 		case err != nil:
 			st.Pending++
 		case !r.Current(s, u):

@@ -2,6 +2,7 @@ package schemas
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/parquet-go/parquet-go"
 )
@@ -19,4 +20,10 @@ func (d Dataset) Columns() (names []string, err error) {
 		names = append(names, f.Name())
 	}
 	return names, nil
+}
+
+// HasColumn says whether the dataset's rows have a column of that name.
+func (d Dataset) HasColumn(name string) bool {
+	cols, err := d.Columns()
+	return err == nil && slices.Contains(cols, name)
 }

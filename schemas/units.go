@@ -11,6 +11,7 @@ type UnitRow struct {
 	Stage       string `parquet:"stage"`
 	Unit        string `parquet:"unit"`
 	ContractID  string `parquet:"contract_id"`
+	Model       string `parquet:"model"`
 	Version     string `parquet:"version"`
 	Fingerprint string `parquet:"fingerprint"`
 	RunID       string `parquet:"run_id"`

@@ -53,7 +53,10 @@ func forget(cmd *cobra.Command, g *globals, model string, yes bool) error {
 			fmt.Fprintf(out, "  %-10s %d unit(s)\n", stage, n)
 		}
 	}
-	fmt.Fprintf(out, "  %d warehouse part(s), %d sample folder(s)\n", len(r.Parts), len(r.Owned))
+	if n := r.Units["imported"]; n > 0 {
+		fmt.Fprintf(out, "  imported from a release: %d part(s)\n", n)
+	}
+	fmt.Fprintf(out, "  %d warehouse part(s), %d sample folder(s) or file(s)\n", len(r.Parts), len(r.Owned))
 	if !yes {
 		fmt.Fprintln(out, "nothing removed: run again with --yes to remove these")
 		return nil

@@ -30,6 +30,7 @@ var examples = map[string]string{
   solbehave run --until compile --samples 3        # stop after compile, 3 samples per generator
   solbehave run --only o2,o3 --data D              # two stages over an existing data folder
   solbehave run --dry-run                          # what would run, and why
+  solbehave run --from-release R --data D --generator openai:m   # one more model beside a release's
   solbehave run --engine temporal --temporal localhost:7233`,
 	"retry": `  solbehave retry                       # re-run every failed unit, then what depends on it
   solbehave retry --only compile --data D`,
@@ -40,7 +41,10 @@ var examples = map[string]string{
   solbehave errors --format csv --data D`,
 	"status": `  solbehave status
   solbehave status --explain --o2-budget 300     # which units a new budget makes stale, and why`,
-	"digest": `  solbehave digest --data D > digests.txt`,
+	"digest": `  solbehave digest --data D > digests.txt
+  solbehave digest --data D --model mutant       # one model's rows: another model's run leaves them as they are`,
+	"forget": `  solbehave forget --generator mutant --data D        # what it would remove
+  solbehave forget --generator mutant --data D --yes  # remove it`,
 	"bench": `  solbehave bench --smoke
   solbehave bench --contracts 10 --txs 200`,
 	"worker": `  solbehave worker --temporal localhost:7233

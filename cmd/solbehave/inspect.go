@@ -113,6 +113,10 @@ func printModels(cmd *cobra.Command, data string) error {
 		c := models[m]
 		fmt.Fprintf(out, "model %s: %d unit(s), written by run(s) %s\n", m, c.Units, strings.Join(c.Runs, ", "))
 	}
+	imported := pipeline.ImportedModels(data)
+	for _, m := range slices.Sorted(maps.Keys(imported)) {
+		fmt.Fprintf(out, "model %s: imported from the release %q (its rows as published; `forget` removes them)\n", m, imported[m])
+	}
 	return nil
 }
 

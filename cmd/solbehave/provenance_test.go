@@ -69,8 +69,8 @@ func TestConfigFileKeepsParameters(t *testing.T) {
 
 	first := writeConfig(t, dir, provenanceBase)
 	c, _ := runLogged(t, append(until, "--config", first, "--o2-budget", "30", "--quiet")...)
-	if c["o2"].Ran != 1 {
-		t.Fatalf("first run: o2 ran %d units, want 1", c["o2"].Ran)
+	if c["o2"].Ran != 2 { // the original's coverage, the mutant's rows
+		t.Fatalf("first run: o2 ran %d units, want 2", c["o2"].Ran)
 	}
 
 	same := writeConfig(t, t.TempDir(), provenanceBase+"o2-budget = 30\n")
@@ -95,7 +95,7 @@ func TestConfigFileKeepsParameters(t *testing.T) {
 
 	other := writeConfig(t, t.TempDir(), provenanceBase+"o2-budget = 35\n")
 	c, logs := runLogged(t, append(until, "--config", other)...)
-	if c["o2"].Ran != 1 || c["verify"].Ran != 0 || c["compile"].Ran != 0 {
+	if c["o2"].Ran != 2 || c["verify"].Ran != 0 || c["compile"].Ran != 0 {
 		t.Fatalf("toml says 35: want o2 (only) re-run, got %+v", c)
 	}
 	if !strings.Contains(logs, "o2-budget 30 → 35") {

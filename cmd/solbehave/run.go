@@ -48,6 +48,7 @@ func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 	var until string
 	var only []string
 	var dryRun bool
+	var fromRelease string
 	var engine engineFlags
 	cmd := &cobra.Command{
 		Use:   "run",
@@ -60,6 +61,14 @@ func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if fromRelease != "" && dryRun {
+				return fmt.Errorf("--from-release writes the release's models into --data; it takes no --dry-run")
+			}
+			if fromRelease != "" {
+				if err := takeRelease(cmd, g, fromRelease); err != nil {
+					return err
+				}
+			}
 			if dryRun {
 				return printPlan(cmd, g, chosen)
 			}
@@ -69,6 +78,8 @@ func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 	engine.bind(cmd.Flags())
 	cmd.Flags().StringVar(&until, "until", "", "last stage to run")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "run only these stages (comma-separated), in pipeline order")
+	cmd.Flags().StringVar(&fromRelease, "from-release", "", "start from a release written by publish: its models come in as rows, "+
+		"the run evaluates --generator on its corpus under its parameters (those the command line and configuration leave unset)")
 	cmd.Flags().BoolVar(&dryRun, "dry-run", false, "print the plan (per stage: units, current, to run and why) and run nothing")
 	for _, s := range stages {
 		s.BindFlags(cmd.Flags())

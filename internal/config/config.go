@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,6 +36,7 @@ const (
 	Default Source = "default"
 	File    Source = "file"
 	Flag    Source = "flag"
+	Release Source = "release" // the release a run starts from (run --from-release)
 )
 
 // delim separates nested keys; flag names have no dot, so a TOML table
@@ -99,6 +102,29 @@ func Load(keys, cmd *pflag.FlagSet, path string) (*Config, error) {
 		}
 	}
 	return c, c.setUnchanged(cmd, file)
+}
+
+// Underlay gives every key still at its default the value params hold (as
+// Params records them), in the effective configuration and on cmd's flags,
+// except the keys skip names: a run that starts from a release takes its
+// parameters wherever the command line and the file say nothing.
+func (c *Config) Underlay(cmd *pflag.FlagSet, params map[string]string, skip []string) error {
+	for _, k := range slices.Sorted(maps.Keys(params)) {
+		if c.sources[k] != Default || c.keys.Lookup(k) == nil || slices.Contains(skip, k) {
+			continue
+		}
+		one := map[string]string{k: params[k]}
+		if err := ApplyParams(c.keys, one); err != nil {
+			return err
+		}
+		if sameFlag(c.keys, cmd, k) {
+			if err := ApplyParams(cmd, one); err != nil {
+				return err
+			}
+		}
+		c.sources[k] = Release
+	}
+	return nil
 }
 
 func (c *Config) where(key string) string {

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
-	"slices"
 	"sort"
 	"strings"
 
@@ -37,7 +36,7 @@ func ModelDigests(ctx context.Context, db *sql.DB, model string) ([]Digest, erro
 		if d.RunRecord {
 			continue // runs differ run to run by design
 		}
-		if model != "" && !hasColumn(d, "model") {
+		if model != "" && !d.HasColumn("model") {
 			continue
 		}
 		dg, err := datasetDigest(ctx, db, d, model)
@@ -47,11 +46,6 @@ func ModelDigests(ctx context.Context, db *sql.DB, model string) ([]Digest, erro
 		out = append(out, dg)
 	}
 	return out, nil
-}
-
-func hasColumn(d schemas.Dataset, name string) bool {
-	cols, err := d.Columns()
-	return err == nil && slices.Contains(cols, name)
 }
 
 func datasetDigest(ctx context.Context, db *sql.DB, d schemas.Dataset, model string) (Digest, error) {

@@ -200,7 +200,7 @@ func (p *Publisher) writeUnits(context.Context, *sql.DB) error {
 	for _, m := range p.manifests {
 		params, _ := json.Marshal(m.Params)
 		files, _ := json.Marshal(m.Files)
-		rows = append(rows, schemas.UnitRow{Stage: m.Stage, Unit: m.Unit, ContractID: m.Contract, Version: m.Version,
+		rows = append(rows, schemas.UnitRow{Stage: m.Stage, Unit: m.Unit, ContractID: m.Contract, Model: m.Model, Version: m.Version,
 			Fingerprint: m.Fingerprint, RunID: m.Run, Params: string(params), Failed: m.Failed, Files: string(files)})
 	}
 	return warehouse.Write(filepath.Join(p.Out, File(schemas.Units.Name())), rows)

@@ -1,0 +1,50 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+
+	"github.com/spf13/cobra"
+
+	"github.com/solbehave/solbehave/cmd/solbehave/release"
+	"github.com/solbehave/solbehave/cmd/solbehave/stagelist"
+	"github.com/solbehave/solbehave/pipeline"
+)
+
+// notFromRelease are the parameters a new model's run does not take from
+// the release it starts from: its own generators and what follows from
+// them, and where its endpoint is.
+var notFromRelease = []string{"generator", "extractor", "llm-url", "natspec-model"}
+
+// takeRelease starts the data folder from the release at dir: its models
+// come in as rows (release.Import), the run reads the release's corpus
+// unless --corpus is given, and every parameter the command line and the
+// configuration leave unset takes the release's value, so the new model is
+// judged as the published ones were.
+func takeRelease(cmd *cobra.Command, g *globals, dir string) error {
+	unlock, err := pipeline.LockStages(g.data, pipeline.Shard{}, slices.Clone(stagelist.Order), "solbehave run --from-release")
+	if err != nil {
+		return err
+	}
+	rel, err := release.Import(cmd.Context(), dir, g.data)
+	unlock()
+	if err != nil {
+		return err
+	}
+	if !cmd.Flags().Changed("corpus") {
+		g.corpus = filepath.Join(dir, release.ReleaseCorpus)
+	}
+	for _, stage := range slices.Sorted(maps.Keys(rel.Params)) {
+		if err := g.cfg.Underlay(cmd.Flags(), rel.Params[stage], notFromRelease); err != nil {
+			return fmt.Errorf("--from-release: stage %s: %w", stage, err)
+		}
+	}
+	models := make([]string, len(rel.Models))
+	for i, m := range rel.Models {
+		models[i] = m.Model
+	}
+	g.env().Log.Info("starting from a release", "title", rel.Title, "version", rel.Version, "models", models, "corpus", g.corpus)
+	return nil
+}
