@@ -2,9 +2,11 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -139,4 +141,72 @@ func TestQueryDuringRun(t *testing.T) {
 	if out, _ := solbehave(t, "status", "--corpus", corpus, "--data", data, "--generator", "mutant"); strings.Contains(out, "is writing this folder") {
 		t.Errorf("status after the run still names it:\n%s", out)
 	}
+}
+
+// TestReleaseTakesNewModel is the third point: a release written by
+// publish (mutant and reference) takes a third generator in a new data
+// folder: the views show all three, the published models' rows are the
+// release's own, the contract-level rows the run recomputed are the ones
+// published, and the new model's verdicts are those of the samples it
+// imported (here the reference's own files).
+func TestReleaseTakesNewModel(t *testing.T) {
+	corpus, data := oneContractCorpus(t), t.TempDir()
+	args := append(append([]string{}, smallBudgetRun...), "--until", "o1", "--corpus", corpus, "--data", data)
+	runIn(t, append(args, "--generator", "mutant,reference")...)
+	rel := filepath.Join(t.TempDir(), "release")
+	if out, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--corpus", corpus, "--out", rel); err != nil {
+		t.Fatalf("publish: %v\n%s", err, out)
+	}
+	imports := t.TempDir()
+	id := smallCorpusIDs[0]
+	copyDir(t, filepath.Join(data, "samples", id, "reference"), filepath.Join(imports, id))
+
+	next := t.TempDir()
+	runIn(t, append(append([]string{}, smallBudgetRun...), "--until", "o1", "--from-release", rel, "--data", next,
+		"--generator", "import:"+imports)...)
+	if got := modelCounts(t, next); !strings.HasPrefix(got, "import:") || !strings.Contains(got, " mutant=") || !strings.Contains(got, " reference=") {
+		t.Fatalf("sample_verdicts per model after the new model's run: %q, want three models", got)
+	}
+	for _, m := range []string{"mutant", "reference"} {
+		if a, b := modelDigest(t, data, m), modelDigest(t, next, m); a != b {
+			t.Errorf("%s: the imported rows differ from the published ones:\n%s\n%s", m, a, b)
+		}
+	}
+	published, recomputed := digestLines(t, data), digestLines(t, next)
+	for _, ds := range []string{"contracts", "verify_calls", "skeletons", "dcr_graphs", "sequence_calls", "coverage"} {
+		if published[ds] == "" || published[ds] != recomputed[ds] {
+			t.Errorf("%s: recomputed from the release's corpus %q, published %q", ds, recomputed[ds], published[ds])
+		}
+	}
+	verdicts := "SELECT concat_ws('/', oracle, graph_setting, sample, divergent) AS v FROM sample_verdicts WHERE model = %s ORDER BY v"
+	want := queryRows(t, next, fmt.Sprintf(verdicts, "'reference'"))
+	if got := queryRows(t, next, fmt.Sprintf(verdicts, "'import:"+filepath.Base(imports)+"'")); strings.Join(got, " ") != strings.Join(want, " ") || len(got) == 0 {
+		t.Errorf("the imported copy of the reference's samples has verdicts %v, the reference %v", got, want)
+	}
+	// A second run is a no-op: the import is not repeated, no unit reruns.
+	again := runIn(t, append(append([]string{}, smallBudgetRun...), "--until", "o1", "--from-release", rel, "--data", next,
+		"--generator", "import:"+imports)...)
+	for stage, c := range again {
+		if c.Ran != 0 {
+			t.Errorf("the second run from the release ran %d %s unit(s)", c.Ran, stage)
+		}
+	}
+	if out, err := solbehave(t, "forget", "--data", next, "--generator", "mutant", "--yes"); err != nil {
+		t.Fatalf("forget an imported model: %v\n%s", err, out)
+	}
+	if got := modelCounts(t, next); strings.Contains(got, "mutant") || !strings.Contains(got, "reference=") {
+		t.Errorf("after forgetting the imported mutant: %q", got)
+	}
+}
+
+// digestLines is `solbehave digest` as dataset -> sha256.
+func digestLines(t *testing.T, data string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSpace(digest(t, data)), "\n") {
+		if ds, sum, ok := strings.Cut(line, " "); ok {
+			out[ds] = sum
+		}
+	}
+	return out
 }
