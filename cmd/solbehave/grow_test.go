@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -189,6 +190,16 @@ func TestReleaseTakesNewModel(t *testing.T) {
 	for stage, c := range again {
 		if c.Ran != 0 {
 			t.Errorf("the second run from the release ran %d %s unit(s)", c.Ran, stage)
+		}
+	}
+	runIn(t, "run", "--quiet", "--only", "report", "--from-release", rel, "--data", next)
+	page, err := os.ReadFile(filepath.Join(next, "report", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`data-table="model_runs"`, "<td>import:" + filepath.Base(imports) + "</td>", "<td>mutant</td>", "imported from the release"} {
+		if !bytes.Contains(page, []byte(want)) {
+			t.Errorf("the report does not name each model's provenance: no %q", want)
 		}
 	}
 	if out, err := solbehave(t, "forget", "--data", next, "--generator", "mutant", "--yes"); err != nil {

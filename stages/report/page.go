@@ -16,6 +16,13 @@ type page struct {
 	Summary  []summaryItem
 	Made     *Made // the run that drew the page; nil when unknown
 	Runs     table // run information: the latest runs that made this warehouse
+	Models   []ModelLine
+}
+
+// ModelLine says which runs wrote one model's rows (an evaluation grows
+// model by model), or the release they were imported from.
+type ModelLine struct {
+	Model, Units, Source string // Units: "" for an imported model (its rows have no units here)
 }
 
 // Made is the run that draws the page: it writes its runs row only when it
@@ -56,11 +63,16 @@ func Render(ctx context.Context, db *sql.DB) ([]byte, error) { return RenderMade
 
 // RenderMade is Render for a page drawn by the run made.
 func RenderMade(ctx context.Context, db *sql.DB, made *Made) ([]byte, error) {
+	return RenderPage(ctx, db, made, nil)
+}
+
+// RenderPage is RenderMade with the models' provenance.
+func RenderPage(ctx context.Context, db *sql.DB, made *Made, models []ModelLine) ([]byte, error) {
 	p, err := build(ctx, db)
 	if err != nil {
 		return nil, err
 	}
-	p.Made = made
+	p.Made, p.Models = made, models
 	var b bytes.Buffer
 	if err := pageTemplate.Execute(&b, p); err != nil {
 		return nil, err
@@ -214,6 +226,11 @@ h3 code { font-size: 0.95em; }
 <tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
 {{range .Rows}}<tr>{{range .}}<td{{if .Numeric}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</table></div>{{end}}{{end}}{{end}}
+{{with .Models}}<p class="about">Each model's rows and the runs that wrote them (runs add models; <code>solbehave forget</code> removes one):</p>
+<div class="scroll"><table data-table="model_runs">
+<tr><th>model</th><th>units</th><th>written by</th></tr>
+{{range .}}<tr><td>{{.Model}}</td><td class="num">{{.Units}}</td><td>{{.Source}}</td></tr>
+{{end}}</table></div>{{end}}
 </section>
 </body>
 </html>

@@ -19,9 +19,13 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"github.com/spf13/pflag"
@@ -132,7 +136,11 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 		return nil, err
 	}
 	defer db.Close()
-	html, err := RenderMade(ctx, db, madeBy(env.Run))
+	models, err := modelLines(env.Data)
+	if err != nil {
+		return nil, err
+	}
+	html, err := RenderPage(ctx, db, madeBy(env.Run), models)
 	if err != nil {
 		return nil, err
 	}
@@ -145,6 +153,24 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	env.Log.Info("report written", "path", Path(env.Data), "bytes", len(html))
 	return &pipeline.Output{}, nil
+}
+
+// modelLines are the data folder's models with the runs that wrote their
+// units, or the release they came from.
+func modelLines(data string) ([]ModelLine, error) {
+	runs, err := pipeline.ModelRuns(data)
+	if err != nil {
+		return nil, err
+	}
+	var out []ModelLine
+	for _, m := range slices.Sorted(maps.Keys(runs)) {
+		out = append(out, ModelLine{Model: m, Units: strconv.Itoa(runs[m].Units), Source: "runs " + strings.Join(runs[m].Runs, ", ")})
+	}
+	imported := pipeline.ImportedModels(data)
+	for _, m := range slices.Sorted(maps.Keys(imported)) {
+		out = append(out, ModelLine{Model: m, Source: "imported from the release " + imported[m]})
+	}
+	return out, nil
 }
 
 // madeBy is the run drawing the page, as the page names it.
