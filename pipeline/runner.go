@@ -273,6 +273,7 @@ func (r *Runner) write(s Stage, u Unit, out *Output) ([]string, error) {
 		if write == nil {
 			write = func(w datasetWrite, path string) error { return w.write(path) }
 		}
+		removeLeftovers(path)
 		if err := write(w, path); err != nil {
 			return nil, fmt.Errorf("%s: %w", w.dataset, err)
 		}
@@ -301,6 +302,16 @@ func partName(stage string, u Unit) string {
 		return stage
 	}
 	return stage + "-" + sanitize(rest)
+}
+
+// removeLeftovers removes the temporary files a killed write of path left
+// (no glob of the views reads them, but a finished run leaves none): one
+// writer per stage and one unit per part, so none is being written now.
+func removeLeftovers(path string) {
+	left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), atomicfile.TempPattern(filepath.Base(path))))
+	for _, f := range left {
+		os.Remove(f)
+	}
 }
 
 func sanitize(s string) string {

@@ -29,6 +29,7 @@ type RunRow struct {
 	UnitsSkipped int64  `parquet:"units_skipped"`
 	UnitsFailed  int64  `parquet:"units_failed"`
 	Stages       string `parquet:"stages"`
+	Models       string `parquet:"models"`
 }
 
 // Runs is the runs dataset: rows of RunRow.

@@ -60,6 +60,9 @@ func TestRunsAddModelByModel(t *testing.T) {
 			t.Errorf("%s: %s model(s) after two runs, want 2", ds, n[0])
 		}
 	}
+	if got := strings.Join(queryRows(t, data, "SELECT models FROM runs ORDER BY started_at, run_id"), " "); got != `["mutant"] ["reference"]` {
+		t.Errorf("runs.models of the two runs: %s", got)
+	}
 	status := statusOf(t, corpus, data, []string{"--generator", "reference"})
 	if !strings.Contains(status, "model mutant: ") || !strings.Contains(status, "model reference: ") {
 		t.Errorf("status does not name each model's runs:\n%s", status)

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -75,9 +76,29 @@ func (r *runRecord) finish(w *warehouse.Warehouse, counters []pipeline.Counters,
 		return false, err
 	}
 	r.row.Stages = string(b)
+	if r.row.Models, err = modelsOfRun(filepath.Dir(w.Root), r.row.RunID); err != nil {
+		return false, err
+	}
 	r.row.EndedAt = time.Now().UTC().Format(time.RFC3339)
 	r.row.ExitStatus = int64(exit)
 	return true, warehouse.Write(w.Path(schemas.Runs.Name(), nil, r.row.RunID), []schemas.RunRow{r.row})
+}
+
+// modelsOfRun are the models whose units the run wrote, as a JSON array.
+func modelsOfRun(data, runID string) (string, error) {
+	ms, err := pipeline.ReadManifests(data)
+	if err != nil {
+		return "", err
+	}
+	models := []string{}
+	for _, m := range ms {
+		if m.Run == runID && m.Model != "" && !slices.Contains(models, m.Model) {
+			models = append(models, m.Model)
+		}
+	}
+	slices.Sort(models)
+	b, err := json.Marshal(models)
+	return string(b), err
 }
 
 // corpusDigest is sha256 over the corpus folder's files: each file's path
