@@ -1,8 +1,9 @@
 package proxy
 
 import (
+	"maps"
 	"regexp"
-	"sort"
+	"slices"
 	"strings"
 
 	esapi "github.com/nanmu42/etherscan-api"
@@ -30,7 +31,7 @@ func DetectContract(src *esapi.ContractSource, code []byte) Verdict {
 func UsedSource(files map[string]string, target string) string {
 	chain, err := soltext.Chain(files, "", target)
 	if err != nil {
-		return joinFiles(files, allPaths(files))
+		return joinFiles(files, slices.Sorted(maps.Keys(files)))
 	}
 	return joinFiles(files, reachedFiles(files, chain))
 }
@@ -57,12 +58,7 @@ func reachedFiles(files map[string]string, chain []soltext.Located) []string {
 			queue = append(queue, byName[name]...)
 		}
 	}
-	out := make([]string, 0, len(reached))
-	for f := range reached {
-		out = append(out, f)
-	}
-	sort.Strings(out)
-	return out
+	return slices.Sorted(maps.Keys(reached))
 }
 
 func definitionsByName(files map[string]string) map[string][]soltext.Located {
@@ -72,15 +68,6 @@ func definitionsByName(files map[string]string) map[string][]soltext.Located {
 			out[d.Name] = append(out[d.Name], soltext.Located{File: path, Definition: d})
 		}
 	}
-	return out
-}
-
-func allPaths(files map[string]string) []string {
-	out := make([]string, 0, len(files))
-	for f := range files {
-		out = append(out, f)
-	}
-	sort.Strings(out)
 	return out
 }
 

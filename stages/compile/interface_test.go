@@ -1,0 +1,99 @@
+package compile
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/llm/llmtest"
+	"github.com/solbehave/solbehave/internal/regen"
+	"github.com/solbehave/solbehave/internal/regen/regentest"
+	"github.com/solbehave/solbehave/internal/soltext"
+	"github.com/solbehave/solbehave/internal/stagetest"
+)
+
+// asImport presents the reference generator as an imported sample folder's.
+type asImport struct{ regen.Generator }
+
+func (asImport) Name() string { return "import:edited" }
+func (asImport) Kind() string { return regen.KindImport }
+
+// vaultDeposit is the demo Vault's deposit function, NatSpec aside.
+const vaultDeposit = "function deposit(uint256 amount) public {\n        balance += amount;\n    }"
+
+// dropWithdraw deletes withdraw from sample 0: an import that compiles
+// without the function.
+func dropWithdraw(k int, _, src string) string {
+	if k != 0 {
+		return src
+	}
+	i := strings.Index(src, "function withdraw(")
+	end, _ := soltext.MatchBrace(src, i+strings.Index(src[i:], "{"))
+	return src[:i] + src[end+1:]
+}
+
+// TestRepairThatDeletesTheFunctionDoesNotCompile: a model that "repairs"
+// the broken deposit by deleting it gets a sample that compiles but lacks
+// a function of the original: recorded as not compiling after repair, the
+// reason in its row. An imported sample without withdraw is refused the
+// same way on its first pass; untouched samples compile.
+func TestRepairThatDeletesTheFunctionDoesNotCompile(t *testing.T) {
+	env := regentest.Env(t, stagetest.DemoCorpus)
+	o := regentest.Keep(t, env, "Vault")[0]
+	sk := regentest.Skeleton(t, env, o)
+	ref, _ := regen.New("reference", regen.Config{})
+	regentest.Generate(t, env, o, sk, asLLM{ref}, 2, breakDeposit)
+	regentest.Generate(t, env, o, sk, asImport{ref}, 2, dropWithdraw)
+	srv := llmtest.New(t, func(n int, r llmtest.Request) llmtest.Reply {
+		broken := r.Last()[strings.Index(r.Last(), "```solidity\n")+12:]
+		def, _ := soltext.FindContract(broken, "Vault")
+		vault := broken[def.Start:def.End]
+		i := strings.Index(vault, "function deposit(")
+		end, _ := soltext.MatchBrace(vault, i+strings.Index(vault[i:], "{"))
+		return llmtest.Reply{Content: llmtest.Fenced(vault[:i] + vault[end+1:])}
+	})
+	_, rows := compileAll(t, env, repairingThrough(srv))
+	got := byModelSample(rows)
+	if len(rows) != 4 {
+		t.Fatalf("%d sample rows, want 4", len(rows))
+	}
+	for _, k := range []string{"openai:m/0", "import:edited/1"} {
+		if r := got[k]; !r.CompiledRaw || !r.CompiledRepaired || r.Error != "" {
+			t.Errorf("%s: %+v", k, r)
+		}
+	}
+	l := got["openai:m/1"]
+	if !l.RepairAttempted || l.CompiledRepaired || l.Artifact != "" ||
+		!strings.HasPrefix(l.Error, ReasonRepairChangedInterface+": lacks function deposit(uint256)") {
+		t.Errorf("repair that deleted deposit: repaired=%v error=%q", l.CompiledRepaired, l.Error)
+	}
+	imp := got["import:edited/0"]
+	if imp.CompiledRaw || imp.CompiledRepaired || imp.RepairAttempted ||
+		!strings.HasPrefix(imp.Error, ReasonChangedInterface+": lacks function withdraw(uint256)") || imp.RawError != imp.Error {
+		t.Errorf("import without withdraw: raw=%v error=%q", imp.CompiledRaw, imp.Error)
+	}
+}
+
+// TestSampleThatRewritesALibraryDoesNotCompile: GiftToken's skeleton
+// regenerates GiftToken's bodies only; a sample that also drops a check
+// from the SafeMath library compiles, with the same ABI, but changed a
+// definition it was not asked to regenerate.
+func TestSampleThatRewritesALibraryDoesNotCompile(t *testing.T) {
+	env := regentest.Env(t, stagetest.DemoCorpus)
+	o := regentest.Keep(t, env, "GiftToken")[0]
+	sk := regentest.Skeleton(t, env, o)
+	ref, _ := regen.New("reference", regen.Config{})
+	regentest.Generate(t, env, o, sk, asImport{ref}, 2, func(k int, _, src string) string {
+		if k != 0 {
+			return src
+		}
+		return strings.Replace(src, "require(b <= a);\n", "", 1)
+	})
+	_, rows := compileAll(t, env, New())
+	got := byModelSample(rows)
+	if r := got["import:edited/1"]; !r.CompiledRepaired {
+		t.Errorf("untouched sample: %+v", r)
+	}
+	if r := got["import:edited/0"]; r.CompiledRaw || !strings.HasPrefix(r.Error, ReasonChangedInterface+": changes library SafeMath") {
+		t.Errorf("sample with a rewritten library: raw=%v error=%q", r.CompiledRaw, r.Error)
+	}
+}
