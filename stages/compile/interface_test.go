@@ -97,3 +97,28 @@ func TestSampleThatRewritesALibraryDoesNotCompile(t *testing.T) {
 		t.Errorf("sample with a rewritten library: raw=%v error=%q", r.CompiledRaw, r.Error)
 	}
 }
+
+// TestInterfaceMutantsDoNotCompile: mutant:interface renames one public
+// function of the target per sample; each such sample compiles as Solidity
+// but is refused for the function its ABI lacks, while plain mutants of the
+// same seed compile.
+func TestInterfaceMutantsDoNotCompile(t *testing.T) {
+	env := regentest.Env(t, stagetest.DemoCorpus)
+	o := regentest.Keep(t, env, "Vault")[0]
+	sk := regentest.Skeleton(t, env, o)
+	iface, err := regen.New("mutant:"+regen.InterfaceVariant, regen.Config{MutationRate: 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	regentest.Generate(t, env, o, sk, iface, 3, nil)
+	_, rows := compileAll(t, env, New())
+	if len(rows) != 3 {
+		t.Fatalf("%d sample rows, want 3", len(rows))
+	}
+	for _, r := range rows {
+		if r.CompiledRaw || r.CompiledRepaired || !strings.HasPrefix(r.Error, ReasonChangedInterface+": ") ||
+			!strings.Contains(r.Mutations, regen.RenameFunction) {
+			t.Errorf("sample %d: raw=%v error=%q mutations=%s", r.Sample, r.CompiledRaw, r.Error, r.Mutations)
+		}
+	}
+}
