@@ -11,7 +11,7 @@ import (
 )
 
 // InterfaceVariant is the mutant generator's variant (`mutant:interface`)
-// that also renames one public function of the target per sample: the
+// that also renames one public function of the contract per sample: the
 // reply of a model that "repairs" a sample by renaming or dropping the
 // function it could not get right. The compile stage refuses such samples
 // (changed_interface), so Table II shows what the check costs a model that
@@ -38,7 +38,7 @@ func (mutant) Kind() string { return KindMutant }
 
 func (m mutant) Digest(string) string {
 	if m.renames {
-		return fmt.Sprintf("mutant rate=%v renames one public function", m.rate)
+		return fmt.Sprintf("mutant rate=%v renames one public function of the chain", m.rate)
 	}
 	return fmt.Sprintf("mutant rate=%v", m.rate)
 }
@@ -91,13 +91,14 @@ func (m mutant) Generate(_ context.Context, t Task) *Result {
 }
 
 // renameSite picks, by the sample's seed, one public or external function
-// of the target with a body and gives the edit that renames it in its
-// header (in the original file's offsets).
+// with a hole (the target's or a regenerated base's: a token may inherit
+// every public function) and gives the edit that renames it in its header
+// (in the original file's offsets).
 func renameSite(t Task) (int, skeleton.Edit, bool) {
 	var candidates []int
 	for _, i := range t.Skeleton.Holes() {
 		f := t.Skeleton.Functions[i]
-		if f.Contract == t.Skeleton.Target && f.Kind == "function" && (f.Visibility == "public" || f.Visibility == "external") {
+		if f.Kind == "function" && (f.Visibility == "public" || f.Visibility == "external") {
 			candidates = append(candidates, i)
 		}
 	}
