@@ -74,19 +74,24 @@ func TestRepairThatDeletesTheFunctionDoesNotCompile(t *testing.T) {
 }
 
 // TestSampleThatRewritesALibraryDoesNotCompile: GiftToken's skeleton
-// regenerates GiftToken's bodies only; a sample that also drops a check
-// from the SafeMath library compiles, with the same ABI, but changed a
-// definition it was not asked to regenerate.
+// regenerates GiftToken's bodies only (its skeleton rows: ERC20Interface in
+// its chain has no body to write); a sample that also drops a check from
+// the SafeMath library, or renames a parameter of ERC20Interface's event,
+// compiles with the same ABI but changed a definition it was not asked to
+// regenerate.
 func TestSampleThatRewritesALibraryDoesNotCompile(t *testing.T) {
 	env := regentest.Env(t, stagetest.DemoCorpus)
 	o := regentest.Keep(t, env, "GiftToken")[0]
 	sk := regentest.Skeleton(t, env, o)
 	ref, _ := regen.New("reference", regen.Config{})
-	regentest.Generate(t, env, o, sk, asImport{ref}, 2, func(k int, _, src string) string {
-		if k != 0 {
-			return src
+	regentest.Generate(t, env, o, sk, asImport{ref}, 3, func(k int, _, src string) string {
+		switch k {
+		case 0:
+			return strings.Replace(src, "require(b <= a);\n", "", 1)
+		case 2:
+			return strings.Replace(src, "address indexed _to, uint256 _value);", "address indexed _to, uint256 _amount);", 1)
 		}
-		return strings.Replace(src, "require(b <= a);\n", "", 1)
+		return src
 	})
 	_, rows := compileAll(t, env, New())
 	got := byModelSample(rows)
@@ -95,6 +100,9 @@ func TestSampleThatRewritesALibraryDoesNotCompile(t *testing.T) {
 	}
 	if r := got["import:edited/0"]; r.CompiledRaw || !strings.HasPrefix(r.Error, ReasonChangedInterface+": changes library SafeMath") {
 		t.Errorf("sample with a rewritten library: raw=%v error=%q", r.CompiledRaw, r.Error)
+	}
+	if r := got["import:edited/2"]; r.CompiledRaw || !strings.HasPrefix(r.Error, ReasonChangedInterface+": changes contract ERC20Interface") {
+		t.Errorf("sample with a rewritten interface: raw=%v error=%q", r.CompiledRaw, r.Error)
 	}
 }
 
