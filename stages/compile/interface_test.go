@@ -130,3 +130,27 @@ func TestInterfaceMutantsDoNotCompile(t *testing.T) {
 		}
 	}
 }
+
+// TestRepairRestoresAChangedInterface: an LLM sample that compiles without
+// withdraw is refused on its first pass and sent to repair with the
+// reason; a repair that restores the function compiles.
+func TestRepairRestoresAChangedInterface(t *testing.T) {
+	env := regentest.Env(t, stagetest.DemoCorpus)
+	o := regentest.Keep(t, env, "Vault")[0]
+	sk := regentest.Skeleton(t, env, o)
+	ref, _ := regen.New("reference", regen.Config{})
+	regentest.Generate(t, env, o, sk, asLLM{ref}, 1, dropWithdraw)
+	original := o.Record.Files.Files[sk.File]
+	srv := llmtest.New(t, func(n int, r llmtest.Request) llmtest.Reply {
+		if !strings.Contains(r.Last(), "lacks function withdraw(uint256)") {
+			return llmtest.Reply{Status: 400, Body: "the repair request does not say what changed"}
+		}
+		def, _ := soltext.FindContract(original, "Vault")
+		return llmtest.Reply{Content: llmtest.Fenced(original[def.Start:def.End])}
+	})
+	_, rows := compileAll(t, env, repairingThrough(srv))
+	r := byModelSample(rows)["openai:m/0"]
+	if r.CompiledRaw || !r.RepairAttempted || !r.CompiledRepaired || !strings.HasPrefix(r.RawError, ReasonChangedInterface+": lacks function withdraw") {
+		t.Errorf("raw=%v repaired=%v raw_error=%q error=%q", r.CompiledRaw, r.CompiledRepaired, r.RawError, r.Error)
+	}
+}
