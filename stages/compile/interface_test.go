@@ -7,9 +7,19 @@ import (
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/regen/regentest"
+	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/soltext"
 	"github.com/solbehave/solbehave/internal/stagetest"
+	"github.com/solbehave/solbehave/pipeline"
 )
+
+// skeletonOf keeps the named demo contract and writes its skeleton.
+func skeletonOf(t *testing.T, name string) (*pipeline.Env, regentest.Original, *skeleton.Skeleton) {
+	t.Helper()
+	env := regentest.Env(t, stagetest.DemoCorpus)
+	o := regentest.Keep(t, env, name)[0]
+	return env, o, regentest.Skeleton(t, env, o)
+}
 
 // asImport presents the reference generator as an imported sample folder's.
 type asImport struct{ regen.Generator }
@@ -37,9 +47,7 @@ func dropWithdraw(k int, _, src string) string {
 // reason in its row. An imported sample without withdraw is refused the
 // same way on its first pass; untouched samples compile.
 func TestRepairThatDeletesTheFunctionDoesNotCompile(t *testing.T) {
-	env := regentest.Env(t, stagetest.DemoCorpus)
-	o := regentest.Keep(t, env, "Vault")[0]
-	sk := regentest.Skeleton(t, env, o)
+	env, o, sk := skeletonOf(t, "Vault")
 	ref, _ := regen.New("reference", regen.Config{})
 	regentest.Generate(t, env, o, sk, asLLM{ref}, 2, breakDeposit)
 	regentest.Generate(t, env, o, sk, asImport{ref}, 2, dropWithdraw)
@@ -80,9 +88,7 @@ func TestRepairThatDeletesTheFunctionDoesNotCompile(t *testing.T) {
 // compiles with the same ABI but changed a definition it was not asked to
 // regenerate.
 func TestSampleThatRewritesALibraryDoesNotCompile(t *testing.T) {
-	env := regentest.Env(t, stagetest.DemoCorpus)
-	o := regentest.Keep(t, env, "GiftToken")[0]
-	sk := regentest.Skeleton(t, env, o)
+	env, o, sk := skeletonOf(t, "GiftToken")
 	ref, _ := regen.New("reference", regen.Config{})
 	regentest.Generate(t, env, o, sk, asImport{ref}, 3, func(k int, _, src string) string {
 		switch k {
@@ -111,9 +117,7 @@ func TestSampleThatRewritesALibraryDoesNotCompile(t *testing.T) {
 // but is refused for the function its ABI lacks, while plain mutants of the
 // same seed compile.
 func TestInterfaceMutantsDoNotCompile(t *testing.T) {
-	env := regentest.Env(t, stagetest.DemoCorpus)
-	o := regentest.Keep(t, env, "Vault")[0]
-	sk := regentest.Skeleton(t, env, o)
+	env, o, sk := skeletonOf(t, "Vault")
 	iface, err := regen.New("mutant:"+regen.InterfaceVariant, regen.Config{MutationRate: 0})
 	if err != nil {
 		t.Fatal(err)
@@ -135,9 +139,7 @@ func TestInterfaceMutantsDoNotCompile(t *testing.T) {
 // withdraw is refused on its first pass and sent to repair with the
 // reason; a repair that restores the function compiles.
 func TestRepairRestoresAChangedInterface(t *testing.T) {
-	env := regentest.Env(t, stagetest.DemoCorpus)
-	o := regentest.Keep(t, env, "Vault")[0]
-	sk := regentest.Skeleton(t, env, o)
+	env, o, sk := skeletonOf(t, "Vault")
 	ref, _ := regen.New("reference", regen.Config{})
 	regentest.Generate(t, env, o, sk, asLLM{ref}, 1, dropWithdraw)
 	original := o.Record.Files.Files[sk.File]
