@@ -42,6 +42,10 @@ const (
 	// the metadata tails, so every fuzzable function is equivalent without
 	// a call.
 	StopSameCode = "same_code"
+	// StopMissing: the sample has no function with the original's
+	// selector (deleted, renamed, parameters changed) or it returns other
+	// types, so the function is non-equivalent without a call.
+	StopMissing = "missing"
 )
 
 // FuzzResults is the fuzz_results dataset: rows of FuzzResult.

@@ -177,3 +177,24 @@ func TestOracleAgreementNeedsThreeModels(t *testing.T) {
 		t.Fatalf("oracle_agreement over 2 models %s\nwant %s", stagetest.JSON(got), want)
 	}
 }
+
+// table7_size's seconds are the model's own latency (uncached generate and
+// repair calls), not a sample's wall time, which counts the wait for a
+// concurrency slot; a control without calls keeps its wall time.
+func TestTable7SecondsAreTheModelsLatency(t *testing.T) {
+	f := newFixture(t)
+	put(f, "contracts", "A", schemas.Contract{ContractID: "A", Kept: true, NNontrivialFunctions: 3})
+	put(f, "samples", "A",
+		schemas.Sample{ContractID: "A", Model: "openai:m", Sample: 0, CompiledRepaired: true, GenerationMS: 60_000, RepairMS: 5_000},
+		schemas.Sample{ContractID: "A", Model: "mutant", Sample: 0, CompiledRepaired: true, GenerationMS: 1_000})
+	put(f, "llm_calls", "A",
+		schemas.LLMCall{ContractID: "A", Model: "openai:m", Sample: 0, Function: "f", Purpose: "generate", LatencyMS: 2_000},
+		schemas.LLMCall{ContractID: "A", Model: "openai:m", Sample: 0, Function: "g", Purpose: "generate", LatencyMS: 9_000, Cached: true},
+		schemas.LLMCall{ContractID: "A", Model: "openai:m", Sample: 0, Purpose: "repair", LatencyMS: 1_000},
+		schemas.LLMCall{ContractID: "A", Model: "openai:m", Purpose: "natspec", LatencyMS: 50_000})
+	got := stagetest.QueryMaps(t, f.open(), `SELECT seconds_per_compiling_sample AS s FROM table7_size`)
+	// (2 s + 1 s of the model's calls + 1 s of the mutant's wall time) / 2 compiling samples
+	if len(got) != 1 || got[0]["s"] != 2.0 {
+		t.Fatalf("table7_size seconds per compiling sample %v, want 2", got)
+	}
+}

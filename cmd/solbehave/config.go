@@ -87,7 +87,8 @@ func (g *globals) runInfo(id string) *pipeline.RunInfo {
 // effective fills the parameters a stage derives from an unset flag with the
 // value it runs with, so manifests (status --explain, the release card) say
 // what ran: no --generator runs the two controls, no --extractor each
-// generator's default extractor.
+// generator's default extractor, no --reference-extractor the one LLM
+// generator's (or static).
 func (g *globals) effective(params map[string]string) map[string]string {
 	gens := splitList(g.cfg.String("generator"))
 	if len(gens) == 0 {
@@ -98,6 +99,9 @@ func (g *globals) effective(params map[string]string) map[string]string {
 	}
 	if v, ok := params["extractor"]; ok && v == "" {
 		params["extractor"] = strings.Join(dcrextract.DefaultExtractors(gens), ",")
+	}
+	if v, ok := params["reference-extractor"]; ok && v == "" {
+		params["reference-extractor"], _ = dcrextract.ChooseReference("", gens) // "" where the run is refused
 	}
 	return params
 }

@@ -124,6 +124,21 @@ func stageNames(stages []pipeline.Stage) []string {
 	return names
 }
 
+// checker is a stage with settings it refuses to run with, found before
+// any stage runs (o3: several LLM generators and no reference extractor).
+type checker interface{ Check() error }
+
+func checkSettings(stages []pipeline.Stage) error {
+	for _, s := range stages {
+		if c, ok := s.(checker); ok {
+			if err := c.Check(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // runStages runs stages one after another, on this machine or as a Temporal
 // workflow (engine nil: local), then rebuilds the DuckDB file.
 func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pipeline.Stage) error {
@@ -132,6 +147,9 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 		return err
 	}
 	if err := views.CheckGlobbable(g.data); err != nil { // refused before any stage, not after all of them
+		return err
+	}
+	if err := checkSettings(stages); err != nil {
 		return err
 	}
 	env := g.env()

@@ -64,8 +64,9 @@
 // # Bounds and records, in every profile
 //
 //   - Algorithm 1 as printed never stops when every call reverts: MaxAttempts
-//     (default 2·T) bounds the tries per contract, and the contracts that hit
-//     it are reported (sequence_end `attempts`; the sequence_contracts view).
+//     (default AttemptFactor·T, high enough that no demo or mainnet contract
+//     that keeps calls stops short of T) bounds the tries per contract, and
+//     the contracts that hit it are reported (sequence_end `attempts`; the sequence_contracts view).
 //     A run also stops when a fresh sequence allows no event at all.
 //     Optionally (both off by default, as in the paper) Stall ends a
 //     sequence after that many discarded steps in a row and MaxLength after

@@ -1,6 +1,9 @@
 package dcrextract
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // LLMPrefix starts the name of an LLM extractor: llm:<model>.
 const LLMPrefix = "llm:"
@@ -29,4 +32,22 @@ func DefaultExtractors(generators []string) []string {
 // fixed setting) when none is named: the first LLM model, else static.
 func DefaultReference(generators []string) string {
 	return DefaultExtractors(generators)[0]
+}
+
+// ChooseReference is the reference extractor of a run: the named one, or
+// DefaultReference when at most one LLM generator runs. With several, the
+// first one given is no choice (the paper has the strongest model extract
+// the fixed graphs, §V-C, and which is strongest is the user's call), so it
+// refuses, saying how to choose.
+func ChooseReference(named string, generators []string) (string, error) {
+	if named = strings.TrimSpace(named); named != "" {
+		return named, nil
+	}
+	llms := DefaultExtractors(generators)
+	if len(llms) > 1 {
+		return "", fmt.Errorf("%d LLM generators and no --reference-extractor: name the extractor whose graphs judge "+
+			"every model in O3's fixed setting (the paper: the strongest model, §V-C), one of %s, e.g. --reference-extractor %s "+
+			"(or reference-extractor in solbehave.toml)", len(llms), strings.Join(llms, ", "), llms[0])
+	}
+	return llms[0], nil
 }

@@ -2,6 +2,7 @@ package fuzz
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/holiman/uint256"
@@ -157,4 +158,26 @@ func Boundaries(t abi.Type) []uint256.Int {
 		add(*w.SetOne().Lsh(&w, 255))
 	}
 	return out
+}
+
+// Missing tells whether a sample lacks the original's function m: no
+// function of its ABI has m's selector, or the one that has returns other
+// types. Such a pair is never equivalent: a call to an absent function
+// reverts as a guarded call of the original may, so the fuzzer could find
+// nothing to tell them apart (and the paper's harness, which calls the
+// function on both, could not be built for it).
+func Missing(sample abi.ABI, m abi.Method) bool {
+	got, err := sample.MethodById(m.ID)
+	if err != nil {
+		return true
+	}
+	return typeList(got.Outputs) != typeList(m.Outputs)
+}
+
+func typeList(args abi.Arguments) string {
+	types := make([]string, len(args))
+	for i, a := range args {
+		types[i] = a.Type.String()
+	}
+	return strings.Join(types, ",")
 }

@@ -3,18 +3,45 @@ package regen
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/solbehave/solbehave/internal/mutate"
 	"github.com/solbehave/solbehave/internal/skeleton"
 )
 
-// mutant regenerates the original bodies with mutations (see internal/mutate).
-type mutant struct{ rate float64 }
+// InterfaceVariant is the mutant generator's variant (`mutant:interface`)
+// that also renames one public function of the contract per sample: the
+// reply of a model that "repairs" a sample by renaming or dropping the
+// function it could not get right. The compile stage refuses such samples
+// (changed_interface), so Table II shows what the check costs a model that
+// does this.
+const InterfaceVariant = "interface"
 
-func (mutant) Name() string           { return KindMutant }
-func (mutant) Kind() string           { return KindMutant }
-func (m mutant) Digest(string) string { return fmt.Sprintf("mutant rate=%v", m.rate) }
+// RenameFunction is the operator of the interface variant's renaming.
+const RenameFunction = "rename_function"
+
+// mutant regenerates the original bodies with mutations (see internal/mutate).
+type mutant struct {
+	rate    float64
+	renames bool // the interface variant
+}
+
+func (m mutant) Name() string {
+	if m.renames {
+		return KindMutant + ":" + InterfaceVariant
+	}
+	return KindMutant
+}
+
+func (mutant) Kind() string { return KindMutant }
+
+func (m mutant) Digest(string) string {
+	if m.renames {
+		return fmt.Sprintf("mutant rate=%v renames one public function of the chain", m.rate)
+	}
+	return fmt.Sprintf("mutant rate=%v", m.rate)
+}
 
 func (m mutant) Generate(_ context.Context, t Task) *Result {
 	orig, err := originalOf(t)
@@ -26,7 +53,7 @@ func (m mutant) Generate(_ context.Context, t Task) *Result {
 		return &Result{Err: err.Error()}
 	}
 	opts := mutate.Options{Checked: checked(t.Original.Compiler), Modifiers: modifierNames(t.Original)}
-	bodies, headers := map[int]string{}, map[int]string{}
+	bodies, headerEdits := map[int]string{}, map[int][]skeleton.Edit{}
 	muts := []mutate.Mutation{}
 	for _, i := range t.Skeleton.Holes() {
 		f := t.Skeleton.Functions[i]
@@ -40,15 +67,53 @@ func (m mutant) Generate(_ context.Context, t Task) *Result {
 		}
 		e := skeleton.Edit{Start: site.Start, End: site.End, Text: site.Text}
 		if site.Header {
-			headers[i] = orig.Header(f, e)
+			headerEdits[i] = append(headerEdits[i], e)
 		} else {
 			bodies[i] = orig.Body(f, e)
 		}
 		muts = append(muts, mutate.Mutation{Function: f.Key, Signature: f.Signature, Operator: site.Operator, Detail: site.Detail})
 	}
+	if m.renames {
+		if i, e, ok := renameSite(t); ok {
+			f := t.Skeleton.Functions[i]
+			headerEdits[i] = append(headerEdits[i], e)
+			muts = append(muts, mutate.Mutation{Function: f.Key, Signature: f.Signature, Operator: RenameFunction,
+				Detail: "renamed " + f.Name + " to " + e.Text})
+		}
+	}
+	headers := map[int]string{}
+	for i, es := range headerEdits {
+		headers[i] = orig.Header(t.Skeleton.Functions[i], es...)
+	}
 	r := filled(t, bodies, headers)
 	r.Mutations, r.Generated = muts, len(bodies)
 	return r
+}
+
+// renameSite picks, by the sample's seed, one public or external function
+// with a hole (the target's or a regenerated base's: a token may inherit
+// every public function) and gives the edit that renames it in its header
+// (in the original file's offsets).
+func renameSite(t Task) (int, skeleton.Edit, bool) {
+	var candidates []int
+	for _, i := range t.Skeleton.Holes() {
+		f := t.Skeleton.Functions[i]
+		if f.Kind == "function" && (f.Visibility == "public" || f.Visibility == "external") {
+			candidates = append(candidates, i)
+		}
+	}
+	if len(candidates) == 0 {
+		return 0, skeleton.Edit{}, false
+	}
+	i := candidates[int(uint64(t.Seed)%uint64(len(candidates)))]
+	f := t.Skeleton.Functions[i]
+	src := t.Original.Files[f.File]
+	loc := regexp.MustCompile(`\bfunction\s+(` + regexp.QuoteMeta(f.Name) + `)\b`).FindStringSubmatchIndex(src[f.Orig.Start:f.Orig.BodyStart])
+	if loc == nil {
+		return 0, skeleton.Edit{}, false
+	}
+	start, end := f.Orig.Start+loc[2], f.Orig.Start+loc[3]
+	return i, skeleton.Edit{Start: start, End: end, Text: f.Name + "Renamed"}, true
 }
 
 // modifierNames are the modifier definitions of every file: a base's

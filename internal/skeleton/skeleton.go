@@ -23,16 +23,22 @@ const (
 	// ScopeTarget stubs only the functions declared in the target itself
 	// (an ablation: bases keep the original's bodies).
 	ScopeTarget = "target"
+	// ScopeCounted stubs, in the chain, only the functions the paper's size
+	// count counts (§IV-A c: non-trivial, with a body: neither constructors
+	// nor view or pure); the rest keep the original's bodies. The paper
+	// regenerates "the function bodies" without saying which, and Table
+	// VII's seconds per sample fit about one per counted function.
+	ScopeCounted = "counted"
 )
 
 // RegenerateFlagUsage is the help of the shared --regenerate flag.
-const RegenerateFlagUsage = "bodies to regenerate: chain (the target and every base it inherits from, in any file, as the paper) " +
-	"or target (only the target's own functions)"
+const RegenerateFlagUsage = "bodies to regenerate: chain (the target and every base it inherits from, in any file, as the paper), " +
+	"target (only the target's own functions) or counted (in the chain, only the functions the size count counts)"
 
-// CheckScope rejects a scope that is neither chain nor target.
+// CheckScope rejects a scope that is not chain, target or counted.
 func CheckScope(scope string) error {
-	if scope != ScopeChain && scope != ScopeTarget {
-		return fmt.Errorf("regenerate %q: want %s or %s", scope, ScopeChain, ScopeTarget)
+	if scope != ScopeChain && scope != ScopeTarget && scope != ScopeCounted {
+		return fmt.Errorf("regenerate %q: want %s, %s or %s", scope, ScopeChain, ScopeTarget, ScopeCounted)
 	}
 	return nil
 }
@@ -73,9 +79,12 @@ type Function struct {
 	Params          []solast.Param `json:"params,omitempty"`
 	Returns         []solast.Param `json:"returns,omitempty"`
 	HasBody         bool           `json:"has_body"`
-	Stub            string         `json:"stub"`
-	NatSpec         []string       `json:"natspec,omitempty"` // the lines above the header, without `/// `
-	NatSpecSource   string         `json:"natspec_source"`    // llm, template or none
+	// Kept: the function keeps the original's body (--regenerate counted
+	// and a function the size count does not count): no hole.
+	Kept          bool     `json:"kept,omitempty"`
+	Stub          string   `json:"stub"`
+	NatSpec       []string `json:"natspec,omitempty"` // the lines above the header, without `/// `
+	NatSpecSource string   `json:"natspec_source"`    // llm, template or none
 	// HeaderStart/HeaderEnd and BodyStart/BodyEnd are offsets into
 	// Skeleton.Files[File]: the header (keyword to the last token before
 	// the body) and the hole (Placeholder).
@@ -128,6 +137,7 @@ func Build(in Input, docs DocFunc) (*Skeleton, error) {
 		return nil, err
 	}
 	for i := range fns {
+		fns[i].Kept = scope == ScopeCounted && !fns[i].Nontrivial
 		writeNatSpec(&fns[i], docs)
 	}
 	sk := &Skeleton{Format: Format, Target: in.Target, Scope: scope, File: in.File, Files: map[string]string{}}
@@ -390,7 +400,7 @@ func render(src string, fns []Function, file string) string {
 		// an insertion at every function start (its NatSpec, maybe none)
 		// marks where its header begins in the output
 		marks = append(marks, mark{soltext.Edit{Start: f.Orig.Start, End: f.Orig.Start, Text: natSpecBlock(src, cls, f.Orig.Start, f.NatSpec)}, i, true})
-		if f.HasBody {
+		if f.Hole() {
 			marks = append(marks, mark{soltext.Edit{Start: f.Orig.BodyStart, End: f.Orig.BodyEnd, Text: Placeholder}, i, false})
 			bodies = append(bodies, soltext.Span{Start: f.Orig.BodyStart, End: f.Orig.BodyEnd})
 		}
@@ -426,7 +436,7 @@ func render(src string, fns []Function, file string) string {
 	b.WriteString(src[pos:])
 	text := b.String()
 	for i := range fns {
-		if fns[i].HasBody && fns[i].File == file {
+		if fns[i].Hole() && fns[i].File == file {
 			fns[i].HeaderEnd = fns[i].HeaderStart + len(strings.TrimRight(text[fns[i].HeaderStart:fns[i].BodyStart], " \t\r\n"))
 		}
 	}
@@ -470,7 +480,7 @@ func (s *Skeleton) fillFile(file string, bodies, headers map[int]string, pending
 	var b strings.Builder
 	pos := 0
 	for _, f := range s.Functions {
-		if !f.HasBody || f.File != file {
+		if !f.Hole() || f.File != file {
 			continue
 		}
 		b.WriteString(text[pos:f.HeaderStart])
@@ -528,7 +538,7 @@ func ShowFiles(files map[string]string, names []string) string {
 func (s *Skeleton) Stubs() map[int]string {
 	out := map[int]string{}
 	for _, f := range s.Functions {
-		if f.HasBody {
+		if f.Hole() {
 			out[f.Index] = f.Stub
 		}
 	}
@@ -542,18 +552,22 @@ func (s *Skeleton) Stubbed() map[string]string { return s.Fill(s.Stubs(), nil, "
 func (s *Skeleton) Nontrivial() int {
 	n := 0
 	for _, f := range s.Functions {
-		if f.HasBody && f.Nontrivial {
+		if f.Hole() && f.Nontrivial {
 			n++
 		}
 	}
 	return n
 }
 
+// Hole says whether the function has a body to write: it has one in the
+// original and the scope does not keep it.
+func (f Function) Hole() bool { return f.HasBody && !f.Kept }
+
 // Holes lists the indexes of the functions that have a body to write, in order.
 func (s *Skeleton) Holes() []int {
 	var out []int
 	for _, f := range s.Functions {
-		if f.HasBody {
+		if f.Hole() {
 			out = append(out, f.Index)
 		}
 	}
@@ -679,7 +693,7 @@ func (s *Skeleton) Validate() error {
 		if !ok {
 			return fmt.Errorf("skeleton: function %d (%s) is in %q, not among its files", i, f.Key, f.File)
 		}
-		if !f.HasBody {
+		if !f.Hole() {
 			continue
 		}
 		if f.HeaderStart < pos[f.File] || f.HeaderEnd < f.HeaderStart || f.BodyStart < f.HeaderEnd || f.BodyEnd < f.BodyStart || f.BodyEnd > len(text) {

@@ -113,7 +113,7 @@ func LoadRecords(t testing.TB, corpus string, budget int, ids ...string) []*depl
 func Admitted(recs []*deploy.Record) []*deploy.Record {
 	var out []*deploy.Record
 	for _, rec := range recs {
-		if !proxy.Detect(rec.Source.Proxy, rec.Source.SourceCode, rec.CreationInput()).Proxy {
+		if !proxy.DetectContract(rec.Source, rec.CreationInput()).Proxy {
 			out = append(out, rec)
 		}
 	}

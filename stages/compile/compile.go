@@ -3,7 +3,9 @@
 // settings; an LLM sample that does not compile gets one repair request to
 // the same model (the sample, its first compiler error, the instruction to
 // fix only that error, temperature 0.2) and is compiled again. Mutant,
-// reference and imported samples are not repaired. A failed generation
+// reference and imported samples are not repaired. A sample that compiles
+// but changed the contract's interface (see interface.go) is recorded as
+// not compiling, the reason in its error. A failed generation
 // (generations.failure) is not compiled: a model failure is a sample that
 // does not compile, raw or repaired, and is not repaired; an endpoint
 // failure gets no row, so Compile@k leaves it out.
@@ -54,7 +56,7 @@ type Stage struct {
 func New() *Stage { return &Stage{Repair: true, RepairTemperature: 0.2, RepairMaxTokens: 8192} }
 
 func (s *Stage) Name() string    { return "compile" }
-func (s *Stage) Version() string { return "1" }
+func (s *Stage) Version() string { return "2" } // 2: a sample that changed the interface does not compile
 func (s *Stage) Summary() string {
 	return "compile every sample with its original's compiler; one LLM repair pass for the ones that fail"
 }

@@ -26,6 +26,7 @@ type compiler struct {
 	env    *pipeline.Env
 	rec    *deploy.Record
 	target string
+	ref    *reference // the interface samples keep, read at the first compiled sample
 }
 
 // outcome is a compile's result as the samples dataset needs it.

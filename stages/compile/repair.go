@@ -55,6 +55,9 @@ func (s *Stage) repair(ctx context.Context, c *compiler, g schemas.Generation, f
 	if err != nil {
 		return row, rc, err
 	}
+	if res, err = c.keepInterface(ctx, g.ContractID, repaired, res, ReasonRepairChangedInterface); err != nil {
+		return row, rc, err
+	}
 	res.fill(&row)
 	return row, rc, nil
 }

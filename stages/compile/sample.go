@@ -29,6 +29,9 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 	if err != nil {
 		return row, nil, err
 	}
+	if res, err = c.keepInterface(ctx, g.ContractID, files, res, ReasonChangedInterface); err != nil {
+		return row, nil, err
+	}
 	res.fill(&row)
 	row.RawError = row.Error
 	row.CompiledRaw = res.OK
@@ -36,6 +39,19 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 		return row, nil, nil
 	}
 	return s.repair(ctx, c, g, files, res, row)
+}
+
+// keepInterface records a compiled sample that changed the contract's
+// interface as not compiling, for reason.
+func (c *compiler) keepInterface(ctx context.Context, contractID string, files map[string]string, o outcome, reason string) (outcome, error) {
+	if !o.OK {
+		return o, nil
+	}
+	why, err := c.interfaceChange(ctx, contractID, files, o)
+	if err != nil || why == "" {
+		return o, err
+	}
+	return refuse(o, reason, why), nil
 }
 
 // readSample reads every file of a sample.

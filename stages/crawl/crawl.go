@@ -60,7 +60,7 @@ func New() *Stage {
 }
 
 func (s *Stage) Name() string    { return "crawl" }
-func (s *Stage) Version() string { return "2" }
+func (s *Stage) Version() string { return "3" }
 func (s *Stage) Summary() string {
 	return "fetch candidates' verified source and history; filter unverified, proxies, short histories"
 }
@@ -234,7 +234,7 @@ func (s *Stage) fetch(ctx context.Context, c candidate) (*esapi.ContractSource, 
 func (s *Stage) filter(row *schemas.CrawlCandidate, src *esapi.ContractSource, txs []esapi.NormalTx) {
 	row.Name = src.ContractName
 	row.Verified = strings.TrimSpace(src.SourceCode) != ""
-	v := proxy.Detect(src.Proxy, src.SourceCode, creationCode(txs, row.Address))
+	v := proxy.DetectContract(src, creationCode(txs, row.Address))
 	row.Proxy, row.ProxyEvidence = v.Proxy, v.Evidence
 	row.NStateChangingABI = stateChangingABI(src.ABI)
 	row.NNontrivialFunctions = chainSize(src)

@@ -95,7 +95,7 @@ func New() *Stage {
 }
 
 func (s *Stage) Name() string    { return "o1" }
-func (s *Stage) Version() string { return "4" } // 2: calls have an 8M gas limit; 3: no verdict from a clock, counterexamples replayed; 4: same code not fuzzed
+func (s *Stage) Version() string { return "5" } // 2: calls have an 8M gas limit; 3: no verdict from a clock, counterexamples replayed; 4: same code not fuzzed; 5: a missing function is non-equivalent
 func (s *Stage) Summary() string {
 	return "O1: fuzz every fuzzable function of the original and each compiling sample side by side, coverage guided"
 }
@@ -226,6 +226,10 @@ func (s *Stage) fuzzSample(ctx context.Context, env *pipeline.Env, u unit, orig 
 	var results []schemas.FuzzResult
 	var cxs []schemas.FuzzCounterexample
 	for _, m := range methods {
+		if fuzz.Missing(sd.ABI, m) {
+			results = append(results, missingRow(row, m, env.Seed))
+			continue
+		}
 		cfg := fuzz.Config{Calls: s.Calls, SeqLen: s.SeqLen, Timeout: s.Timeout, Gas: s.Gas, GasBudget: s.GasBudget,
 			Seed: seedFor(env.Seed, m.Sig), Sender: orig.Deployer, Block: orig.Block, Dictionary: dict}
 		rep, err := fuzz.Differential(ctx, target(orig), target(sd), m, cfg)

@@ -50,6 +50,12 @@ func undeployedRows(l labels, methods []abi.Method, seed int64, err error) []sch
 	return rows
 }
 
+// missingRow: a function of the original the sample lacks (or whose
+// selector or return types changed) is non-equivalent, without a call.
+func missingRow(l labels, m abi.Method, seed int64) schemas.FuzzResult {
+	return resultRow(l, m, seedFor(seed, m.Sig), &fuzz.Report{StopReason: schemas.StopMissing})
+}
+
 // sameCodeRows: a sample that behaves as the original by construction is
 // equivalent on every fuzzable function, without a call.
 func sameCodeRows(l labels, methods []abi.Method, seed int64) []schemas.FuzzResult {

@@ -19,8 +19,9 @@
 // never mixes into O3's figures.
 //
 // Graph settings (§V-D): `fixed` replays every model's samples against the
-// sequences of --reference-extractor (default: the first LLM generator's
-// model, llm:<m>, else static); `matched` replays a model's samples against
+// sequences of --reference-extractor (default: the one LLM generator's
+// model, llm:<m>, else static; a run with several LLM generators must name
+// it, §V-C); `matched` replays a model's samples against
 // the sequences of the extractor that is that model (llm:<m> for a sample
 // model <m> or <provider>:<m>). Reference, mutant and import samples have no
 // extractor of their own, so only `fixed` covers them.
@@ -93,7 +94,7 @@ func (s *Stage) Summary() string {
 }
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&s.Reference, "reference-extractor", s.Reference, "O3: extractor whose sequences judge every model, graph_setting fixed (default: llm:<model> of the first --generator openai:<model>, else static)")
+	fs.StringVar(&s.Reference, "reference-extractor", s.Reference, "O3: extractor whose sequences judge every model, graph_setting fixed (default: llm:<model> of the one --generator openai:<model>, else static; required with several LLM generators)")
 	sharedflag.StringList(fs, &s.Generators, "generator", nil, regen.GeneratorFlagUsage)
 	sharedflag.String(fs, &s.Profile, "o3-profile", s.Profile, "O3: protocol of Algorithm 1: paper (every call from the deployer, proposed arguments, no retry, one block of 12 s per call) or extended (history senders, retries with recorded and searched arguments, history pace)")
 	sharedflag.Int(fs, &s.SnapshotEvery, "snapshot-every", s.SnapshotEvery, "replay oracles: calls between two readings of the zero-argument view functions (0: none)")
@@ -109,12 +110,20 @@ type unit struct {
 	calls        map[string][]schemas.SequenceCall // extractor -> rows
 }
 
-// reference is the named reference extractor, or the generators' default.
+// reference is the run's reference extractor (Check refuses a run that
+// has none).
 func (s *Stage) reference() string {
-	if r := strings.TrimSpace(s.Reference); r != "" {
-		return r
+	r, _ := dcrextract.ChooseReference(s.Reference, s.Generators)
+	return r
+}
+
+// Check refuses, before any stage runs, a run with several LLM generators
+// and no --reference-extractor.
+func (s *Stage) Check() error {
+	if _, err := dcrextract.ChooseReference(s.Reference, s.Generators); err != nil {
+		return fmt.Errorf("o3: %w", err)
 	}
-	return dcrextract.DefaultReference(s.Generators)
+	return nil
 }
 
 // InScope: a run plans one profile's units and leaves the other's.

@@ -1,6 +1,7 @@
 package o3
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/callseq"
@@ -43,18 +44,23 @@ func TestProfilesKeepEachOthersRows(t *testing.T) {
 	}
 }
 
-// Without --reference-extractor the fixed setting takes the first LLM
-// generator's graphs (the paper's extractor), and static without one; the
+// Without --reference-extractor the fixed setting takes the one LLM
+// generator's graphs (the paper's extractor), and static without one; with
+// several, the named one, and the stage refuses to run without a name. The
 // rows and views name the extractor.
 func TestReferenceExtractorFollowsTheGenerators(t *testing.T) {
 	for _, tc := range []struct {
 		generators []string
+		named      string
 		reference  string
-	}{{nil, "static"}, {[]string{"mutant", "openai:m", "openai:n"}, "llm:m"}} {
+	}{{nil, "", "static"}, {[]string{"mutant", "openai:m"}, "", "llm:m"}, {[]string{"openai:n", "openai:m"}, "llm:m", "llm:m"}} {
 		env, rec, out := demoVault(t, "reference")
 		writeSequences(t, env, rec, out, 10, "static", "llm:m")
 		s := New()
-		s.Generators = tc.generators
+		s.Generators, s.Reference = tc.generators, tc.named
+		if err := s.Check(); err != nil {
+			t.Fatalf("generators %v, reference %q: %v", tc.generators, tc.named, err)
+		}
 		stagetest.RunStage(t, env, s)
 		db := stagetest.OpenViews(t, env)
 		rows := stagetest.QueryMaps(t, db, `SELECT DISTINCT graph_setting, extractor FROM replay_calls WHERE oracle = 'O3'`)
@@ -64,5 +70,10 @@ func TestReferenceExtractorFollowsTheGenerators(t *testing.T) {
 		if n := stagetest.QueryInt(t, db, `SELECT count(*) FROM fig4_replay WHERE oracle = 'O3' AND model = 'reference' AND extractor = ?`, tc.reference); n != 1 {
 			t.Errorf("generators %v: fig4_replay names the extractor on %d rows", tc.generators, n)
 		}
+	}
+	s := New()
+	s.Generators = []string{"openai:n", "openai:m"}
+	if err := s.Check(); err == nil || !strings.Contains(err.Error(), "--reference-extractor llm:n") {
+		t.Errorf("two LLM generators, no reference extractor: %v, want a refusal that says how to choose", err)
 	}
 }

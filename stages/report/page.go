@@ -29,6 +29,9 @@ type ModelLine struct {
 // ends, after the page, so the page names it itself.
 type Made struct {
 	RunID, Started, Command, Version string
+	// Reference is the extractor whose graphs judge every model in O3's
+	// fixed setting, as the run chose it (--reference-extractor or its default).
+	Reference string
 }
 
 // runsQuery is the run information: the last runs recorded (runs dataset).
@@ -218,7 +221,7 @@ h3 code { font-size: 0.95em; }
 {{end}}
 <section id="runs">
 <h2>Run information</h2>
-{{with .Made}}<p class="made" data-run="{{.RunID}}">This page was drawn by run <code>{{.RunID}}</code>{{if .Started}}, started {{.Started}}{{end}}{{if .Command}}: <code>{{.Command}}</code>{{end}}{{if .Version}} (solbehave {{.Version}}){{end}}.</p>{{end}}
+{{with .Made}}<p class="made" data-run="{{.RunID}}">This page was drawn by run <code>{{.RunID}}</code>{{if .Started}}, started {{.Started}}{{end}}{{if .Command}}: <code>{{.Command}}</code>{{end}}{{if .Version}} (solbehave {{.Version}}){{end}}.{{if .Reference}} O3's fixed graphs: reference extractor <code data-param="reference-extractor">{{.Reference}}</code>.{{end}}</p>{{end}}
 {{if and .Made .Runs.NoData}}<p class="about" data-table="runs">No earlier run is recorded in this data folder.</p>
 {{else}}{{with .Runs}}{{if .NoData}}<div class="nodata" data-table="runs">{{.NoData}}</div>{{else}}
 <p class="about">The runs recorded in this data folder before this page was drawn (runs dataset), latest first: the run drawing a page records its row when it ends.</p>

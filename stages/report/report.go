@@ -178,7 +178,7 @@ func madeBy(ri *pipeline.RunInfo) *Made {
 	if ri == nil || ri.ID == "" {
 		return nil
 	}
-	m := &Made{RunID: ri.ID, Command: ri.Command, Version: ri.Version}
+	m := &Made{RunID: ri.ID, Command: ri.Command, Version: ri.Version, Reference: ri.Params["o3"]["reference-extractor"]}
 	if !ri.Started.IsZero() {
 		m.Started = ri.Started.UTC().Format(time.RFC3339)
 	}

@@ -446,3 +446,16 @@ func TestFirstRunNamesItself(t *testing.T) {
 		t.Errorf("the first run's page says:\n%s", runs)
 	}
 }
+
+// TestPageNamesTheReferenceExtractor: the run's reference extractor (O3's
+// fixed graphs), as its parameters record it, is on the page.
+func TestPageNamesTheReferenceExtractor(t *testing.T) {
+	ri := &pipeline.RunInfo{ID: "run-1", Params: map[string]map[string]string{"o3": {"reference-extractor": "llm:gpt-4o"}}}
+	html, err := RenderMade(ctx, emptyDB(t), madeBy(ri))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(html), `data-param="reference-extractor">llm:gpt-4o</code>`) {
+		t.Error("the page does not name the reference extractor")
+	}
+}

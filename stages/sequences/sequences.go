@@ -31,6 +31,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 
 	"github.com/spf13/pflag"
 
@@ -71,7 +72,7 @@ func New() *Stage {
 func (s *Stage) Name() string { return "sequences" }
 
 // Version: bump when the sequences for the same input change.
-func (s *Stage) Version() string { return "2" }
+func (s *Stage) Version() string { return "3" } // 3: the attempt bound defaults to callseq.AttemptFactor × T
 func (s *Stage) Summary() string {
 	return "Algorithm 1: build validated call sequences from each DCR graph on the original (kept and pruned calls)"
 }
@@ -79,7 +80,7 @@ func (s *Stage) Summary() string {
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	c, o := &s.Config, &s.Overrides
 	fs.IntVar(&c.Budget, "o3-budget", c.Budget, "O3: successful calls Algorithm 1 collects per contract and extractor (T)")
-	fs.IntVar(&c.MaxAttempts, "o3-max-attempts", c.MaxAttempts, "O3: most calls tried per contract and extractor, retries included (0: 2 x --o3-budget; the paper has no bound)")
+	fs.IntVar(&c.MaxAttempts, "o3-max-attempts", c.MaxAttempts, "O3: most calls tried per contract and extractor, retries included: a guard against runs that can never keep T calls (0: "+strconv.Itoa(callseq.AttemptFactor)+" x --o3-budget; the paper has no bound)")
 	fs.Float64Var(&c.Alpha, "o3-alpha", c.Alpha, "O3: probability of choosing a prerequisite")
 	fs.Float64Var(&c.Beta, "o3-beta", c.Beta, "O3: probability of choosing an obligation")
 	fs.Float64Var(&c.Bonus, "o3-bonus", c.Bonus, "O3: UCB exploration weight c (success rate + c*sqrt(ln N / n))")

@@ -55,7 +55,7 @@ func setup(t *testing.T, env *pipeline.Env, graphs map[string]*dcrgraph.Graph, n
 func stats(t *testing.T, env *pipeline.Env) map[string]any {
 	t.Helper()
 	got := stagetest.QueryMaps(t, stagetest.OpenViews(t, env), `SELECT contracts, attempted, kept, discarded, contracts_without_sequence,
-		kept_history + kept_search AS kept_fallback, contracts_attempt_bound, (SELECT count(*) FROM sequence_calls) AS rows FROM sequence_stats`)
+		kept_history + kept_search AS kept_fallback, contracts_attempt_bound, attempt_bound_share, (SELECT count(*) FROM sequence_calls) AS rows FROM sequence_stats`)
 	if len(got) == 0 {
 		t.Fatal("sequence_stats is empty")
 	}
@@ -208,5 +208,27 @@ func TestPartFlagsOverrideTheProfile(t *testing.T) {
 		if err != nil || cfg.Parts != tc.want {
 			t.Errorf("%v: parts %+v (%v), want %+v", tc.args, cfg.Parts, err, tc.want)
 		}
+	}
+}
+
+// The default attempt bound is a guard, not a second budget: demo
+// contracts that discard over 80% of their candidates (TipJar,
+// MultiSigWallet) still keep T calls, and sequence_stats says the bound
+// ended none of them.
+func TestAttemptBoundEndsNoDemoContractShort(t *testing.T) {
+	env := stagetest.NewEnv(t, stagetest.DemoCorpus)
+	setup(t, env, nil, "TipJar", "MultiSigWallet")
+	s := New()
+	s.Config.Budget = 100
+	stagetest.RunStage(t, env, s)
+	rows := stagetest.QueryMaps(t, stagetest.OpenViews(t, env),
+		`SELECT contract_id, kept, discard_rate, hit_attempt_bound FROM sequence_contracts`)
+	for _, r := range rows {
+		if r["hit_attempt_bound"] != false || r["kept"].(int64) < 100 {
+			t.Errorf("%v: the attempt bound ended it short of T = 100", r)
+		}
+	}
+	if got := stats(t, env); got["contracts"] != int64(2) || got["contracts_attempt_bound"] != int64(0) || got["attempt_bound_share"] != 0.0 {
+		t.Errorf("sequence_stats %v, want two contracts, none ended by the bound", got)
 	}
 }

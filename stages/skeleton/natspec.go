@@ -57,7 +57,7 @@ func natspecPrompt(sk *skeleton.Skeleton) []llm.Message {
 }
 
 func headerOf(sk *skeleton.Skeleton, f skeleton.Function) string {
-	if f.HasBody {
+	if f.Hole() {
 		return sk.Header(f.Index)
 	}
 	return f.Signature

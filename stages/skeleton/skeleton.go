@@ -3,7 +3,8 @@
 // the public and external functions it regenerates, deletes the body of
 // every function of the target contract and, with --regenerate chain (the
 // default), of every base it inherits from, in whichever file of the source
-// it is defined, and checks that the result compiles once each body is
+// it is defined (--regenerate counted: only the functions of the chain the
+// size count counts), and checks that the result compiles once each body is
 // stubbed. The NatSpec comes from a model when one is configured (--natspec-model, by default the first openai:<model>
 // generator when --llm-url is set), otherwise from a deterministic template.
 //

@@ -17,7 +17,7 @@ func (s *Stage) crawlFilter(rec *deploy.Record, txs int) (class, reason string) 
 	if rec.Source == nil {
 		return "", ""
 	}
-	if v := proxy.Detect(rec.Source.Proxy, rec.Source.SourceCode, rec.CreationInput()); v.Proxy {
+	if v := proxy.DetectContract(rec.Source, rec.CreationInput()); v.Proxy {
 		return "proxy", "proxy: " + v.Evidence
 	}
 	if txs < s.MinTxs {

@@ -43,7 +43,7 @@ type Stage struct {
 func New() *Stage { return &Stage{Budget: 200, Threshold: 0.80, MinFns: 1, MaxFns: 20, MinTxs: 200} }
 
 func (s *Stage) Name() string    { return "verify" }
-func (s *Stage) Version() string { return "2" }
+func (s *Stage) Version() string { return "3" }
 func (s *Stage) Summary() string {
 	return "compile each original, deploy it fresh, replay its first transactions; keep the reproducible ones"
 }
