@@ -117,7 +117,8 @@ func fileKind(m os.FileMode) string {
 // LockFolder takes an exclusive lock on the folder dir itself, creating it
 // when new: no lock file is written, since the folder's content is someone
 // else's to define (a release holds only the release). It fails at once when
-// another process holds it.
+// another holder (another process, or another descriptor in this one: a
+// blocking flock of the same folder would wait for ever) has it.
 func LockFolder(dir string) (release func(), err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
