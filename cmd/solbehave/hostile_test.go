@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/solbehave/solbehave/cmd/solbehave/release"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
@@ -449,4 +451,37 @@ func captureStderr(t *testing.T, f func()) string {
 	w.Close()
 	os.Stderr = old
 	return <-done
+}
+
+// TestEveryFractionKeyIsRangeChecked: keep-threshold = 7.5 (or -0.5) kept or
+// dropped every contract without a word. Every float key of the
+// configuration has a range: each share, probability and weight refuses
+// 7.5 and -0.5, every other float (rates, temperatures, bonus) -0.5 and NaN,
+// in solbehave.toml, with the key and the file named.
+func TestEveryFractionKeyIsRangeChecked(t *testing.T) {
+	shares := map[string]bool{"keep-threshold": true, "mutation-rate": true, "o3-alpha": true, "o3-beta": true,
+		"vuln-alpha": true, "vuln-mutation": true, "vuln-branch-weight": true}
+	floats := 0
+	keySpace().VisitAll(func(f *pflag.Flag) {
+		if f.Value.Type() != "float64" {
+			return
+		}
+		floats++
+		bad := []string{"-0.5", `"nan"`}
+		if shares[f.Name] {
+			bad = append(bad, "7.5", "1.0000001")
+		}
+		for _, v := range bad {
+			toml := writeConfig(t, t.TempDir(), fmt.Sprintf("%s = %s\n", f.Name, v))
+			_, err := solbehave(t, "config", "--config", toml)
+			if err == nil || !strings.Contains(err.Error(), f.Name) || !strings.Contains(err.Error(), toml) ||
+				!strings.Contains(err.Error(), "out of range") {
+				t.Errorf("%s = %s: want a range error naming the key and file, got %v", f.Name, v, err)
+			}
+		}
+		delete(shares, f.Name)
+	})
+	if floats < 12 || len(shares) > 0 {
+		t.Fatalf("%d float keys; shares not found: %v", floats, shares)
+	}
 }

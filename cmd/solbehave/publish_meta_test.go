@@ -149,10 +149,10 @@ func TestPublishRefusesOutInsideTheDataFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	for out, via := range map[string]bool{
-		filepath.Join(parts[0], "rel"):      false,
+		filepath.Join(parts[0], "rel"):       false,
 		filepath.Join(data, "releases", "r"): false,
 		filepath.Join(link, "contracts"):     true,
-		link:                                true,
+		link:                                 true,
 	} {
 		_, err := solbehave(t, "publish", "--data", data, "--out", out, "--creators", "Tester, Ada")
 		if err == nil || !strings.Contains(err.Error(), "inside the data folder") || strings.Contains(err.Error(), "through a link") != via {

@@ -18,7 +18,9 @@ func TestMetaRefusesHostileValues(t *testing.T) {
 		want string // "" = accepted
 	}{
 		{"plain", func(*Meta) {}, ""},
-		{"expression", func(m *Meta) { m.license = "(MIT OR Apache-2.0) AND LicenseRef-lab-1 OR GPL-2.0+ WITH Classpath-exception-2.0" }, ""},
+		{"expression", func(m *Meta) {
+			m.license = "(MIT OR Apache-2.0) AND LicenseRef-lab-1 OR GPL-2.0+ WITH Classpath-exception-2.0"
+		}, ""},
 		{"path in an expression", func(m *Meta) { m.license = "MIT OR ../../evil" }, "not an SPDX licence expression"},
 		{"absolute path", func(m *Meta) { m.license = "/home/me/bench" }, "not an SPDX licence expression"},
 		{"dangling operator", func(m *Meta) { m.license = "MIT OR" }, "not an SPDX licence expression"},
