@@ -297,10 +297,7 @@ func writeSample(data, contractID string, u unit, k int, r result) (schemas.Gene
 	row := schemas.Generation{ContractID: contractID, Model: g.Name(), Sample: int64(k), Generator: g.Kind(),
 		Seed: r.seed, SkeletonSHA256: u.skel.SkeletonSHA256, FunctionsGenerated: int64(r.res.Generated),
 		FunctionsFailed: int64(r.res.Failed), Error: r.res.Err, Failure: r.res.Failure, Ablation: u.skel.Ablation, GenerationMS: r.ms, LLMCalls: int64(len(r.res.Calls))}
-	for _, c := range r.res.Calls {
-		row.TokensIn += c.TokensIn
-		row.TokensOut += c.TokensOut
-	}
+	row.TokensIn, row.TokensOut = llm.SumTokens(r.res.Calls)
 	if g.Kind() == regen.KindMutant {
 		row.Mutations, row.NMutated = mutationsJSON(r.res.Mutations), int64(len(r.res.Mutations))
 	}
