@@ -96,8 +96,9 @@ load-check: build
 	BIN=$(BIN) CORPUS=$(CORPUS) OUT=$(DATA)/load-check ARGS="$(ARGS)" tools/load-check.sh
 
 # Go native fuzzing of what comes from outside: the corpus record reader and
-# the Etherscan answer decoder, the LLM reply extractor and the merge. `make
-# test` runs only their committed seeds (testdata/fuzz); this target fuzzes
+# the Etherscan answer decoder, the LLM reply extractor and usage figures, the
+# merge and publish's licence check. `make test` runs only their committed seeds
+# (testdata/fuzz); this target fuzzes
 # each for FUZZTIME (the instrumented first build takes minutes on 2 cores).
 FUZZTIME ?= 60s
 fuzz:
@@ -105,6 +106,8 @@ fuzz:
 	$(GO) test ./internal/etherscan -run '^$$' -fuzz '^FuzzAnswer$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/regen -run '^$$' -fuzz '^FuzzExtractBody$$' -fuzztime $(FUZZTIME)
 	$(GO) test ./internal/regen -run '^$$' -fuzz '^FuzzMerge$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./cmd/solbehave/release -run '^$$' -fuzz '^FuzzLicense$$' -fuzztime $(FUZZTIME)
+	$(GO) test ./internal/llm -run '^$$' -fuzz '^FuzzUsage$$' -fuzztime $(FUZZTIME)
 
 demo-corpus: check-tools
 	$(GO) run ./cmd/democorpus -out $(CORPUS)

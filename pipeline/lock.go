@@ -75,10 +75,13 @@ func LockStages(data string, shard Shard, stages []string, command string) (rele
 		}
 		for i, p := range paths {
 			shared := shard.N > 1 && i == 0
-			l, err := lock(p, shared)
+			l, err := lockFile(p, shared)
 			if err != nil {
 				release()
-				return nil, &LockedError{Data: data, Stage: stage, Holder: readHolder(p)}
+				if errors.Is(err, errHeld) {
+					return nil, &LockedError{Data: data, Stage: stage, Holder: readHolder(p)}
+				}
+				return nil, err
 			}
 			held = append(held, l)
 			writeHolder(p, me)
@@ -87,10 +90,53 @@ func LockStages(data string, shard Shard, stages []string, command string) (rele
 	return release, nil
 }
 
+// lockFile locks a stage's lock file. A path that no process could hold
+// (a folder or a FIFO put in its place, no permission) is refused at once
+// with what is wrong: waiting for a holder would never end, and opening a
+// FIFO would block.
+func lockFile(path string, shared bool) (*flock.Flock, error) {
+	if fi, err := os.Stat(path); err == nil && !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("lock %s is a %s, not a lock file, so no run can take it and no process holds it: "+
+			"remove it (rm -r %s) and run again", path, fileKind(fi.Mode()), path)
+	}
+	l, err := lock(path, shared)
+	if err != nil && !errors.Is(err, errHeld) {
+		return nil, fmt.Errorf("lock %s cannot be taken, and no process holds it: %v; make it a writable file, "+
+			"or remove it, and run again", path, err)
+	}
+	return l, err
+}
+
+func fileKind(m os.FileMode) string {
+	if m.IsDir() {
+		return "folder"
+	}
+	return "special file (" + m.Type().String() + ")"
+}
+
+// LockFolder takes an exclusive lock on the folder dir itself, creating it
+// when new: no lock file is written, since the folder's content is someone
+// else's to define (a release holds only the release). It fails at once when
+// another holder (another process, or another descriptor in this one: a
+// blocking flock of the same folder would wait for ever) has it.
+func LockFolder(dir string) (release func(), err error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	l, err := lock(dir, false, flock.SetFlag(os.O_RDONLY))
+	if errors.Is(err, errHeld) {
+		return nil, fmt.Errorf("%s is being written by another process; wait for it to finish, or use another folder", dir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return func() { l.Unlock() }, nil
+}
+
 var errHeld = errors.New("held")
 
-func lock(path string, shared bool) (*flock.Flock, error) {
-	l := flock.New(path, flock.SetPermissions(0o644))
+func lock(path string, shared bool, opts ...flock.Option) (*flock.Flock, error) {
+	l := flock.New(path, append([]flock.Option{flock.SetPermissions(0o644)}, opts...)...)
 	try := l.TryLock
 	if shared {
 		try = l.TryRLock

@@ -279,3 +279,56 @@ func TestKilledHolderNeverBlocks(t *testing.T) {
 		t.Fatalf("a killed holder still blocks: %v", err)
 	}
 }
+
+// TestUnusableLockPathSaysWhatIsWrong: a lock path replaced by a folder or
+// a FIFO (no process holds either) is no LockedError telling the user to
+// wait forever: the error names the path, what it is and how to clear it,
+// at once; once cleared, the lock is taken.
+func TestUnusableLockPathSaysWhatIsWrong(t *testing.T) {
+	data := t.TempDir()
+	locks := filepath.Join(data, LockDir)
+	folder, fifo := filepath.Join(locks, "verify.lock"), filepath.Join(locks, "crawl.shard-1-of-2.lock")
+	os.MkdirAll(filepath.Join(folder, "inside"), 0o755)
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		stage, path, kind string
+		shard             Shard
+	}{{"verify", folder, "is a folder", Shard{}}, {"crawl", fifo, "is a special file", Shard{I: 1, N: 2}}} {
+		_, err := LockStages(data, tc.shard, []string{tc.stage}, "solbehave run")
+		var le *LockedError
+		if err == nil || errors.As(err, &le) || !strings.Contains(err.Error(), tc.path+" "+tc.kind) ||
+			!strings.Contains(err.Error(), "rm -r "+tc.path) {
+			t.Errorf("lock path %s %s: want an error naming it, what it is and how to clear it, got %v", tc.path, tc.kind, err)
+		}
+		os.RemoveAll(tc.path)
+		release, err := LockStages(data, tc.shard, []string{tc.stage}, "solbehave run")
+		if err != nil {
+			t.Fatalf("after removing %s: %v", tc.path, err)
+		}
+		release()
+	}
+}
+
+// TestLockFolder: a folder locked by one writer is refused to a second at
+// once, holds no lock file, and is free again once released.
+func TestLockFolder(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "release")
+	release, err := LockFolder(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LockFolder(dir); err == nil || !strings.Contains(err.Error(), "being written by another process") {
+		t.Fatalf("a second writer of a locked folder: want a refusal, got %v", err)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("the lock wrote into the folder: %v", entries)
+	}
+	release()
+	again, err := LockFolder(dir)
+	if err != nil {
+		t.Fatalf("a released folder stays locked: %v", err)
+	}
+	again()
+}

@@ -23,8 +23,8 @@ type Generation struct {
 	FunctionsGenerated int64  `parquet:"functions_generated"`
 	FunctionsFailed    int64  `parquet:"functions_failed"`
 	LLMCalls           int64  `parquet:"llm_calls"`
-	TokensIn           int64  `parquet:"tokens_in"`
-	TokensOut          int64  `parquet:"tokens_out"`
+	TokensIn           *int64 `parquet:"tokens_in,optional"`
+	TokensOut          *int64 `parquet:"tokens_out,optional"`
 	Error              string `parquet:"error"`
 	Failure            string `parquet:"failure"`
 	Ablation           bool   `parquet:"ablation"`

@@ -14,13 +14,14 @@ type LLMCall struct {
 	Function     string `parquet:"function"`
 	Purpose      string `parquet:"purpose"`
 	PromptSHA256 string `parquet:"prompt_sha256"`
-	TokensIn     int64  `parquet:"tokens_in"`
-	TokensOut    int64  `parquet:"tokens_out"`
+	TokensIn     *int64 `parquet:"tokens_in,optional"`
+	TokensOut    *int64 `parquet:"tokens_out,optional"`
 	LatencyMS    int64  `parquet:"latency_ms"`
 	FinishReason string `parquet:"finish_reason"`
 	Cached       bool   `parquet:"cached"`
 	Attempts     int64  `parquet:"attempts"`
 	Error        string `parquet:"error"`
+	Warning      string `parquet:"warning"`
 }
 
 // LLMCalls is the llm_calls dataset: rows of LLMCall.

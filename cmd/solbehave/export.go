@@ -86,18 +86,35 @@ func (g *globals) outsideData(out string) error {
 	if out == "" || out == "-" {
 		return nil
 	}
+	return g.refuseInsideData(filepath.Dir(out), out, "which only the stages write; give a file outside it")
+}
+
+// refuseInsideData refuses --out (dir being the folder it writes) inside
+// the data folder at any depth, saying so when a link leads it there.
+func (g *globals) refuseInsideData(dir, out, why string) error {
 	data, err := resolved(g.data)
 	if err != nil {
 		return err
 	}
-	dir, err := resolved(filepath.Dir(out))
+	target, err := resolved(dir)
 	if err != nil {
 		return err
 	}
-	if rel, err := filepath.Rel(data, dir); err == nil && filepath.IsLocal(rel) || rel == "." {
-		return fmt.Errorf("--out %s is inside the data folder %s, which only the stages write; give a file outside it", out, g.data)
+	if !within(data, target) {
+		return nil
 	}
-	return nil
+	via := ""
+	absData, _ := filepath.Abs(g.data)
+	if absDir, _ := filepath.Abs(dir); !within(absData, absDir) { // only a link can lead there
+		via = " through a link (it resolves to " + target + ")"
+	}
+	return fmt.Errorf("--out %s is inside the data folder %s%s, %s", out, g.data, via, why)
+}
+
+// within tells whether path is root or below it.
+func within(root, path string) bool {
+	rel, err := filepath.Rel(root, path)
+	return err == nil && (rel == "." || filepath.IsLocal(rel))
 }
 
 // resolved is path made absolute with its links resolved, as far as it

@@ -17,6 +17,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/spf13/pflag"
+
 	"github.com/solbehave/solbehave/cmd/solbehave/release"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
@@ -270,13 +272,18 @@ func TestPublishImportedRun(t *testing.T) {
 // serves and fails one address with the URL in its error page, its URL (from
 // a solbehave.toml) holding a key of its own; then skeleton, generate and
 // compile with a fake model at a user:password@ URL that echoes every
-// secret in the reply and the finish reason, the command line as a user
+// secret and the Authorization header it got (Bearer with a key, then Basic
+// without) in the reply and the finish reason, the command line as a user
 // types it (the lock files record it). It searches every file the runs wrote
 // (caches and JSON decoded, artifacts gunzipped), every Parquet string
 // through DuckDB, and the log, for every form of every secret.
 func TestNoSecretInAnyOutput(t *testing.T) {
 	const esKey, llmKey, urlKey, llmPass = "ES+SECRET/key=4f1c9e&x", "sk-llm/secret+77aa==", "urlKEY+in/url=77&z", "llm-PASS/9f+x"
-	secrets := []string{esKey, llmKey, urlKey, llmPass}
+	// The user information's Basic form: net/http sends base64 of it when no
+	// key is set. "llm-usr:" is 8 bytes, so the password's own base64 is no
+	// part of it (after 9 it would be).
+	const llmUser = "llm-usr"
+	secrets := []string{esKey, llmKey, urlKey, llmPass, llmUser + ":" + llmPass}
 	h, err := etherscan.RecordedHandler(demoCorpus)
 	if err != nil {
 		t.Fatal(err)
@@ -302,7 +309,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	}))
 	defer es.Close()
 	model := llmtest.New(t, func(n int, r llmtest.Request) llmtest.Reply {
-		return llmtest.Reply{Content: "? " + echo, FinishReason: "stop " + r.Auth + " " + echo}
+		return llmtest.Reply{Content: "? " + r.Auth + " " + echo, FinishReason: "stop " + r.Auth + " " + echo}
 	})
 	t.Setenv("ETHERSCAN_API_KEY", esKey)
 	t.Setenv("SOLBEHAVE_LLM_API_KEY", llmKey)
@@ -311,7 +318,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 	data := t.TempDir()
 	toml := filepath.Join(t.TempDir(), "solbehave.toml")
 	os.WriteFile(toml, []byte(fmt.Sprintf("etherscan-url = %q\n", es.URL+"/v2/api?chainid=1&key="+url.QueryEscape(urlKey)+"&")), 0o644)
-	llmURL := strings.Replace(model.BaseURL(), "http://", "http://llm-user:"+url.PathEscape(llmPass)+"@", 1)
+	llmURL := strings.Replace(model.BaseURL(), "http://", "http://"+llmUser+":"+url.PathEscape(llmPass)+"@", 1)
 	asTyped := func(args ...string) { // os.Args as the shell gives them
 		old := os.Args
 		os.Args = append([]string{"solbehave"}, args...)
@@ -323,9 +330,18 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 			"--addresses", "0x4c9fd16cf84c1405a1a54a415446860e67a41b37,0x00000000000000000000000000000000000000ff")
 		asTyped("run", "--until", "compile", "--corpus", corpus, "--data", data, "--generator", "openai:m",
 			"--llm-url", llmURL, "--samples", "1", "--llm-retries", "0")
+		// Without a key the client authenticates with the URL's user:password
+		// (Basic): a second sample is asked that way.
+		t.Setenv("SOLBEHAVE_LLM_API_KEY", "")
+		asTyped("generate", "--corpus", corpus, "--data", data, "--generator", "openai:m",
+			"--llm-url", llmURL, "--samples", "2", "--llm-retries", "0")
 	})
-	if model.Count() == 0 {
-		t.Fatal("the fake model was never asked: the test covers nothing")
+	auth := map[string]bool{}
+	for _, r := range model.Requests() {
+		auth[strings.Fields(r.Auth + " none")[0]] = true
+	}
+	if !auth["Bearer"] || !auth["Basic"] {
+		t.Fatalf("the fake model was asked with %v, want Bearer and Basic: the test covers neither", auth)
 	}
 	if _, err := os.Stat(filepath.Join(data, "corpus", "crawled", vaultID, "getsourcecode.json")); err != nil {
 		t.Fatalf("the crawl wrote no corpus: %v", err)
@@ -435,4 +451,37 @@ func captureStderr(t *testing.T, f func()) string {
 	w.Close()
 	os.Stderr = old
 	return <-done
+}
+
+// TestEveryFractionKeyIsRangeChecked: keep-threshold = 7.5 (or -0.5) kept or
+// dropped every contract without a word. Every float key of the
+// configuration has a range: each share, probability and weight refuses
+// 7.5 and -0.5, every other float (rates, temperatures, bonus) -0.5 and NaN,
+// in solbehave.toml, with the key and the file named.
+func TestEveryFractionKeyIsRangeChecked(t *testing.T) {
+	shares := map[string]bool{"keep-threshold": true, "mutation-rate": true, "o3-alpha": true, "o3-beta": true,
+		"vuln-alpha": true, "vuln-mutation": true, "vuln-branch-weight": true}
+	floats := 0
+	keySpace().VisitAll(func(f *pflag.Flag) {
+		if f.Value.Type() != "float64" {
+			return
+		}
+		floats++
+		bad := []string{"-0.5", `"nan"`}
+		if shares[f.Name] {
+			bad = append(bad, "7.5", "1.0000001")
+		}
+		for _, v := range bad {
+			toml := writeConfig(t, t.TempDir(), fmt.Sprintf("%s = %s\n", f.Name, v))
+			_, err := solbehave(t, "config", "--config", toml)
+			if err == nil || !strings.Contains(err.Error(), f.Name) || !strings.Contains(err.Error(), toml) ||
+				!strings.Contains(err.Error(), "out of range") {
+				t.Errorf("%s = %s: want a range error naming the key and file, got %v", f.Name, v, err)
+			}
+		}
+		delete(shares, f.Name)
+	})
+	if floats < 12 || len(shares) > 0 {
+		t.Fatalf("%d float keys; shares not found: %v", floats, shares)
+	}
 }

@@ -31,6 +31,12 @@ func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			p.Data, p.Corpus, p.Warehouse = g.data, g.corpus, g.env().Warehouse
+			if p.Out != "" {
+				if err := g.refuseInsideData(p.Out, p.Out, "where the views would read the release's "+
+					"Parquet files as the warehouse's own; give a folder outside it"); err != nil {
+					return fmt.Errorf("publish: %w", err)
+				}
+			}
 			if err := p.Publish(cmd.Context()); err != nil {
 				return err
 			}

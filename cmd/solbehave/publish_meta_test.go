@@ -5,9 +5,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/solbehave/solbehave/cmd/solbehave/release"
+	"github.com/solbehave/solbehave/pipeline"
 )
 
 // The paper's authors did not make this run: with no creators given,
@@ -128,5 +130,88 @@ func TestManifestsRecordEffectiveGeneratorAndExtractor(t *testing.T) {
 		if got := ri.Params["dcr"]["extractor"]; got != tc.extractor {
 			t.Errorf("%v: dcr records extractor %q, want %q", tc.args, got, tc.extractor)
 		}
+	}
+}
+
+// A release written inside the data folder would be read by the views as
+// the warehouse's own parts (one contract row became 874): publish refuses
+// --out at any depth inside it, says so when a link leads there, and writes
+// nothing; the contracts view keeps its rows.
+func TestPublishRefusesOutInsideTheDataFolder(t *testing.T) {
+	data := synthData(t, 3)
+	before := queryRows(t, data, "SELECT count(*) FROM contracts")
+	parts, _ := filepath.Glob(filepath.Join(data, "warehouse", "contracts", "*"))
+	if len(parts) == 0 {
+		t.Fatal("the synthetic warehouse has no contracts partition")
+	}
+	link := filepath.Join(t.TempDir(), "shortcut")
+	if err := os.Symlink(filepath.Join(data, "warehouse"), link); err != nil {
+		t.Fatal(err)
+	}
+	for out, via := range map[string]bool{
+		filepath.Join(parts[0], "rel"):       false,
+		filepath.Join(data, "releases", "r"): false,
+		filepath.Join(link, "contracts"):     true,
+		link:                                 true,
+	} {
+		_, err := solbehave(t, "publish", "--data", data, "--out", out, "--creators", "Tester, Ada")
+		if err == nil || !strings.Contains(err.Error(), "inside the data folder") || strings.Contains(err.Error(), "through a link") != via {
+			t.Errorf("--out %s: want a refusal naming the data folder (through a link: %v), got %v", out, via, err)
+		}
+	}
+	for _, p := range []string{filepath.Join(parts[0], "rel"), filepath.Join(data, "releases")} {
+		if _, err := os.Stat(p); err == nil {
+			t.Errorf("a refused publish wrote %s", p)
+		}
+	}
+	if after := queryRows(t, data, "SELECT count(*) FROM contracts"); strings.Join(after, ",") != strings.Join(before, ",") {
+		t.Errorf("contracts had %v rows, now %v", before, after)
+	}
+}
+
+// Two publishes to one --out would both find it empty and overwrite each
+// other: the folder is locked, a publish finding it held is refused and
+// writes nothing into it, and of publishes started at once one succeeds and
+// the release passes its check.
+func TestConcurrentPublishesToOneFolder(t *testing.T) {
+	data := synthData(t, 3)
+	held := filepath.Join(t.TempDir(), "held")
+	unlock, err := pipeline.LockFolder(filepath.Join(held, "warehouse")) // as a publish in progress holds it
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = solbehave(t, "publish", "--data", data, "--out", held, "--creators", "Tester, Ada")
+	unlock()
+	if err == nil || !strings.Contains(err.Error(), "being written by another process") {
+		t.Fatalf("publish into a folder another publish holds: want a refusal, got %v", err)
+	}
+	if entries, _ := os.ReadDir(held); len(entries) != 1 {
+		t.Errorf("the refused publish wrote into the held folder: %v", entries)
+	}
+
+	out := filepath.Join(t.TempDir(), "release")
+	errs := make([]error, 3)
+	var wg sync.WaitGroup
+	for i := range errs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, errs[i] = solbehave(t, "publish", "--data", data, "--out", out, "--creators", "Tester, Ada")
+		}()
+	}
+	wg.Wait()
+	ok := 0
+	for _, err := range errs {
+		if err == nil {
+			ok++
+		} else if !strings.Contains(err.Error(), "being written by another process") && !strings.Contains(err.Error(), "not empty") {
+			t.Errorf("a concurrent publish failed for another reason: %v", err)
+		}
+	}
+	if ok != 1 {
+		t.Errorf("%d of %d concurrent publishes to one folder reported success, want 1", ok, len(errs))
+	}
+	if err := release.Check(out); err != nil {
+		t.Errorf("the release left by concurrent publishes fails its check: %v", err)
 	}
 }

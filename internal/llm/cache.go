@@ -18,8 +18,9 @@ type cache struct{ dir string }
 type cached struct {
 	Content      string `json:"content"`
 	FinishReason string `json:"finish_reason"`
-	TokensIn     int    `json:"tokens_in"`
-	TokensOut    int    `json:"tokens_out"`
+	TokensIn     *int64 `json:"tokens_in"`
+	TokensOut    *int64 `json:"tokens_out"`
+	Warning      string `json:"warning,omitempty"`
 }
 
 func (c *cache) path(key string) string { return filepath.Join(c.dir, key[:2], key+".json") }
@@ -38,12 +39,16 @@ func (c *cache) get(key string) (*Response, bool) {
 	if json.Unmarshal(b, &e) != nil {
 		return nil, false
 	}
-	return &Response{Content: e.Content, FinishReason: e.FinishReason, TokensIn: e.TokensIn, TokensOut: e.TokensOut}, true
+	r := &Response{Content: e.Content, FinishReason: e.FinishReason, TokensIn: e.TokensIn, TokensOut: e.TokensOut, Warning: e.Warning}
+	if !plausible(r.TokensIn) || !plausible(r.TokensOut) { // an entry written before the figures were checked
+		r.TokensIn, r.TokensOut, r.Warning = nil, nil, "the cached usage figures are no token counts; recorded as unknown."
+	}
+	return r, true
 }
 
 func (c *cache) put(key string, r *Response) error {
 	b, err := json.Marshal(cached{Content: redact.String(r.Content), FinishReason: redact.String(r.FinishReason),
-		TokensIn: r.TokensIn, TokensOut: r.TokensOut})
+		TokensIn: r.TokensIn, TokensOut: r.TokensOut, Warning: r.Warning})
 	if err != nil {
 		return err
 	}
@@ -54,3 +59,5 @@ func sha256Hex(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:])
 }
+
+func plausible(n *int64) bool { return n == nil || *n >= 0 && *n <= maxTokens }

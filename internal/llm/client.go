@@ -52,8 +52,9 @@ type Request struct {
 type Response struct {
 	Content      string
 	FinishReason string
-	TokensIn     int
-	TokensOut    int
+	TokensIn     *int64 // as the server reported them; nil when it reported none, or no plausible count
+	TokensOut    *int64
+	Warning      string // why a figure the server reported is recorded as unknown
 	LatencyMS    int64 // wall time of the call, attempts and waits included (0-ish when cached)
 	Cached       bool
 	Attempts     int // HTTP attempts made (0 when cached)
@@ -298,9 +299,9 @@ type wireResponse struct {
 		} `json:"message"`
 		FinishReason *string `json:"finish_reason"`
 	} `json:"choices"`
-	Usage *struct {
-		PromptTokens     int `json:"prompt_tokens"`
-		CompletionTokens int `json:"completion_tokens"`
+	Usage *struct { // raw: a figure no int64 holds must not make the reply unreadable
+		PromptTokens     json.RawMessage `json:"prompt_tokens"`
+		CompletionTokens json.RawMessage `json:"completion_tokens"`
 	} `json:"usage"`
 	Error any `json:"error"`
 }
@@ -324,7 +325,32 @@ func decode(raw []byte) (*Response, error) {
 		r.FinishReason = *p
 	}
 	if w.Usage != nil {
-		r.TokensIn, r.TokensOut = w.Usage.PromptTokens, w.Usage.CompletionTokens
+		var warnIn, warnOut string
+		r.TokensIn, warnIn = tokenCount("prompt_tokens", w.Usage.PromptTokens)
+		r.TokensOut, warnOut = tokenCount("completion_tokens", w.Usage.CompletionTokens)
+		r.Warning = strings.TrimSpace(warnIn + " " + warnOut)
 	}
 	return r, nil
+}
+
+// maxTokens bounds a plausible usage figure: no request or answer comes
+// near it, and sums of such figures cannot wrap.
+const maxTokens = 1 << 32
+
+// tokenCount reads one usage figure: nil when the server gave none, nil and
+// a warning when it gave no plausible count (negative, fractional, absurd,
+// not a number), so that no sum includes it.
+func tokenCount(name string, raw json.RawMessage) (*int64, string) {
+	text := string(raw)
+	if text == "" || text == "null" {
+		return nil, ""
+	}
+	n, err := strconv.ParseInt(text, 10, 64)
+	if err != nil || n < 0 || n > maxTokens {
+		if len(text) > 40 {
+			text = text[:40] + "…"
+		}
+		return nil, fmt.Sprintf("usage.%s = %s is no token count; recorded as unknown.", name, text)
+	}
+	return &n, ""
 }

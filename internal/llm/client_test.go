@@ -34,7 +34,7 @@ func TestCompleteSendsParametersAndCaches(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r1.Content != "hello a" || r1.FinishReason != "stop" || r1.TokensIn != 10 || r1.Cached || r1.Attempts != 1 {
+	if r1.Content != "hello a" || r1.FinishReason != "stop" || r1.TokensIn == nil || *r1.TokensIn != 10 || r1.Cached || r1.Attempts != 1 {
 		t.Fatalf("first reply: %+v", r1)
 	}
 	got := s.Requests()[0]
@@ -167,9 +167,9 @@ func TestConcurrencyLimit(t *testing.T) {
 func TestCallRow(t *testing.T) {
 	req := request("x")
 	row := llm.CallRow("C_0x1", "openai:m1", 3, "withdraw", req,
-		&llm.Response{TokensIn: 5, TokensOut: 9, FinishReason: "length", LatencyMS: 12, Attempts: 2}, nil)
+		&llm.Response{TokensIn: ptr(5), TokensOut: ptr(9), FinishReason: "length", LatencyMS: 12, Attempts: 2}, nil)
 	if row.ContractID != "C_0x1" || row.Sample != 3 || row.Function != "withdraw" || row.Purpose != "test" ||
-		row.TokensOut != 9 || row.FinishReason != "length" || row.Attempts != 2 || row.Error != "" || len(row.PromptSHA256) != 64 {
+		*row.TokensOut != 9 || row.FinishReason != "length" || row.Attempts != 2 || row.Error != "" || len(row.PromptSHA256) != 64 {
 		t.Fatalf("row %+v", row)
 	}
 	if llm.PromptSHA256(req.Messages) == llm.PromptSHA256(request("y").Messages) {

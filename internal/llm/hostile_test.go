@@ -16,6 +16,7 @@ import (
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
 	"github.com/solbehave/solbehave/internal/redact"
+	"github.com/solbehave/solbehave/schemas"
 )
 
 // TestRedirectToAnotherPortKeepsTheKey: the endpoint redirects to another
@@ -96,4 +97,55 @@ func TestDeadlineBoundsA429Loop(t *testing.T) {
 	if !errors.As(err, &e) || e.Kind != llm.KindTimeout || !strings.Contains(e.Msg, "deadline") || s.Count() > 3 {
 		t.Fatalf("want a timeout naming the deadline after at most 3 requests, got %v after %d", err, s.Count())
 	}
+}
+
+func ptr(n int64) *int64 { return &n }
+
+// TestImplausibleUsageIsUnknown: usage figures that are no token count
+// (negative, -2^63, fractional, beyond any context, quoted, past int64) are
+// recorded as unknown (NULL) with a warning naming the figure, from the
+// server and from the cache alike, and make a total unknown instead of
+// wrapping it; plausible ones are kept and summed. None makes the reply
+// unreadable.
+func TestImplausibleUsageIsUnknown(t *testing.T) {
+	bad := []string{"-5", "-9223372036854775808", "2.5", "5000000000", `"12"`, "1e400", "18446744073709551615"}
+	s := llmtest.New(t, func(n int, r llmtest.Request) llmtest.Reply {
+		in := "10"
+		if figure, ok := strings.CutPrefix(r.Last(), "bad "); ok {
+			in = figure
+		}
+		return llmtest.Reply{Body: `{"choices":[{"message":{"content":"ok"},"finish_reason":"stop"}],` +
+			`"usage":{"prompt_tokens":` + in + `,"completion_tokens":3}}`}
+	})
+	c := client(s, llm.Options{CacheDir: t.TempDir()})
+	good := llm.CallRow("C", "openai:m", 0, "f", request("good"), complete(t, c, request("good")), nil)
+	for _, figure := range bad {
+		req := request("bad " + figure)
+		for _, from := range []string{"server", "cache"} {
+			resp := complete(t, c, req)
+			row := llm.CallRow("C", "openai:m", 0, "f", req, resp, nil)
+			if resp.Cached != (from == "cache") {
+				t.Fatalf("prompt_tokens %s: cached %v, want it from the %s", figure, resp.Cached, from)
+			}
+			if row.TokensIn != nil || !strings.Contains(row.Warning, "prompt_tokens = "+figure[:min(len(figure), 40)]) {
+				t.Errorf("prompt_tokens %s from the %s: recorded %v, warning %q", figure, from, row.TokensIn, row.Warning)
+			}
+			if in, out := llm.SumTokens([]schemas.LLMCall{good, row}); in != nil || out != nil {
+				t.Errorf("prompt_tokens %s was summed: %d", figure, *in)
+			}
+		}
+	}
+	if in, out := llm.SumTokens([]schemas.LLMCall{good, good}); in == nil || *in != 20 || *out != 6 || good.Warning != "" {
+		t.Errorf("plausible figures: sum %v %v, warning %q", in, out, good.Warning)
+	}
+}
+
+// complete sends req and fails the test on an error.
+func complete(t *testing.T, c *llm.Client, req llm.Request) *llm.Response {
+	t.Helper()
+	resp, err := c.Complete(context.Background(), req)
+	if err != nil {
+		t.Fatalf("%s: %v", req.Messages[0].Content, err)
+	}
+	return resp
 }

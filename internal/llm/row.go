@@ -20,7 +20,7 @@ func CallRow(contractID, model string, sample int64, function string, req Reques
 	row := schemas.LLMCall{ContractID: contractID, Model: model, Sample: sample, Function: function,
 		Purpose: req.Purpose, PromptSHA256: PromptSHA256(req.Messages)}
 	if resp != nil {
-		row.TokensIn, row.TokensOut = int64(resp.TokensIn), int64(resp.TokensOut)
+		row.TokensIn, row.TokensOut, row.Warning = resp.TokensIn, resp.TokensOut, resp.Warning
 		row.LatencyMS, row.FinishReason, row.Cached = resp.LatencyMS, resp.FinishReason, resp.Cached
 		row.Attempts = int64(resp.Attempts)
 	}
@@ -32,4 +32,26 @@ func CallRow(contractID, model string, sample int64, function string, req Reques
 		}
 	}
 	return row
+}
+
+// SumTokens totals the calls' usage figures: a call that reported none adds
+// nothing, and a figure recorded as unknown (the call's warning) makes its
+// total unknown (nil), never a sum that wraps or undercounts.
+func SumTokens(calls []schemas.LLMCall) (in, out *int64) {
+	var sumIn, sumOut int64
+	for _, c := range calls {
+		if c.Warning != "" {
+			return nil, nil
+		}
+		sumIn += value(c.TokensIn)
+		sumOut += value(c.TokensOut)
+	}
+	return &sumIn, &sumOut
+}
+
+func value(n *int64) int64 {
+	if n == nil {
+		return 0
+	}
+	return *n
 }

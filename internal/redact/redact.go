@@ -3,7 +3,8 @@
 // caches, sample files and error messages. It replaces each configured secret
 // in the forms it travels in: raw, URL-encoded (query and path escaping, with
 // upper- or lower-case hex) and base64 (standard and URL alphabets, padded
-// and raw).
+// and raw), each also JSON-escaped. A URL's user:password is a secret of its
+// own, for the Basic authorization built from it.
 //
 // Secrets are the values of [EnvVars] (read at each call, so a key set later
 // is still covered) and whatever [Add] registered (a key given as an option).
@@ -80,11 +81,15 @@ func AddURL(raw string) {
 		return
 	}
 	if u.User != nil {
-		if p, ok := u.User.Password(); ok {
+		p, ok := u.User.Password()
+		if ok {
 			Add(p)
 		} else {
 			Add(u.User.Username()) // a token given as the user name
 		}
+		// net/http sends them as Authorization: Basic base64(user:password),
+		// whose base64 holds no base64 of the password alone.
+		Add(u.User.Username() + ":" + p)
 	}
 	for name, values := range u.Query() {
 		for _, v := range values {
@@ -150,8 +155,25 @@ func FormsIn(text, secret string) []string {
 	return found
 }
 
-// Forms are the encodings of secret that are masked.
+// Forms are the encodings of secret that are masked: each of encodings,
+// and each of those JSON-escaped.
 func Forms(secret string) []string {
+	var forms []string
+	seen := map[string]bool{}
+	for _, e := range encodings(secret) {
+		for _, f := range append([]string{e}, jsonForms(e)...) {
+			if !seen[f] {
+				seen[f] = true
+				forms = append(forms, f)
+			}
+		}
+	}
+	return forms
+}
+
+// encodings are secret raw, URL-escaped (upper- and lower-case hex) and
+// base64 (standard and URL alphabets, padded and raw).
+func encodings(secret string) []string {
 	b := []byte(secret)
 	forms := []string{secret, url.QueryEscape(secret), url.PathEscape(secret),
 		base64.StdEncoding.EncodeToString(b), base64.URLEncoding.EncodeToString(b),
@@ -159,7 +181,7 @@ func Forms(secret string) []string {
 	for _, f := range forms[1:3] {
 		forms = append(forms, lowerHex(f))
 	}
-	return append(forms, jsonForms(secret)...)
+	return forms
 }
 
 // jsonForms are the JSON-escaped forms of secret as encoders write them:
@@ -206,9 +228,11 @@ func lowerHex(s string) string { return escapeHex.ReplaceAllStringFunc(s, string
 func newMasker(secrets []string) *masker {
 	sorted := append([]string(nil), secrets...)
 	sort.Slice(sorted, func(i, j int) bool { return len(sorted[i]) > len(sorted[j]) })
-	patterns := make([]string, len(sorted))
-	for i, s := range sorted {
-		patterns[i] = escapedPattern(s)
+	var patterns []string
+	for _, s := range sorted {
+		for _, e := range encodings(s) {
+			patterns = append(patterns, escapedPattern(e))
+		}
 	}
 	return &masker{replacer: newReplacer(secrets), escaped: regexp.MustCompile(strings.Join(patterns, "|"))}
 }

@@ -3,8 +3,11 @@ package redact
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/json"
 	"errors"
 	"log/slog"
+	"net/http"
+	"net/http/httptest"
 	"net/url"
 	"slices"
 	"strings"
@@ -127,5 +130,40 @@ func TestValueMasksURLCredentialsWithoutRegisteredSecrets(t *testing.T) {
 	Value(&row)
 	if strings.Contains(row.Endpoint, "never-registered-pw") || row.Endpoint != String("https://alice:never-registered-pw@llm.example/v1") {
 		t.Fatalf("row %q, want it masked as String masks it", row.Endpoint)
+	}
+}
+
+// TestAuthorizationHeadersAreMasked: the Authorization headers a server
+// sees, echoed back in any form: the Basic header net/http builds from a
+// registered URL's user:password (and from a lone token user name), and a
+// key's Bearer header.
+func TestAuthorizationHeadersAreMasked(t *testing.T) {
+	var seen []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		seen = append(seen, r.Header.Get("Authorization"))
+	}))
+	defer srv.Close()
+	t.Setenv("SOLBEHAVE_LLM_API_KEY", "sk-bearer/key+9")
+	for _, userInfo := range []string{"basic-user:basic-pa55", "t0ken-as-user"} {
+		u := strings.Replace(srv.URL, "http://", "http://"+userInfo+"@", 1)
+		AddURL(u)
+		if _, err := http.Get(u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	seen = append(seen, "Bearer sk-bearer/key+9")
+	for _, header := range seen {
+		_, credentials, _ := strings.Cut(header, " ")
+		core := strings.TrimRight(credentials, "=")
+		decoded, _ := base64.StdEncoding.DecodeString(credentials)
+		b, _ := json.Marshal(header)
+		for _, echo := range []string{header, string(b), url.QueryEscape(header), string(decoded) + " "} {
+			if got := String("echo: " + echo); strings.Contains(got, core) || len(decoded) > 0 && strings.Contains(got, string(decoded)) {
+				t.Errorf("%q echoed as %q: got %q", header, echo, got)
+			}
+		}
+	}
+	if len(seen) != 3 || !strings.HasPrefix(seen[0], "Basic ") || !strings.HasPrefix(seen[1], "Basic ") {
+		t.Fatalf("the server saw %q, want two Basic headers: the test covers nothing", seen)
 	}
 }

@@ -31,6 +31,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
@@ -63,7 +64,7 @@ func (s *Stage) Summary() string {
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.BoolVar(&s.Repair, "repair", s.Repair, "give LLM samples that do not compile one repair request")
-	fs.Float64Var(&s.RepairTemperature, "repair-temperature", s.RepairTemperature, "temperature of the repair request")
+	config.Between(fs, &s.RepairTemperature, "repair-temperature", s.RepairTemperature, 0, 2, "temperature of the repair request")
 	fs.IntVar(&s.RepairMaxTokens, "repair-max-tokens", s.RepairMaxTokens, "most output tokens of a repair (the whole target contract)")
 	llm.BindFlags(fs, &s.LLM)
 }

@@ -27,6 +27,7 @@ import (
 	esapi "github.com/nanmu42/etherscan-api"
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/egress"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
@@ -77,7 +78,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	sharedflag.Int(fs, &s.MinTxs, "min-txs", s.MinTxs, "fewest historical transactions a candidate needs (crawl and verify)")
 	fs.IntVar(&s.TxLimit, "tx-limit", s.TxLimit, "transactions fetched per candidate")
 	fs.IntVar(&s.ChainID, "chain-id", s.ChainID, "chain id for Etherscan's V2 API")
-	fs.Float64Var(&s.Rate, "etherscan-rate", s.Rate, "Etherscan requests per second")
+	config.Rate(fs, &s.Rate, "etherscan-rate", s.Rate, "Etherscan requests per second")
 	fs.StringVar(&s.EtherscanURL, "etherscan-url", s.EtherscanURL, "Etherscan API base URL (default: the V2 endpoint)")
 	fs.StringVar(&s.OutCorpus, "out-corpus", s.OutCorpus, "where --live writes the fetched corpus (default <data>/corpus/crawled)")
 }

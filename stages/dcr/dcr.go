@@ -37,6 +37,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
@@ -88,7 +89,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	sharedflag.StringList(fs, &s.Generators, "generator", nil, regen.GeneratorFlagUsage)
 	fs.IntVar(&s.History, "dcr-history", s.History, "recorded transactions read to propose event arguments")
 	fs.StringVar(&s.Annotations, "dcr-annotations", s.Annotations, "folder of DCR annotation files (<contract_id>.json); \"\" for none")
-	fs.Float64Var(&s.Temperature, "dcr-temperature", s.Temperature, "LLM sampling temperature for DCR extraction")
+	config.Between(fs, &s.Temperature, "dcr-temperature", s.Temperature, 0, 2, "LLM sampling temperature for DCR extraction")
 	fs.IntVar(&s.MaxTokens, "dcr-max-tokens", s.MaxTokens, "most output tokens of one DCR extraction reply")
 	llm.BindFlags(fs, &s.LLM)
 }

@@ -44,6 +44,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
@@ -85,9 +86,9 @@ func (s *Stage) Summary() string {
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	sharedflag.StringList(fs, &s.Generators, "generator", nil, regen.GeneratorFlagUsage)
 	fs.IntVar(&s.Samples, "samples", s.Samples, "samples per contract and generator (k)")
-	fs.Float64Var(&s.Temperature, "temperature", s.Temperature, "LLM sampling temperature for generation")
+	config.Between(fs, &s.Temperature, "temperature", s.Temperature, 0, 2, "LLM sampling temperature for generation")
 	fs.IntVar(&s.MaxTokens, "max-tokens", s.MaxTokens, "most output tokens per generated function")
-	fs.Float64Var(&s.MutationRate, "mutation-rate", s.MutationRate, "mutant generator: probability that a function is mutated")
+	config.Share(fs, &s.MutationRate, "mutation-rate", s.MutationRate, "mutant generator: probability that a function is mutated")
 	sharedflag.String(fs, &s.Regenerate, "regenerate", skeleton.ScopeChain, skeleton.RegenerateFlagUsage)
 	llm.BindFlags(fs, &s.LLM)
 }
@@ -309,10 +310,7 @@ func writeSample(data, contractID string, u unit, k int, r result) (schemas.Gene
 	row := schemas.Generation{ContractID: contractID, Model: g.Name(), Sample: int64(k), Generator: g.Kind(),
 		Seed: r.seed, SkeletonSHA256: u.skel.SkeletonSHA256, FunctionsGenerated: int64(r.res.Generated),
 		FunctionsFailed: int64(r.res.Failed), Error: r.res.Err, Failure: r.res.Failure, Ablation: u.skel.Ablation, GenerationMS: r.ms, LLMCalls: int64(len(r.res.Calls))}
-	for _, c := range r.res.Calls {
-		row.TokensIn += c.TokensIn
-		row.TokensOut += c.TokensOut
-	}
+	row.TokensIn, row.TokensOut = llm.SumTokens(r.res.Calls)
 	if g.Kind() == regen.KindMutant {
 		row.Mutations, row.NMutated = mutationsJSON(r.res.Mutations), int64(len(r.res.Mutations))
 	}

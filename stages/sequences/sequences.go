@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"hash/fnv"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -37,6 +38,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/callseq"
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/failure"
@@ -81,9 +83,9 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	c, o := &s.Config, &s.Overrides
 	fs.IntVar(&c.Budget, "o3-budget", c.Budget, "O3: successful calls Algorithm 1 collects per contract and extractor (T)")
 	fs.IntVar(&c.MaxAttempts, "o3-max-attempts", c.MaxAttempts, "O3: most calls tried per contract and extractor, retries included: a guard against runs that can never keep T calls (0: "+strconv.Itoa(callseq.AttemptFactor)+" x --o3-budget; the paper has no bound)")
-	fs.Float64Var(&c.Alpha, "o3-alpha", c.Alpha, "O3: probability of choosing a prerequisite")
-	fs.Float64Var(&c.Beta, "o3-beta", c.Beta, "O3: probability of choosing an obligation")
-	fs.Float64Var(&c.Bonus, "o3-bonus", c.Bonus, "O3: UCB exploration weight c (success rate + c*sqrt(ln N / n))")
+	config.Share(fs, &c.Alpha, "o3-alpha", c.Alpha, "O3: probability of choosing a prerequisite")
+	config.Share(fs, &c.Beta, "o3-beta", c.Beta, "O3: probability of choosing an obligation")
+	config.Between(fs, &c.Bonus, "o3-bonus", c.Bonus, 0, math.MaxFloat64, "O3: UCB exploration weight c (success rate + c*sqrt(ln N / n))")
 	// Shared: o3 replays the sequences of the same profile.
 	sharedflag.String(fs, &s.Profile, "o3-profile", s.Profile, "O3: protocol of Algorithm 1: paper (every call from the deployer, proposed arguments, no retry, one block of 12 s per call) or extended (history senders, retries with recorded and searched arguments, history pace)")
 	optionalInt(fs, &o.Users, "o3-users", "O3: user accounts the events of role any are sent from, the history's most frequent senders first; 0: every call from the deployer (default: the profile's, paper 0, extended 4)")

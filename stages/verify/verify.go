@@ -21,6 +21,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/failure"
@@ -50,7 +51,7 @@ func (s *Stage) Summary() string {
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&s.Budget, "verify-budget", s.Budget, "historical transactions replayed per contract")
-	fs.Float64Var(&s.Threshold, "keep-threshold", s.Threshold, "share of replayed transactions that must reproduce")
+	config.Share(fs, &s.Threshold, "keep-threshold", s.Threshold, "share of replayed transactions that must reproduce")
 	fs.IntVar(&s.MinFns, "min-functions", s.MinFns, "size filter: fewest non-trivial functions")
 	fs.IntVar(&s.MaxFns, "max-functions", s.MaxFns, "size filter: most non-trivial functions")
 	sharedflag.Int(fs, &s.MinTxs, "min-txs", s.MinTxs, "fewest historical transactions a candidate needs (crawl and verify)")

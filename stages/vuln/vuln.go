@@ -46,6 +46,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/failure"
 	engine "github.com/solbehave/solbehave/internal/vuln"
 	"github.com/solbehave/solbehave/internal/walltime"
@@ -78,9 +79,9 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.IntVar(&c.Population, "vuln-population", c.Population, "vuln: seeds per generation")
 	fs.IntVar(&c.Generations, "vuln-generations", c.Generations, "vuln: generations (fixed)")
 	fs.IntVar(&c.MaxTxs, "vuln-max-txs", c.MaxTxs, "vuln: longest initial transaction sequence")
-	fs.Float64Var(&c.Alpha, "vuln-alpha", c.Alpha, "vuln: top fraction of the ranked seeds recombined by crossover (α)")
-	fs.Float64Var(&c.MutationRate, "vuln-mutation", c.MutationRate, "vuln: probability p_m that a seed outside the top fraction is mutated")
-	fs.Float64Var(&c.BranchWeight, "vuln-branch-weight", c.BranchWeight, "vuln: fitness = w·branch coverage + (1−w)·instruction coverage; this is w")
+	config.Share(fs, &c.Alpha, "vuln-alpha", c.Alpha, "vuln: top fraction of the ranked seeds recombined by crossover (α)")
+	config.Share(fs, &c.MutationRate, "vuln-mutation", c.MutationRate, "vuln: probability p_m that a seed outside the top fraction is mutated")
+	config.Share(fs, &c.BranchWeight, "vuln-branch-weight", c.BranchWeight, "vuln: fitness = w·branch coverage + (1−w)·instruction coverage; this is w")
 	fs.Uint64Var(&c.GasThreshold, "vuln-gas-threshold", c.GasThreshold, "vuln: reentrancy needs a call forwarding more gas than this")
 	fs.Uint64Var(&c.TxGas, "vuln-tx-gas", c.TxGas, "vuln: gas limit of each generated transaction")
 	fs.DurationVar(&s.Budget, "vuln-budget", s.Budget, "vuln: wall-clock limit of one detector run; past it the unit fails as a timeout (retried), never a result (0: none; the generations bound a run)")

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/solbehave/solbehave/internal/buildinfo"
 
@@ -52,6 +53,72 @@ func (m *Meta) Check() error {
 	m.creators = given
 	if strings.TrimSpace(m.title) == "" {
 		return fmt.Errorf("publish: --title is empty")
+	}
+	// The README prints title and creators raw, and a licence and version
+	// name files and URLs: each is checked before anything is written.
+	for _, c := range m.creators {
+		if err := printable("creator", c); err != nil {
+			return err
+		}
+	}
+	if err := printable("--title", m.title); err != nil {
+		return err
+	}
+	if err := printable("--release-version", m.version); err != nil {
+		return err
+	}
+	if strings.ContainsAny(m.version, `/\`) {
+		return fmt.Errorf("publish: --release-version %q holds a path separator; give a version such as 1.2.0", m.version)
+	}
+	return checkSPDX(m.license)
+}
+
+// printable refuses control characters (newlines included) and the
+// bidirectional marks that make a text read otherwise than it is stored.
+func printable(what, s string) error {
+	for _, r := range s {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return fmt.Errorf("publish: %s %q holds the invisible character %U (a control character, newline or "+
+				"bidirectional mark); give the text without it", what, s, r)
+		}
+	}
+	return nil
+}
+
+// spdxToken splits an SPDX licence expression; spdxID is one licence
+// identifier (or LicenseRef, optionally with a DocumentRef), "+" allowed.
+var (
+	spdxToken = regexp.MustCompile(`[()]|[^\s()]+`)
+	spdxID    = regexp.MustCompile(`^(?:DocumentRef-[A-Za-z0-9.-]+:)?[A-Za-z0-9][A-Za-z0-9.-]*\+?$`)
+)
+
+// checkSPDX refuses a --license that is no SPDX licence expression:
+// identifiers joined by AND, OR and WITH, with parentheses.
+func checkSPDX(expr string) error {
+	if err := printable("--license", expr); err != nil {
+		return err
+	}
+	depth, wantID := 0, true
+	ok := strings.TrimSpace(expr) != ""
+	for _, tok := range spdxToken.FindAllString(expr, -1) {
+		isOp := tok == "AND" || tok == "OR" || tok == "WITH"
+		switch {
+		case !ok:
+		case tok == "(" && wantID:
+			depth++
+		case tok == ")" && !wantID && depth > 0:
+			depth--
+		case isOp && !wantID:
+			wantID = true
+		case wantID && !isOp && spdxID.MatchString(tok):
+			wantID = false
+		default:
+			ok = false
+		}
+	}
+	if !ok || wantID || depth != 0 {
+		return fmt.Errorf("publish: --license %q is not an SPDX licence expression: give identifiers such as "+
+			"CC-BY-4.0 or MIT (https://spdx.org/licenses/), joined by AND, OR or WITH", expr)
 	}
 	return nil
 }

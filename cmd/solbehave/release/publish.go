@@ -3,7 +3,6 @@ package release
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -60,6 +59,15 @@ func (p *Publisher) Publish(ctx context.Context) error {
 	if err := p.Meta.Check(); err != nil {
 		return err
 	}
+	// Two publishes to one folder would both pass the emptiness check and
+	// overwrite each other: the second is refused. The lock is on the
+	// release's warehouse folder: the folder itself is the DuckDB build's
+	// to lock (views.BuildLayout waits for it).
+	unlock, err := pipeline.LockFolder(filepath.Join(p.Out, releaseWarehouse))
+	if err != nil {
+		return fmt.Errorf("publish: %w", err)
+	}
+	defer unlock()
 	if err := p.publish(ctx); err != nil {
 		p.removeHalfWritten()
 		return err
@@ -169,13 +177,14 @@ func (p *Publisher) removeHalfWritten() {
 	os.Remove(p.Out) // empty now
 }
 
-// emptyDir creates dir, or accepts it when it exists and is empty: a
-// release never mixes with an older one.
+// emptyDir accepts dir when it holds nothing but the empty warehouse
+// folder the publish lock made: a release never mixes with an older one.
 func emptyDir(dir string) error {
 	entries, err := os.ReadDir(dir)
+	if err == nil && len(entries) == 1 && entries[0].Name() == releaseWarehouse && entries[0].IsDir() {
+		entries, err = os.ReadDir(filepath.Join(dir, releaseWarehouse))
+	}
 	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return os.MkdirAll(dir, 0o755)
 	case err != nil:
 		return err
 	case len(entries) > 0:
