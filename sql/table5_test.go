@@ -26,4 +26,8 @@ func TestTable5CountsEveryModelOverTheFixedN(t *testing.T) {
 	if stagetest.JSON(got) != want {
 		t.Fatalf("table5_o1 %s\nwant %s", stagetest.JSON(got), want)
 	}
+	ci := stagetest.QueryMaps(t, db, `SELECT contracts_equivalent_rate_ci_low AS lo, contracts_equivalent_rate_ci_high AS hi FROM table5_o1 WHERE model = 'weak'`)
+	if lo, hi := ci[0]["lo"].(float64), ci[0]["hi"].(float64); lo < 0 || lo > 0.5 || hi < 0.5 || hi > 1 || lo == hi {
+		t.Errorf("weak's interval [%v, %v], want one around 0.5 within [0, 1]", lo, hi)
+	}
 }

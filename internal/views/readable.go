@@ -7,10 +7,12 @@ import (
 )
 
 // IsShare tells a column holding a 0–1 share by its name: the views name
-// such columns *_rate, or precision, recall, f1 and accuracy (with their
-// Wilson bounds, *_lo and *_hi).
+// such columns *_rate (with their bootstrap bounds, *_rate_ci_low and
+// *_rate_ci_high), or precision, recall, f1 and accuracy (with their Wilson
+// bounds, *_lo and *_hi).
 func IsShare(column string) bool {
-	if strings.HasSuffix(column, "_rate") {
+	rate := strings.TrimSuffix(strings.TrimSuffix(column, "_ci_low"), "_ci_high")
+	if strings.HasSuffix(rate, "_rate") {
 		return true
 	}
 	base := strings.TrimSuffix(strings.TrimSuffix(column, "_lo"), "_hi")

@@ -22,6 +22,9 @@ func TestReadable(t *testing.T) {
 		{"seconds", 0.00001234, "1.234e-05"},
 		{"n", 3, "3"},
 		{"recall_lo", 0.9411764705882353, "94.1%"},
+		{"divergent_rate_ci_low", 0.25, "25.0%"},
+		{"divergent_rate_ci_high", 0.8354, "83.5%"},
+		{"n_ci_low", 3, "3"},
 		{"precision", 1, "100.0%"},
 		{"spearman_rho", 0.10366105360784121, "0.1037"},
 	} {

@@ -1,0 +1,38 @@
+-- rate_intervals: dataset helper for the 95% intervals of the solbehave paper's contract rates (Table V's Contracts column, Figure 4's divergent contracts): per measure, oracle setting and model, the share of contracts with a hit in contract_outcomes and its percentile bootstrap interval over contracts (bootstrap_weights: B = 1000, seeded by the run)
+-- depends: contract_outcomes, bootstrap_weights
+-- columns: measure, oracle, graph_setting, profile, model, n, hits, hit_rate, hit_rate_ci_low, hit_rate_ci_high
+CREATE OR REPLACE VIEW rate_intervals AS
+WITH indexed AS (
+    SELECT
+        *,
+        row_number() OVER (PARTITION BY measure, oracle, graph_setting, profile, model ORDER BY contract_id) AS i,
+        count(*) OVER (PARTITION BY measure, oracle, graph_setting, profile, model) AS n
+    FROM contract_outcomes
+),
+-- Integer sums: every replicate's rate is exact, whatever order the threads add in.
+replicates AS (
+    SELECT measure, oracle, graph_setting, profile, model, b, CAST(sum(w * CAST(hit AS INTEGER)) AS DOUBLE) / any_value(n) AS rate
+    FROM indexed
+    JOIN bootstrap_weights USING (n, i)
+    GROUP BY measure, oracle, graph_setting, profile, model, b
+),
+intervals AS (
+    SELECT measure, oracle, graph_setting, profile, model,
+        quantile_cont(rate, 0.025) AS ci_low,
+        quantile_cont(rate, 0.975) AS ci_high
+    FROM replicates
+    GROUP BY measure, oracle, graph_setting, profile, model
+)
+SELECT
+    measure, oracle, graph_setting, profile, model,
+    count(*) AS n,
+    count(*) FILTER (WHERE hit) AS hits,
+    CAST(count(*) FILTER (WHERE hit) AS DOUBLE) / count(*) AS hit_rate,
+    any_value(v.ci_low) AS hit_rate_ci_low,
+    any_value(v.ci_high) AS hit_rate_ci_high
+FROM contract_outcomes
+JOIN intervals v USING (measure, oracle, graph_setting, profile, model)
+GROUP BY measure, oracle, graph_setting, profile, model
+ORDER BY measure, oracle, graph_setting, profile, model;
+
+COMMENT ON VIEW rate_intervals IS 'Per measure (see contract_outcomes), oracle, graph setting, profile and model: n contracts, hits, hit_rate = hits / n (0..1), and its 95% percentile bootstrap interval over contracts (hit_rate_ci_low, hit_rate_ci_high: the 2.5th and 97.5th percentiles of the rate over 1000 resamples of the n contracts with replacement, bootstrap_weights). Contracts are the unit the paper samples from the chain; samples and functions of one contract are not independent.';
