@@ -14,7 +14,7 @@ const bernoulliOutcomes = `CREATE OR REPLACE VIEW contract_outcomes AS
 SELECT 'synthetic' AS measure, 'O1' AS oracle, '' AS graph_setting, '' AS profile,
     'rep' || lpad(CAST(r.rep AS VARCHAR), 4, '0') AS model,
     'c' || lpad(CAST(c.i AS VARCHAR), 4, '0') AS contract_id,
-    hash(20261204, r.rep, c.i) %% 1000 < %d AS hit
+    hash(hash(20261204, r.rep, c.i)) %% 1000 < %d AS hit
 FROM range(%d) r(rep), range(%d) c(i)`
 
 // The 95% percentile interval over contracts covers the true rate in 93–97%
@@ -44,5 +44,23 @@ func TestRateIntervalsAreTheSameEveryQuery(t *testing.T) {
 		if again := stagetest.JSON(stagetest.QueryMaps(t, db, q)); again != first {
 			t.Fatalf("intervals changed between queries:\n%s\n%s", first, again)
 		}
+	}
+}
+
+// A resample draws each of its n contracts independently: 20 contracts that
+// alternate hit and miss do not always resample to 10 of each (as they did
+// when the draws' low bits followed the draw's parity).
+func TestRateIntervalsResampleContractsIndependently(t *testing.T) {
+	db := newFixture(t).open()
+	const alternating = `CREATE OR REPLACE VIEW contract_outcomes AS
+SELECT 'synthetic' AS measure, 'O1' AS oracle, '' AS graph_setting, '' AS profile, 'm' AS model,
+    'c' || lpad(CAST(i AS VARCHAR), 4, '0') AS contract_id, i % 2 = 0 AS hit
+FROM range(20) t(i)`
+	if _, err := db.Exec(alternating); err != nil {
+		t.Fatal(err)
+	}
+	got := stagetest.QueryMaps(t, db, `SELECT hit_rate, hit_rate_ci_low AS lo, hit_rate_ci_high AS hi FROM rate_intervals`)
+	if lo, hi := got[0]["lo"].(float64), got[0]["hi"].(float64); !(lo < 0.4 && hi > 0.6) {
+		t.Fatalf("interval of 10 hits in 20 contracts [%v, %v], want about [0.28, 0.72]", lo, hi)
 	}
 }

@@ -1,4 +1,4 @@
--- bootstrap_weights: dataset helper for the 95% percentile bootstrap over contracts (the unit the solbehave paper samples) behind every *_ci_low / *_ci_high column: for each group size n in contract_outcomes and each of B = 1000 replicates b, how many times the resample of n contracts drew the i-th contract (contracts indexed 1..n by contract_id). The draws come from hash(seed, n, b, j), seeded by the first run's seed, so one warehouse always gives the same intervals (DuckDB's setseed and random() are not reproducible across threads); groups of the same size share their draws
+-- bootstrap_weights: dataset helper for the 95% percentile bootstrap over contracts (the unit the solbehave paper samples) behind every *_ci_low / *_ci_high column: for each group size n in contract_outcomes and each of B = 1000 replicates b, how many times the resample of n contracts drew the i-th contract (contracts indexed 1..n by contract_id). The draws come from hash(hash(seed, n, b, j)), seeded by the first run's seed, so one warehouse always gives the same intervals (DuckDB's setseed and random() are not reproducible across threads); groups of the same size share their draws
 -- depends: contract_outcomes, runs
 -- columns: n, b, i, w
 CREATE OR REPLACE VIEW bootstrap_weights AS
@@ -10,7 +10,9 @@ sizes AS (
     SELECT DISTINCT count(*) AS n FROM contract_outcomes GROUP BY measure, oracle, graph_setting, profile, model
 ),
 draws AS (
-    SELECT s.n, r.b, 1 + CAST(hash(st.seed, s.n, r.b, d.j) % s.n AS BIGINT) AS i
+    -- hash() of several values only combines their hashes (its low bits follow j's parity, which made
+    -- every resample of 20 contracts hold 10 even and 10 odd draws); hashing that again mixes every bit.
+    SELECT s.n, r.b, 1 + CAST(hash(hash(st.seed, s.n, r.b, d.j)) % s.n AS BIGINT) AS i
     FROM sizes s
     CROSS JOIN settings st
     CROSS JOIN range(1, st.replicates + 1) r(b)
@@ -20,4 +22,4 @@ SELECT n, b, i, count(*) AS w
 FROM draws
 GROUP BY n, b, i;
 
-COMMENT ON VIEW bootstrap_weights IS 'Bootstrap resamples over contracts: for a group of n contracts (indexed 1..n by contract_id), replicate b (1..1000) draws contract i w times (n draws with replacement; contracts not drawn have no row). Draws: 1 + hash(seed, n, b, j) mod n for j = 0..n-1, seed the first run''s (runs, 0 when none), so the same warehouse always gives the same resamples. rate_intervals and model_differences take the 2.5th and 97.5th percentiles of a rate over the 1000 replicates (percentile interval).';
+COMMENT ON VIEW bootstrap_weights IS 'Bootstrap resamples over contracts: for a group of n contracts (indexed 1..n by contract_id), replicate b (1..1000) draws contract i w times (n draws with replacement; contracts not drawn have no row). Draws: 1 + hash(hash(seed, n, b, j)) mod n for j = 0..n-1, seed the first run''s (runs, 0 when none), so the same warehouse always gives the same resamples. rate_intervals and model_differences take the 2.5th and 97.5th percentiles of a rate over the 1000 replicates (percentile interval).';
