@@ -15,6 +15,11 @@
 // aggregates in parallel, so an unordered average of DOUBLEs can change in its
 // last digit from one query to the next over the same rows.
 //
+// A view may read a versioned data file of this folder (the papers' values
+// in paper_claims.csv): `{{<name>.csv}}` in its SQL becomes a VALUES list of
+// the file's rows (every cell a string), named by the file's header, so the
+// values live in the CSV and the DuckDB file still needs no path.
+//
 // The file name is <view>.sql. Views may build on each other; the loader
 // orders files by their `-- depends:` lines and retries a failed view after
 // the others until no more progress is made, so a missing header only costs a
@@ -23,12 +28,15 @@ package sqlviews
 
 import (
 	"embed"
+	"encoding/csv"
+	"fmt"
 	"io/fs"
+	"regexp"
 	"sort"
 	"strings"
 )
 
-//go:embed *.sql
+//go:embed *.sql *.csv
 var files embed.FS
 
 // File is one embedded view definition.
@@ -83,12 +91,53 @@ func Files() []File {
 	}
 	out := make([]File, 0, len(entries))
 	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".sql") {
+			continue
+		}
 		text, err := fs.ReadFile(files, e.Name())
 		if err != nil {
 			panic(err)
 		}
-		out = append(out, File{Name: e.Name(), Text: string(text)})
+		out = append(out, File{Name: e.Name(), Text: inlineCSV(string(text))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// csvReference is a `{{<name>.csv}}` reference to a data file of this folder.
+var csvReference = regexp.MustCompile(`\{\{([a-z][a-z0-9_]*\.csv)\}\}`)
+
+// inlineCSV replaces every `{{<name>.csv}}` in text with the file's rows.
+func inlineCSV(text string) string {
+	return csvReference.ReplaceAllStringFunc(text, func(ref string) string {
+		return CSVValues(csvReference.FindStringSubmatch(ref)[1])
+	})
+}
+
+// CSVValues is the embedded CSV file name as a DuckDB VALUES list of strings,
+// aliased to the file's base name with its header as column names. A file
+// that is missing or malformed panics: it is compiled in and tested.
+func CSVValues(name string) string {
+	data, err := fs.ReadFile(files, name)
+	if err != nil {
+		panic(err)
+	}
+	rows, err := csv.NewReader(strings.NewReader(string(data))).ReadAll()
+	if err != nil || len(rows) < 2 {
+		panic(fmt.Sprintf("sql/%s: want a header and rows: %v", name, err))
+	}
+	tuples := make([]string, 0, len(rows)-1)
+	for _, row := range rows[1:] {
+		tuples = append(tuples, "("+strings.Join(quoted(row), ", ")+")")
+	}
+	return "(VALUES\n    " + strings.Join(tuples, ",\n    ") + "\n) AS " + strings.TrimSuffix(name, ".csv") + "(" + strings.Join(rows[0], ", ") + ")"
+}
+
+// quoted is each cell as a SQL string literal.
+func quoted(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		out[i] = "'" + strings.ReplaceAll(c, "'", "''") + "'"
+	}
 	return out
 }

@@ -118,3 +118,22 @@ func TestAboutIsTheHeaderDescription(t *testing.T) {
 		t.Errorf("About() = %q, want %q", got, want)
 	}
 }
+
+// Every view's data file is inlined: no `{{name.csv}}` is left, and each row
+// of paper_claims.csv is a row of the view's VALUES.
+func TestCSVFilesAreInlined(t *testing.T) {
+	for _, f := range Files() {
+		if strings.Contains(f.Text, "{{") {
+			t.Errorf("%s: a {{...}} reference is left in its SQL", f.Name)
+		}
+	}
+	values := CSVValues("paper_claims.csv")
+	for _, want := range []string{"AS paper_claims(id, paper, section, claim, paper_value)", "('solbehave_o1_pooled_functions', 'SolBehave', 'Abstract', "} {
+		if !strings.Contains(values, want) {
+			t.Errorf("CSVValues lacks %q:\n%s", want, values)
+		}
+	}
+	if got := quoted([]string{"it's"}); got[0] != "'it''s'" {
+		t.Errorf("quoted(it's) = %s", got[0])
+	}
+}
