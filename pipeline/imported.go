@@ -75,19 +75,26 @@ func ImportedModels(data string) map[string]string {
 	return out
 }
 
-// dropImported removes model from the record, returning what its import wrote.
-func dropImported(data, model string) (*ImportedModel, error) {
+// dropImported removes model from the record.
+func dropImported(data, model string) error {
 	rels, err := ReadImported(data)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	for i := range rels {
-		for j, m := range rels[i].Models {
-			if m.Model == model {
-				rels[i].Models = slices.Delete(rels[i].Models, j, j+1)
-				return &m, WriteImported(data, rels)
-			}
+	i, j := findImported(rels, model)
+	if i < 0 {
+		return nil
+	}
+	rels[i].Models = slices.Delete(rels[i].Models, j, j+1)
+	return WriteImported(data, rels)
+}
+
+// findImported is where model is in rels (release i, model j; -1 when absent).
+func findImported(rels []ImportedRelease, model string) (i, j int) {
+	for i, r := range rels {
+		if j := slices.IndexFunc(r.Models, func(m ImportedModel) bool { return m.Model == model }); j >= 0 {
+			return i, j
 		}
 	}
-	return nil, nil
+	return -1, -1
 }

@@ -5,10 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 
 	"github.com/gofrs/flock"
 
@@ -34,24 +34,19 @@ type Removal struct {
 // Empty says whether the model has no unit in the folder.
 func (r Removal) Empty() bool { return len(r.ids) == 0 && !r.imported }
 
-// Models are the models with units in the data folder, sorted.
+// Models are the models with units in the data folder or imported into it, sorted.
 func Models(data string) ([]string, error) {
-	ms, err := ReadManifests(data)
+	runs, err := ModelRuns(data)
 	if err != nil {
 		return nil, err
 	}
-	var out []string
-	for _, m := range ms {
-		if m.Model != "" && !slices.Contains(out, m.Model) {
-			out = append(out, m.Model)
-		}
-	}
+	out := slices.Collect(maps.Keys(runs))
 	for m := range ImportedModels(data) {
-		if !slices.Contains(out, m) {
+		if _, ok := runs[m]; !ok {
 			out = append(out, m)
 		}
 	}
-	sort.Strings(out)
+	slices.Sort(out)
 	return out, nil
 }
 
@@ -104,7 +99,7 @@ func Forget(data string, r Removal) error {
 		}
 	}
 	if r.imported {
-		if _, err := dropImported(data, r.Model); err != nil {
+		if err := dropImported(data, r.Model); err != nil {
 			return err
 		}
 	}
@@ -167,12 +162,8 @@ func importedModel(data, model string) (*ImportedModel, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, r := range rels {
-		for _, m := range r.Models {
-			if m.Model == model {
-				return &m, nil
-			}
-		}
+	if i, j := findImported(rels, model); i >= 0 {
+		return &rels[i].Models[j], nil
 	}
 	return nil, nil
 }
@@ -193,9 +184,11 @@ func ModelRuns(data string) (map[string]ModelContribution, error) {
 		c.Units++
 		if m.Run != "" && !slices.Contains(c.Runs, m.Run) {
 			c.Runs = append(c.Runs, m.Run)
-			sort.Strings(c.Runs)
 		}
 		out[m.Model] = c
+	}
+	for _, c := range out {
+		slices.Sort(c.Runs)
 	}
 	return out, nil
 }

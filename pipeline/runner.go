@@ -33,6 +33,8 @@ type Runner struct {
 	// writePart writes one dataset part; tests replace it to inject write
 	// failures (a full disk) without filling one.
 	writePart func(w datasetWrite, path string) error
+
+	importedModels map[string]string // read once (see imported)
 }
 
 // ErrStorage marks a unit whose outputs could not be written: the stage stops
@@ -249,7 +251,10 @@ func (r *Runner) imported(u Unit) bool {
 	if u.Model == "" {
 		return false
 	}
-	_, ok := ImportedModels(r.Env.Data)[u.Model]
+	if r.importedModels == nil { // a run imports before its runner exists, so one reading serves it
+		r.importedModels = ImportedModels(r.Env.Data)
+	}
+	_, ok := r.importedModels[u.Model]
 	return ok
 }
 

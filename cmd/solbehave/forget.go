@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -69,7 +70,7 @@ func forget(cmd *cobra.Command, g *globals, model string, yes bool) error {
 	if err := pipeline.Forget(g.data, r); err != nil {
 		return err
 	}
-	if err := views.Build(g.dbPath(), g.env().Warehouse.Root); err != nil {
+	if err := views.Build(g.dbPath(), filepath.Join(g.data, "warehouse")); err != nil {
 		return fmt.Errorf("building %s: %w", g.dbPath(), err)
 	}
 	fmt.Fprintf(out, "removed model %s\n", model)

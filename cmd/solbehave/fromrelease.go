@@ -45,6 +45,6 @@ func takeRelease(cmd *cobra.Command, g *globals, dir string) error {
 	for i, m := range rel.Models {
 		models[i] = m.Model
 	}
-	g.env().Log.Info("starting from a release", "title", rel.Title, "version", rel.Version, "models", models, "corpus", g.corpus)
+	newLoggerTo(g.logw, g.quiet).Info("starting from a release", "title", rel.Title, "version", rel.Version, "models", models, "corpus", g.corpus)
 	return nil
 }

@@ -305,11 +305,9 @@ func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.
 			env.Log.Warn("recording the run's progress", "err", err)
 		}
 	}
-	for _, s := range stages {
-		mark(s.Name(), pipeline.StagePending)
-	}
+	mark("", "") // no stage: writes the file, every stage pending
 	var out []pipeline.Counters
-	for _, s := range stages {
+	for i, s := range stages {
 		mark(s.Name(), pipeline.StageRunning)
 		retried := 0
 		if g.retry {
@@ -326,7 +324,7 @@ func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.
 		}
 		out = append(out, c)
 		mark(s.Name(), pipeline.StageDone)
-		if c.Ran > 0 {
+		if c.Ran > 0 && i < len(stages)-1 { // after the last stage, the run's end builds them
 			if err := views.Build(g.dbPath(), env.Warehouse.Root); err != nil {
 				env.Log.Warn("the views do not show this stage's rows until the run ends", "stage", s.Name(), "err", err)
 			}

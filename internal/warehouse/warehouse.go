@@ -108,7 +108,16 @@ func isSafe(c byte) bool {
 // never written returns no files and no error. Temporary files of writes in
 // progress (or of crashed writes) are not parts and are not listed.
 func (w *Warehouse) Files(dataset string) ([]string, error) {
-	dir := w.DatasetDir(dataset)
+	return w.filesUnder(w.DatasetDir(dataset), dataset)
+}
+
+// PartitionFiles is [Warehouse.Files] within one partition (a contract's
+// parts), reading that folder alone.
+func (w *Warehouse) PartitionFiles(dataset string, parts []Partition) ([]string, error) {
+	return w.filesUnder(filepath.Dir(w.Path(dataset, parts, "part")), dataset)
+}
+
+func (w *Warehouse) filesUnder(dir, dataset string) ([]string, error) {
 	var files []string
 	err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/failure"
@@ -128,16 +127,12 @@ func (c *compiler) regeneratedDefinitions(contractID string) (map[regen.Definiti
 
 // contractRows reads the rows of one contract's parts of a dataset.
 func contractRows[T any](w *warehouse.Warehouse, dataset schemas.Table[T], contractID string) ([]T, error) {
-	files, err := w.Files(dataset.Name())
+	files, err := w.PartitionFiles(dataset.Name(), warehouse.ByContract(contractID))
 	if err != nil {
 		return nil, err
 	}
-	dir := filepath.Dir(w.Path(dataset.Name(), warehouse.ByContract(contractID), "part"))
 	var out []T
 	for _, f := range files {
-		if filepath.Dir(f) != dir {
-			continue
-		}
 		rows, err := warehouse.Read[T](f)
 		if err != nil {
 			return nil, err
