@@ -3,6 +3,7 @@ package pipeline
 import (
 	"sync"
 
+	"github.com/solbehave/solbehave/internal/cpuclock"
 	"github.com/solbehave/solbehave/internal/solc"
 )
 
@@ -10,8 +11,18 @@ import (
 type Engines struct {
 	SolcOptions solc.Options
 
-	solcOnce sync.Once
-	solc     *solc.Manager
+	solcOnce  sync.Once
+	solc      *solc.Manager
+	meterOnce sync.Once
+	meter     *cpuclock.Meter
+}
+
+// Meter returns the run's unit meter: every unit's wall time, its share of
+// the process tree's CPU (solc workers included) and of the solc workers
+// started, however many units run at once.
+func (e *Engines) Meter() *cpuclock.Meter {
+	e.meterOnce.Do(func() { e.meter = cpuclock.NewMeter(e.Solc().Started) })
+	return e.meter
 }
 
 // Solc returns the run's compiler manager (persistent workers, shared by all units).

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -64,6 +65,18 @@ type manifest struct {
 	Run         string            `json:"run,omitempty"`    // the run that wrote it (see manifest_params.go)
 	Params      map[string]string `json:"params,omitempty"` // the fingerprinted parameters it was made with
 	SHA256      map[string]string `json:"sha256,omitempty"` // each file's digest: another file there is not the unit's output
+	Cost
+}
+
+// Cost is what running a unit took (see Engines.Meter): wall and CPU
+// milliseconds (this process and its solc workers; the unit's share when
+// units ran side by side), its share of the solc workers started, and how
+// many jobs the run had.
+type Cost struct {
+	WallMS     int64   `json:"wall_ms,omitempty"`
+	CPUMS      int64   `json:"cpu_ms,omitempty"`
+	SolcStarts float64 `json:"solc_starts,omitempty"`
+	Jobs       int     `json:"jobs,omitempty"`
 }
 
 // Run plans the stage, runs every unit whose fingerprint changed, and
@@ -194,12 +207,12 @@ func (r *Runner) Stored(s Stage, u Unit) (current, failed bool) {
 // unit again before recording it. A failure to store is returned as a
 // retriable "storage" error; nothing is stored then.
 func (r *Runner) RunUnit(ctx context.Context, s Stage, u Unit, holdRetriable bool) (failed bool, err error) {
-	out, uerr := safeRun(ctx, s, r.Env, u)
+	out, cost, uerr := r.meteredRun(ctx, s, u)
 	if uerr != nil && ctx.Err() != nil {
 		return false, uerr // stopped, not failed: stored as nothing, so the next run does it
 	}
 	m := manifest{Unit: u.ID, Contract: u.Contract, Model: u.Model, Owned: u.Files, Stage: s.Name(), Version: s.Version(), Fingerprint: u.Fingerprint,
-		Run: r.Env.Run.id(), Params: r.Env.Run.params(s.Name())}
+		Run: r.Env.Run.id(), Params: r.Env.Run.params(s.Name()), Cost: cost}
 	if uerr != nil {
 		class, retriable := failure.Of(uerr)
 		if retriable && holdRetriable {
@@ -256,6 +269,21 @@ func (r *Runner) imported(u Unit) bool {
 	}
 	_, ok := r.importedModels[u.Model]
 	return ok
+}
+
+// meteredRun runs the unit and says what it cost (nothing measured where
+// the run has no engines).
+func (r *Runner) meteredRun(ctx context.Context, s Stage, u Unit) (*Output, Cost, error) {
+	if r.Env.Engines == nil {
+		out, err := safeRun(ctx, s, r.Env, u)
+		return out, Cost{}, err
+	}
+	meter := r.Env.Engines.Meter()
+	span := meter.Start()
+	out, err := safeRun(ctx, s, r.Env, u)
+	used := meter.Stop(span)
+	return out, Cost{WallMS: used.Wall.Milliseconds(), CPUMS: used.CPU.Milliseconds(),
+		SolcStarts: math.Round(used.Count*1000) / 1000, Jobs: max(1, r.Env.Jobs)}, err
 }
 
 func safeRun(ctx context.Context, s Stage, env *Env, u Unit) (out *Output, err error) {

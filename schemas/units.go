@@ -18,7 +18,11 @@ type UnitRow struct {
 	Params      string `parquet:"params"`
 	Failed      bool   `parquet:"failed"`
 	Files       string `parquet:"files"`
+	WallMS      int64   `parquet:"wall_ms"`
+	CPUMS       int64   `parquet:"cpu_ms"`
+	SolcStarts  float64 `parquet:"solc_starts"`
+	Jobs        int64   `parquet:"jobs"`
 }
 
 // Units is the units dataset: rows of UnitRow.
-var Units = Define[UnitRow](Dataset{Name: "units", RunRecord: true, Volatile: []string{"run_id"}, Doc: unitsDoc})
+var Units = Define[UnitRow](Dataset{Name: "units", RunRecord: true, Volatile: []string{"run_id", "wall_ms", "cpu_ms", "solc_starts", "jobs"}, Doc: unitsDoc})

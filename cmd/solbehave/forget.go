@@ -3,14 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
 	"github.com/solbehave/solbehave/cmd/solbehave/stagelist"
-	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -70,8 +68,8 @@ func forget(cmd *cobra.Command, g *globals, model string, yes bool) error {
 	if err := pipeline.Forget(g.data, r); err != nil {
 		return err
 	}
-	if err := views.Build(g.dbPath(), filepath.Join(g.data, "warehouse")); err != nil {
-		return fmt.Errorf("building %s: %w", g.dbPath(), err)
+	if err := g.buildViews(); err != nil {
+		return err
 	}
 	fmt.Fprintf(out, "removed model %s\n", model)
 	return nil

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -202,8 +203,8 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err := g.recordPlans(cmd, env, shard, stages); err != nil {
 		return err
 	}
-	if err := views.Build(g.dbPath(), env.Warehouse.Root); err != nil {
-		return fmt.Errorf("building %s: %w", g.dbPath(), err)
+	if err := g.buildViews(); err != nil {
+		return err
 	}
 	if err := printSummary(cmd, g, stageNames(stages)); err != nil {
 		return err
@@ -325,10 +326,22 @@ func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.
 		out = append(out, c)
 		mark(s.Name(), pipeline.StageDone)
 		if c.Ran > 0 && i < len(stages)-1 { // after the last stage, the run's end builds them
-			if err := views.Build(g.dbPath(), env.Warehouse.Root); err != nil {
+			if err := g.buildViews(); err != nil {
 				env.Log.Warn("the views do not show this stage's rows until the run ends", "stage", s.Name(), "err", err)
 			}
 		}
 	}
 	return out, nil
+}
+
+// buildViews rewrites the units dataset from the manifests (what each unit
+// cost) and rebuilds the DuckDB views over the data folder's warehouse.
+func (g *globals) buildViews() error {
+	if err := pipeline.WriteUnits(g.data); err != nil {
+		return fmt.Errorf("writing the units dataset: %w", err)
+	}
+	if err := views.Build(g.dbPath(), filepath.Join(g.data, "warehouse")); err != nil {
+		return fmt.Errorf("building %s: %w", g.dbPath(), err)
+	}
+	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/cmd/solbehave/stagelist"
+	"github.com/solbehave/solbehave/internal/cpuclock"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
@@ -66,9 +67,9 @@ func (s timedStage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Uni
 
 func (s timedStage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*pipeline.Output, error) {
 	solc := env.Engines.Solc()
-	starts, start := solc.Started(), treeCPU()
+	starts, start := solc.Started(), cpuclock.Tree()
 	out, err := s.Stage.Run(ctx, env, u)
-	cpu := treeCPU() - start
+	cpu := cpuclock.Tree() - start
 	s.mu.Lock()
 	*s.log = append(*s.log, unitCPU{Stage: s.Name(), Unit: u.ID, Contract: u.Contract, CPU: cpu, Starts: solc.Started() - starts})
 	s.mu.Unlock()
@@ -120,9 +121,9 @@ func (b *bencher) measureCosts(ctx context.Context, entries []etherscan.Entry) (
 		if s.Name() == "vuln" {
 			t.keep = firstSamples(b.cfg.Projection.VulnSamples)
 		}
-		start := treeCPU()
+		start := cpuclock.Tree()
 		c, err := runner.Run(ctx, t)
-		run.stageCPU[s.Name()] = treeCPU() - start
+		run.stageCPU[s.Name()] = cpuclock.Tree() - start
 		run.stages = append(run.stages, s.Name())
 		fmt.Fprintf(b.log, "bench: cost run: %s %d unit(s), %d failed, %.1f CPU-s\n", s.Name(), c.Ran, c.Failed, run.stageCPU[s.Name()].Seconds())
 		if err != nil {

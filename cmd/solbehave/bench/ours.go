@@ -3,10 +3,10 @@ package bench
 import (
 	"context"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/cpuclock"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/schemas"
@@ -23,18 +23,9 @@ type timing struct {
 // one's garbage.
 func measure(f func()) timing {
 	runtime.GC()
-	cpu, wall := processCPU(), time.Now()
+	cpu, wall := cpuclock.Process(), time.Now()
 	f()
-	return timing{Wall: time.Since(wall), CPU: processCPU() - cpu}
-}
-
-// processCPU is the user and system time this process has used.
-func processCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	return timing{Wall: time.Since(wall), CPU: cpuclock.Process() - cpu}
 }
 
 // replayOurs replays txs on a fork of h (the post-deployment state, with h's

@@ -18,6 +18,7 @@ import (
 	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -196,14 +197,7 @@ func releaseRun(r schemas.RunRow) schemas.RunRow {
 
 // writeUnits writes the manifests as the units dataset.
 func (p *Publisher) writeUnits(context.Context, *sql.DB) error {
-	rows := make([]schemas.UnitRow, 0, len(p.manifests))
-	for _, m := range p.manifests {
-		params, _ := json.Marshal(m.Params)
-		files, _ := json.Marshal(m.Files)
-		rows = append(rows, schemas.UnitRow{Stage: m.Stage, Unit: m.Unit, ContractID: m.Contract, Model: m.Model, Version: m.Version,
-			Fingerprint: m.Fingerprint, RunID: m.Run, Params: string(params), Failed: m.Failed, Files: string(files)})
-	}
-	return warehouse.Write(filepath.Join(p.Out, File(schemas.Units.Name())), rows)
+	return warehouse.Write(filepath.Join(p.Out, File(schemas.Units.Name())), pipeline.UnitRows(p.manifests))
 }
 
 // pointers are the columns whose values name files under the data folder:

@@ -1,4 +1,4 @@
-package bench
+package cpuclock
 
 import (
 	"bytes"
@@ -12,14 +12,14 @@ import (
 // clockTicks is Linux's USER_HZ, the unit of /proc/<pid>/stat's times.
 const clockTicks = 100
 
-// treeCPU is the user and system time of this process and of every process
+// Tree is the user and system time of this process and of every process
 // it started: the ones still running (the persistent solc workers, read from
 // /proc) and the ones already waited for (RUSAGE_CHILDREN). A unit's cost is
 // the difference of two readings around it, so compiles done in a Node
 // worker count as much as the Go code's own work. Where /proc cannot be read,
 // living children are left out.
-func treeCPU() time.Duration {
-	total := processCPU()
+func Tree() time.Duration {
+	total := Process()
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) == nil {
 		total += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
@@ -27,7 +27,7 @@ func treeCPU() time.Duration {
 	return total + descendantsCPU(os.Getpid())
 }
 
-// procStat is what treeCPU reads of one /proc/<pid>/stat.
+// procStat is what Tree reads of one /proc/<pid>/stat.
 type procStat struct {
 	ppid       int
 	cpu        time.Duration // utime + stime
@@ -88,4 +88,13 @@ func parseProcStat(b []byte) (procStat, bool) {
 		cpu:        time.Duration(n(14)+n(15)) * tick,
 		childrenCP: time.Duration(n(16)+n(17)) * tick,
 	}, true
+}
+
+// Process is the user and system time this process has used.
+func Process() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
