@@ -63,7 +63,7 @@ func newRootWithGlobals() (*cobra.Command, *globals) {
 
 	stages := stagelist.All()
 	root.AddCommand(newStagesCmd(stages), newRunCmd(g, stages), newRetryCmd(g, stages), newSQLCmd(g),
-		newErrorsCmd(g), newStatusCmd(g, stages), newDigestCmd(g), newBenchCmd(g), newForgetCmd(g))
+		newErrorsCmd(g), newStatusCmd(g, stages), newDigestCmd(g), newBenchCmd(g), newForgetCmd(g), newCostCmd(g)) // cost.go
 	root.AddCommand(newWorkerCmd(g), newTemporalCmd())                         // temporal.go
 	root.AddCommand(newExportCmd(g), newPublishCmd(g, stages), newViewsCmd(g)) // export.go, publish.go
 	root.AddCommand(newConfigCmd(g, stages), newVersionCmd())                  // config.go, version.go
@@ -93,7 +93,7 @@ const (
 var globalFlags = map[string]int{
 	"run": flagsRun, "retry": flagsRun, "config": flagsRun,
 	"status": flagData | flagCorpus | flagSeed | flagShard,
-	"sql":    flagData, "errors": flagData, "forget": flagData, "export": flagData, "views": flagData, "digest": flagData,
+	"sql":    flagData, "errors": flagData, "forget": flagData, "export": flagData, "views": flagData, "digest": flagData, "cost": flagData | flagSeed,
 	"publish": flagData | flagCorpus,
 	"bench":   flagData | flagCorpus | flagSeed | flagJobs,
 	"worker":  flagData | flagCorpus | flagJobs | flagQuiet,

@@ -13,6 +13,7 @@ import (
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/projection"
 	"github.com/solbehave/solbehave/internal/solc"
 )
 
@@ -101,9 +102,9 @@ type bencher struct {
 	hardhat    *Hardhat
 	notes      []string
 	start      time.Time
-	loadStart  string      // /proc/loadavg when the run began
-	projection *Projection // nil until the cost run is done
-	previous   *Report     // latest.json as the run found it (nil: none)
+	loadStart  string                 // /proc/loadavg when the run began
+	projection *projection.Projection // nil until the cost run is done
+	previous   *Report                // latest.json as the run found it (nil: none)
 }
 
 // Run measures every engine on the corpus and returns the report (also
@@ -166,11 +167,9 @@ func (b *bencher) runProjection(ctx context.Context, entries []etherscan.Entry) 
 	if err != nil {
 		return err
 	}
-	m, err := readMeasured(run)
-	if err != nil {
-		return fmt.Errorf("bench: reading the cost run: %w", err)
+	if b.projection, err = run.project(ctx, b.cfg.Projection.Cores, TemporalOverheadMS(b.previous)); err != nil {
+		return fmt.Errorf("bench: projecting from the cost run: %w", err)
 	}
-	b.projection = project(m, Paper, run, b.cfg.Projection.Cores, TemporalOverheadMS(b.previous))
 	return nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/projection"
 )
 
 const demoCorpus = "../../../data/corpus/demo"
@@ -72,7 +73,7 @@ func TestSmoke(t *testing.T) {
 
 // checkProjection: the cost run measured every stage, and the projection
 // costs each one in the total (vuln beside it) and adds them up.
-func checkProjection(t *testing.T, p *Projection) {
+func checkProjection(t *testing.T, p *projection.Projection) {
 	t.Helper()
 	if p == nil {
 		t.Fatal("latest.json has no projection")

@@ -10,70 +10,49 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
-	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/cmd/solbehave/stagelist"
 	"github.com/solbehave/solbehave/internal/cpuclock"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/projection"
+	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
-// unitCPU is the CPU one unit of a stage took (treeCPU around Stage.Run)
-// and the solc workers it started (each a compiler load and warm-up).
-type unitCPU struct {
-	Stage, Unit, Contract string
-	CPU                   time.Duration
-	Starts                int64
+// ProjectionConfig is the cost run behind the projection.
+type ProjectionConfig struct {
+	Samples     int      // k mutant samples per kept contract (0: no projection)
+	VulnSamples int      // samples per kept contract the vuln stage analyses (0: none)
+	Only        bool     // measure the projection alone, not the engines
+	Cores       []int    // core counts the wall time is projected on
+	Args        []string // further `solbehave run` flags (the smoke bench's small budgets)
 }
 
-// costRun is what the pipeline at the paper's parameters cost on a corpus:
-// every unit's CPU, each stage's whole CPU (planning and writing included),
-// and the scratch data folder its rows are in.
+// costRun is the pipeline at the paper's parameters on a corpus: an
+// ordinary run in a scratch data folder (its units record their cost), and
+// each stage's whole CPU (planning and writing included).
 type costRun struct {
-	units    []unitCPU
-	stageCPU map[string]time.Duration
-	stages   []string // in the order they ran
+	stageCPU map[string]float64
 	data     string
 	corpus   string
 	args     []string // the `solbehave run` flags it ran with
 }
 
-// timedStage runs a stage through the runner, recording each unit's CPU;
-// keep, when set, chooses the planned units that run at all.
-type timedStage struct {
+// keptStage is a stage whose planned units keep chooses.
+type keptStage struct {
 	pipeline.Stage
 	keep func(pipeline.Unit) bool
-	mu   *sync.Mutex
-	log  *[]unitCPU
 }
 
-func (s timedStage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
+func (s keptStage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
 	units, err := s.Stage.Plan(ctx, env)
-	if err != nil || s.keep == nil {
+	if err != nil {
 		return units, err
 	}
-	var kept []pipeline.Unit
-	for _, u := range units {
-		if s.keep(u) {
-			kept = append(kept, u)
-		}
-	}
-	return kept, nil
-}
-
-func (s timedStage) Run(ctx context.Context, env *pipeline.Env, u pipeline.Unit) (*pipeline.Output, error) {
-	solc := env.Engines.Solc()
-	starts, start := solc.Started(), cpuclock.Tree()
-	out, err := s.Stage.Run(ctx, env, u)
-	cpu := cpuclock.Tree() - start
-	s.mu.Lock()
-	*s.log = append(*s.log, unitCPU{Stage: s.Name(), Unit: u.ID, Contract: u.Contract, CPU: cpu, Starts: solc.Started() - starts})
-	s.mu.Unlock()
-	return out, err
+	return slices.DeleteFunc(units, func(u pipeline.Unit) bool { return !s.keep(u) }), nil
 }
 
 // costStages are the stages the cost run times, in pipeline order: all but
@@ -92,13 +71,14 @@ func costArgs(cfg ProjectionConfig) []string {
 }
 
 // measureCosts runs the stages over the corpus in a scratch folder, one unit
-// at a time (so a unit's CPU is its own), each stage forced.
+// at a time (so a unit's CPU is its own), each stage forced; the runner
+// records every unit's cost in its manifest.
 func (b *bencher) measureCosts(ctx context.Context, entries []etherscan.Entry) (*costRun, error) {
 	scratch, err := os.MkdirTemp("", "solbench-costs-")
 	if err != nil {
 		return nil, err
 	}
-	run := &costRun{stageCPU: map[string]time.Duration{}, data: filepath.Join(scratch, "data"), args: costArgs(b.cfg.Projection)}
+	run := &costRun{stageCPU: map[string]float64{}, data: filepath.Join(scratch, "data"), args: costArgs(b.cfg.Projection)}
 	if run.corpus, err = b.costCorpus(scratch, entries); err != nil {
 		return run, err
 	}
@@ -115,17 +95,14 @@ func (b *bencher) measureCosts(ctx context.Context, entries []etherscan.Entry) (
 		Warehouse: warehouse.New(filepath.Join(run.data, "warehouse")), Engines: &pipeline.Engines{}}
 	defer env.Engines.Close()
 	runner := &pipeline.Runner{Env: env, Force: true}
-	var mu sync.Mutex
 	for _, s := range stages {
-		t := timedStage{Stage: s, mu: &mu, log: &run.units}
 		if s.Name() == "vuln" {
-			t.keep = firstSamples(b.cfg.Projection.VulnSamples)
+			s = keptStage{Stage: s, keep: firstSamples(b.cfg.Projection.VulnSamples)}
 		}
 		start := cpuclock.Tree()
-		c, err := runner.Run(ctx, t)
-		run.stageCPU[s.Name()] = cpuclock.Tree() - start
-		run.stages = append(run.stages, s.Name())
-		fmt.Fprintf(b.log, "bench: cost run: %s %d unit(s), %d failed, %.1f CPU-s\n", s.Name(), c.Ran, c.Failed, run.stageCPU[s.Name()].Seconds())
+		c, err := runner.Run(ctx, s)
+		run.stageCPU[s.Name()] = (cpuclock.Tree() - start).Seconds()
+		fmt.Fprintf(b.log, "bench: cost run: %s %d unit(s), %d failed, %.1f CPU-s\n", s.Name(), c.Ran, c.Failed, run.stageCPU[s.Name()])
 		if err != nil {
 			return run, fmt.Errorf("bench: cost run: %s: %w", s.Name(), err)
 		}
@@ -133,8 +110,8 @@ func (b *bencher) measureCosts(ctx context.Context, entries []etherscan.Entry) (
 	return run, nil
 }
 
-// firstSamples keeps the vuln units of samples 0..n-1 (no originals: the
-// projection costs samples, and an original costs as much as a sample).
+// firstSamples keeps the vuln units of samples 0..n-1 (no originals: an
+// original costs as much as a sample).
 func firstSamples(n int) func(pipeline.Unit) bool {
 	return func(u pipeline.Unit) bool {
 		parts := strings.Split(u.ID, "/")
@@ -191,4 +168,23 @@ func (r *costRun) Close() {
 	if r != nil && r.data != "" {
 		os.RemoveAll(filepath.Dir(r.data))
 	}
+}
+
+// project projects the paper's evaluation from the cost run's units, the
+// way `solbehave cost` does from any data folder.
+func (r *costRun) project(ctx context.Context, cores []int, overheadMS float64) (*projection.Projection, error) {
+	if err := pipeline.WriteUnits(r.data); err != nil {
+		return nil, err
+	}
+	db, err := views.OpenInMemory(filepath.Join(r.data, "warehouse"))
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	m, err := projection.Read(ctx, db)
+	if err != nil {
+		return nil, err
+	}
+	return projection.Project(m, projection.Paper, projection.Options{Cores: cores, OverheadMS: overheadMS,
+		Args: r.args, StageCPU: r.stageCPU, Seed: 42}), nil
 }

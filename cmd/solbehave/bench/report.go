@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
+	"github.com/solbehave/solbehave/internal/projection"
 )
 
 // SchemaVersion names the layout of latest.json.
@@ -44,7 +45,7 @@ type Report struct {
 	Notes     []string         `json:"notes"`    // what was left out, and why
 	// Projection is the paper's evaluation costed from measured unit costs
 	// (absent when the run made none).
-	Projection *Projection `json:"projection,omitempty"`
+	Projection *projection.Projection `json:"projection,omitempty"`
 }
 
 // Machine is where the figures were measured.

@@ -148,38 +148,3 @@ func clip(s string, n int) string {
 	}
 	return s[:n-1] + "…"
 }
-
-// PrintTable writes the projection: each unit cost, its fit and projected
-// CPU-hours, the total against the goal, and the wall time on N cores.
-func (p *Projection) PrintTable(w io.Writer) {
-	fmt.Fprintf(w, "projection of the paper's evaluation, LLM generation apart (cost run: solbehave run %s; CPU of one unit at a time):\n", strings.Join(p.Args, " "))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "stage\tunit\tmeasured\tmean CPU s\tfit (warm units): a + b x size (r2)\tCPU s/unit\tunits\tworker starts x CPU s\tCPU-h\t")
-	for _, c := range p.Stages {
-		h := fmt.Sprintf("%.3f", c.CPUHours)
-		if c.Beside {
-			h += " (beside)"
-		}
-		starts := "-"
-		if c.WorkerStarts > 0 {
-			starts = fmt.Sprintf("%.0f x %.2f", c.WorkerStarts, c.StartCPU)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f + %.4f x %s (%.2f)\t%.3f\t%.0f\t%s\t%s\t\n", c.Stage, clip(c.Unit, 40), c.Measured, c.MeanCPU,
-			c.Fit.Intercept, c.Fit.Slope, c.Size, c.Fit.R2, c.PerUnit, c.Units, starts, h)
-	}
-	tw.Flush()
-	met := "not met"
-	if p.Met {
-		met = "met"
-	}
-	fmt.Fprintf(w, "total %.2f CPU-hours (goal %s: %s)", p.TotalCPUHours, p.Goal, met)
-	for _, s := range sortedStages(p.BesideCPUHours) {
-		fmt.Fprintf(w, "; beside the total: %s %.2f CPU-hours", s, p.BesideCPUHours[s])
-	}
-	fmt.Fprintln(w)
-	var walls []string
-	for _, x := range p.Wall {
-		walls = append(walls, fmt.Sprintf("%d cores %.2f h", x.Cores, x.Hours))
-	}
-	fmt.Fprintf(w, "wall time through Temporal workers (--jobs = cores, %.0f ms/unit overhead): %s\n", p.TemporalOverheadMS, strings.Join(walls, ", "))
-}

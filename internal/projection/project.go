@@ -1,40 +1,50 @@
-package bench
+package projection
 
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
-	"strings"
-
-	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
-	"github.com/solbehave/solbehave/internal/subjects"
-	"github.com/solbehave/solbehave/internal/warehouse"
-	"github.com/solbehave/solbehave/schemas"
 )
 
-// ProjectionConfig is the cost run behind the projection.
-type ProjectionConfig struct {
-	Samples     int      // k mutant samples per kept contract (0: no projection)
-	VulnSamples int      // samples per kept contract the vuln stage analyses (0: none)
-	Only        bool     // measure the projection alone, not the engines
-	Cores       []int    // core counts the wall time is projected on
-	Args        []string // further `solbehave run` flags (the smoke bench's small budgets)
+// Goals of the paper's evaluation, LLM generation apart (issue 38): the
+// projected total and the upper end of its 95% interval, in CPU-hours.
+const (
+	CPUGoal     = 5.0
+	CPUGoalHigh = 8.0
+)
+
+// DefaultResamples is the bootstrap's B.
+const DefaultResamples = 1000
+
+// Options are what a projection adds to the measured units.
+type Options struct {
+	Cores      []int              // core counts the wall time is given for
+	OverheadMS float64            // Temporal's overhead per unit (0: not measured)
+	Args       []string           // the measured run's `solbehave run` flags, as shown
+	StageCPU   map[string]float64 // each stage's whole CPU the measuring run took (the bench's), as shown
+	Resamples  int                // bootstrap resamples (0: DefaultResamples)
+	Seed       int64              // the bootstrap's seed (the run's)
 }
 
-// CPUGoal is the issue's goal for the paper's evaluation, LLM generation apart.
-const CPUGoal = 8.0
-
-// Projection is the paper's evaluation costed from the unit costs measured
-// on the bench's corpus: latest.json's `projection`.
+// Projection is an evaluation costed from the unit costs a run recorded:
+// `solbehave cost` prints it and latest.json's `projection` holds the bench's.
 type Projection struct {
-	Args        []string `json:"args"` // the cost run's `solbehave run` flags over the stages' defaults
+	Target      string   `json:"target"` // what is projected: the paper's evaluation, or a run like the measured one
+	Args        []string `json:"args"`   // the measured run's `solbehave run` flags over the stages' defaults
 	Assumptions []string `json:"assumptions"`
-	// MeasuredCPUSeconds is what the cost run itself spent, per stage.
+	// MeasuredCPUSeconds is what the measuring run itself spent, per stage.
 	MeasuredCPUSeconds map[string]float64 `json:"measured_cpu_seconds"`
 	Stages             []StageCost        `json:"stages"`
 	CPUHours           map[string]float64 `json:"cpu_hours"`
-	TotalCPUHours      float64            `json:"total_cpu_hours"`
+	// CPUHoursInterval is each stage's 95% percentile bootstrap interval
+	// (the measured units resampled within each kind, B times, seeded).
+	CPUHoursInterval map[string][2]float64 `json:"cpu_hours_interval"`
+	TotalCPUHours    float64               `json:"total_cpu_hours"`
+	TotalInterval    [2]float64            `json:"total_cpu_hours_interval"`
+	Resamples        int                   `json:"resamples"`
+	// TooFew names the stages whose fits rest on fewer units than the floor.
+	TooFew []string `json:"too_few,omitempty"`
 	// BesideCPUHours are costed stages outside the paper's evaluation (vuln
 	// on every original and compiling sample), left out of the total.
 	BesideCPUHours map[string]float64 `json:"beside_cpu_hours"`
@@ -42,7 +52,7 @@ type Projection struct {
 	// TemporalOverheadMS is the Temporal overhead per unit the wall time
 	// includes (0: not measured yet; `make bench-temporal` measures it).
 	TemporalOverheadMS float64 `json:"temporal_overhead_ms_per_unit"`
-	Goal               string  `json:"goal"`
+	Goal               string  `json:"goal,omitempty"`
 	Met                bool    `json:"met"`
 }
 
@@ -64,6 +74,9 @@ type StageCost struct {
 	WorkerStarts float64 `json:"worker_starts,omitempty"`
 	CPUHours     float64 `json:"cpu_hours"`
 	Beside       bool    `json:"beside,omitempty"` // not in the total
+	// TooFew says, when the fit rests on fewer units than the floor, how
+	// many would be enough.
+	TooFew string `json:"too_few,omitempty"`
 }
 
 // Fit is cpu_s = Intercept + Slope*size, least squares over the measured
@@ -119,12 +132,6 @@ func fitLine(ps []point) Fit {
 	return f
 }
 
-// measured is what the projection reads of a cost run, per unit kind.
-type measured struct {
-	functions map[string]float64 // contract -> non-trivial functions (chain count)
-	points    map[string][]point // stage cost name -> (size, CPU s) per unit
-}
-
 // costKinds name the unit costs, in the order the table lists them.
 const (
 	kindCrawl     = "crawl"
@@ -141,147 +148,6 @@ const (
 	kindO3        = "o3"
 	kindVuln      = "vuln"
 )
-
-// readMeasured turns a cost run's unit CPU and rows into per-unit points.
-func readMeasured(run *costRun) (*measured, error) {
-	w := warehouse.New(run.data + "/warehouse")
-	contracts, err := warehouse.ReadDataset(w, schemas.Contracts)
-	if err != nil {
-		return nil, err
-	}
-	m := &measured{functions: map[string]float64{}, points: map[string][]point{}}
-	for _, c := range contracts {
-		m.functions[c.ContractID] = float64(c.NNontrivialFunctions)
-	}
-	samples, err := warehouse.ReadDataset(w, schemas.Samples)
-	if err != nil {
-		return nil, err
-	}
-	generated := map[string]int{} // contract/model -> samples compiled in that unit
-	for _, s := range samples {
-		generated[s.ContractID+"/"+s.Model]++
-	}
-	compiling, err := subjects.CompilingSamples(w)
-	if err != nil {
-		return nil, err
-	}
-	txs, err := replayedTxs(run, compiling)
-	if err != nil {
-		return nil, err
-	}
-	for _, u := range run.units {
-		x, y := m.functions[u.Contract], u.CPU.Seconds()
-		n := float64(len(compiling[u.Contract]))
-		switch u.Stage {
-		case "crawl", "verify", "skeleton", "dcr", "sequences", "vuln":
-			m.addStarts(u.Stage, x, y, float64(u.Starts))
-		case "compile":
-			if k := float64(generated[u.Unit]); k > 0 {
-				m.addStarts(kindCompile, x, y/k, float64(u.Starts)/k)
-			}
-		case "o2":
-			if n > 0 {
-				m.add(kindO2, txs[u.Contract], y/n)
-			}
-		case "o3":
-			if n > 0 {
-				m.add(kindO3, x, y/n)
-			}
-		}
-	}
-	return m, m.addPairs(w, run)
-}
-
-func (m *measured) add(kind string, x, y float64) { m.addStarts(kind, x, y, 0) }
-
-func (m *measured) addStarts(kind string, x, y, starts float64) {
-	m.points[kind] = append(m.points[kind], point{x, y, starts})
-}
-
-// addPairs splits each O1 unit's CPU over its function pairs in proportion
-// to their wall time (the unit runs them one after another on one
-// goroutine), and counts the fuzzable pairs per sample.
-func (m *measured) addPairs(w *warehouse.Warehouse, run *costRun) error {
-	rows, err := warehouse.ReadDataset(w, schemas.FuzzResults)
-	if err != nil {
-		return err
-	}
-	byUnit := map[string][]schemas.FuzzResult{}
-	perSample := map[string]int{}
-	for _, r := range rows {
-		byUnit[r.ContractID+"/"+r.Model] = append(byUnit[r.ContractID+"/"+r.Model], r)
-		perSample[fmt.Sprintf("%s/%s/%d", r.ContractID, r.Model, r.Sample)]++
-	}
-	for key, n := range perSample {
-		contract := key[:strings.Index(key, "/")]
-		m.add(kindO1Pairs, m.functions[contract], float64(n))
-	}
-	for _, u := range run.units {
-		if u.Stage != "o1" {
-			continue
-		}
-		pairs := byUnit[u.Unit]
-		total := 0.0
-		for _, r := range pairs {
-			total += float64(r.ElapsedMS + 1)
-		}
-		for _, r := range pairs {
-			if r.StopReason == schemas.StopUndeployed || r.StopReason == schemas.StopSameCode || r.Error != "" {
-				continue // no campaign ran: a model's equivalent pair is costed as a full campaign
-			}
-			kind := kindO1Neq
-			if r.Equivalent {
-				kind = kindO1Eq
-			}
-			m.add(kind, m.functions[u.Contract], u.CPU.Seconds()*float64(r.ElapsedMS+1)/total)
-		}
-	}
-	return nil
-}
-
-// replayedTxs is, per contract with compiling samples, how many recorded
-// transactions O2 replays: its history after the creation, up to the budget.
-func replayedTxs(run *costRun, compiling map[string][]schemas.Sample) (map[string]float64, error) {
-	budget := flagInt(run.args, "o2-budget", Paper.O2Txs)
-	client, err := etherscan.NewRecorded(run.corpus)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := etherscan.ListCorpus(run.corpus)
-	if err != nil {
-		return nil, err
-	}
-	out := map[string]float64{}
-	for _, e := range entries {
-		if len(compiling[e.ID]) == 0 {
-			continue
-		}
-		if rec, err := deploy.Load(client, e, budget); err == nil {
-			out[e.ID] = float64(len(rec.Txs))
-		}
-	}
-	return out, nil
-}
-
-// flagInt is the value of --name in args, else def.
-func flagInt(args []string, name string, def int) int {
-	for i, a := range args {
-		var v string
-		switch {
-		case a == "--"+name && i+1 < len(args):
-			v = args[i+1]
-		case strings.HasPrefix(a, "--"+name+"="):
-			v = strings.TrimPrefix(a, "--"+name+"=")
-		default:
-			continue
-		}
-		var n int
-		if _, err := fmt.Sscan(v, &n); err == nil {
-			return n
-		}
-	}
-	return def
-}
 
 // warmFit fits the units that started no solc worker (when at least two
 // did not), and prices a worker start: what the units that started one
@@ -328,9 +194,9 @@ func lessStarts(ps []point, price float64) []point {
 
 // startPrice is a solc worker start's CPU as priced by the first compiling
 // stage whose warm units can price it.
-func startPrice(m *measured) float64 {
+func startPrice(points map[string][]point) float64 {
 	for _, kind := range []string{kindVerify, kindSkeleton, kindCompile} {
-		if _, price := warmFit(m.points[kind], 0); price > 0 {
+		if _, price := warmFit(points[kind], 0); price > 0 {
 			return price
 		}
 	}
@@ -346,22 +212,116 @@ func atMix(f Fit, mix []SizeShare) float64 {
 	return s
 }
 
-// project scales the measured unit costs to the paper's evaluation.
-func project(m *measured, p PaperScale, run *costRun, cores []int, overheadMS float64) *Projection {
-	pr := &Projection{Args: run.args, MeasuredCPUSeconds: map[string]float64{}, CPUHours: map[string]float64{},
-		BesideCPUHours: map[string]float64{}, Goal: fmt.Sprintf("< %g CPU-hours (LLM generation apart)", CPUGoal),
-		Assumptions: projectionAssumptions(p)}
-	for stage, d := range run.stageCPU {
-		pr.MeasuredCPUSeconds[stage] = round2(d.Seconds())
+// Project scales the measured unit costs to the evaluation p, with a 95%
+// interval per stage and for the total.
+func Project(m *Measured, p Scale, opt Options) *Projection {
+	pr := &Projection{Target: p.Name, Args: opt.Args, MeasuredCPUSeconds: map[string]float64{}, Assumptions: projectionAssumptions(p)}
+	for stage, sec := range opt.StageCPU {
+		pr.MeasuredCPUSeconds[stage] = round2(sec)
 	}
-	pairs := atMixFit(m, kindO1Pairs, p.KeptMix)
-	if len(m.points[kindO1Neq]) == 0 && len(m.points[kindO1Eq]) > 0 {
-		m.points[kindO1Neq] = m.points[kindO1Eq]
-		pr.Assumptions = append(pr.Assumptions, "o1: no non-equivalent pair was measured; those pairs are costed as equivalent ones (a full campaign)")
+	e := estimate(m.points, p)
+	pr.Stages, pr.CPUHours, pr.BesideCPUHours, pr.TotalCPUHours = e.rows, roundAll(e.hours), roundAll(e.beside), round4(e.total)
+	pr.Assumptions = append(pr.Assumptions, e.notes...)
+	pr.setIntervals(m, p, opt)
+	for i, c := range pr.Stages {
+		if floor := unitFloor(c.Stage); c.Measured < floor {
+			pr.Stages[i].TooFew = fmt.Sprintf("too few units: %d measured, %d would be enough", c.Measured, floor)
+			if !slices.Contains(pr.TooFew, c.Stage) {
+				pr.TooFew = append(pr.TooFew, c.Stage)
+			}
+		}
 	}
-	shared := startPrice(m)
+	if p.Name == Paper.Name {
+		pr.Goal = fmt.Sprintf("≤ %g CPU-hours, the interval's upper end ≤ %g (LLM generation apart)", CPUGoal, CPUGoalHigh)
+		pr.Met = pr.TotalCPUHours <= CPUGoal && pr.TotalInterval[1] <= CPUGoalHigh
+	}
+	pr.SetWall(opt.Cores, opt.OverheadMS)
+	return pr
+}
+
+// unitFloor is how many measured units a stage's fit needs before its
+// projection means much: 10 contracts for a stage costed per contract, 30
+// samples (or pairs) for one costed per sample.
+func unitFloor(stage string) int {
+	switch stage {
+	case "crawl", "verify", "skeleton", "dcr", "sequences":
+		return 10
+	}
+	return 30
+}
+
+// setIntervals resamples the measured points of every kind with
+// replacement, B times, and takes each stage's and the total's 2.5th and
+// 97.5th percentiles.
+func (pr *Projection) setIntervals(m *Measured, p Scale, opt Options) {
+	b := opt.Resamples
+	if b <= 0 {
+		b = DefaultResamples
+	}
+	pr.Resamples = b
+	rng := rand.New(rand.NewPCG(uint64(opt.Seed), 0x50726f6a))
+	kinds := sortedKeys(m.points)
+	stages := map[string][]float64{}
+	var totals []float64
+	for range b {
+		resampled := make(map[string][]point, len(kinds))
+		for _, k := range kinds {
+			ps := m.points[k]
+			r := make([]point, len(ps))
+			for i := range r {
+				r[i] = ps[rng.IntN(len(ps))]
+			}
+			resampled[k] = r
+		}
+		e := estimate(resampled, p)
+		for stage, h := range e.hours {
+			stages[stage] = append(stages[stage], h)
+		}
+		for stage, h := range e.beside {
+			stages[stage] = append(stages[stage], h)
+		}
+		totals = append(totals, e.total)
+	}
+	pr.CPUHoursInterval = map[string][2]float64{}
+	for stage, hs := range stages {
+		pr.CPUHoursInterval[stage] = percentiles(hs)
+	}
+	pr.TotalInterval = percentiles(totals)
+}
+
+// percentiles are the 2.5th and 97.5th percentiles of xs (nearest rank).
+func percentiles(xs []float64) [2]float64 {
+	slices.Sort(xs)
+	at := func(q float64) float64 {
+		i := int(math.Ceil(q*float64(len(xs)))) - 1
+		return round4(xs[min(max(i, 0), len(xs)-1)])
+	}
+	return [2]float64{at(0.025), at(0.975)}
+}
+
+// estimation is one projection's figures, before any interval.
+type estimation struct {
+	rows          []StageCost
+	hours, beside map[string]float64
+	total         float64
+	notes         []string
+}
+
+// estimate scales unit costs (points per kind, left unchanged) to p.
+func estimate(measured map[string][]point, p Scale) estimation {
+	points := make(map[string][]point, len(measured)+1)
+	for k, ps := range measured {
+		points[k] = ps
+	}
+	e := estimation{hours: map[string]float64{}, beside: map[string]float64{}}
+	pairs := atMix(fitLine(points[kindO1Pairs]), p.KeptMix)
+	if len(points[kindO1Neq]) == 0 && len(points[kindO1Eq]) > 0 {
+		points[kindO1Neq] = points[kindO1Eq]
+		e.notes = append(e.notes, "o1: no non-equivalent pair was measured; those pairs are costed as equivalent ones (a full campaign)")
+	}
+	shared := startPrice(points)
 	row := func(kind, stage, unit, size string, units float64, mix []SizeShare, x *float64, beside bool) {
-		ps := m.points[kind]
+		ps := points[kind]
 		f, perStart := warmFit(ps, shared)
 		per := 0.0
 		if x != nil {
@@ -375,15 +335,17 @@ func project(m *measured, p PaperScale, run *costRun, cores []int, overheadMS fl
 			c.StartCPU = round4(perStart)
 			c.WorkerStarts = min(units, p.WorkerStarts())
 		}
-		c.CPUHours = round4((per*units + c.StartCPU*c.WorkerStarts) / 3600)
-		pr.Stages = append(pr.Stages, c)
+		hours := (per*units + c.StartCPU*c.WorkerStarts) / 3600
+		c.CPUHours = round4(hours)
+		e.rows = append(e.rows, c)
 		if len(ps) == 0 {
-			pr.Assumptions = append(pr.Assumptions, fmt.Sprintf("%s (%s): not measured, costed 0", stage, unit))
+			e.notes = append(e.notes, fmt.Sprintf("%s (%s): not measured, costed 0", stage, unit))
 		}
 		if beside {
-			pr.BesideCPUHours[stage] += c.CPUHours
+			e.beside[stage] += hours
 		} else {
-			pr.CPUHours[stage] += c.CPUHours
+			e.hours[stage] += hours
+			e.total += hours
 		}
 	}
 	fns, o2x := "non-trivial functions", float64(p.O2Txs)
@@ -391,22 +353,16 @@ func project(m *measured, p PaperScale, run *costRun, cores []int, overheadMS fl
 	row(kindVerify, "verify", "candidate", fns, float64(p.Crawled), p.CrawledMix, nil, false)
 	row(kindSkeleton, "skeleton", "kept contract", fns, float64(p.Kept), p.KeptMix, nil, false)
 	row(kindCompile, "compile", "sample", fns, p.Samples(), p.KeptMix, nil, false)
-	m.points[kindRepair] = m.points[kindCompile] // a repair is one more compile of the sample
+	points[kindRepair] = points[kindCompile] // a repair is one more compile of the sample
 	row(kindRepair, "repair", "sample not compiling raw (its recompile)", fns, p.Repairs(), p.KeptMix, nil, false)
 	row(kindO1Eq, "o1", "equivalent function pair", fns, p.Compiling()*pairs*p.Equivalent, p.KeptMix, nil, false)
 	row(kindO1Neq, "o1", "non-equivalent function pair", fns, p.Compiling()*pairs*(1-p.Equivalent), p.KeptMix, nil, false)
 	row(kindO2, "o2", "compiling sample", "replayed transactions", p.Compiling(), nil, &o2x, false)
 	row(kindDCR, "dcr", "kept contract and extractor (LLM apart: the static extractor's CPU)", fns, float64(p.Kept*p.Models), p.KeptMix, nil, false)
 	row(kindSequences, "sequences", "kept contract and extractor (Algorithm 1, T = 1,000)", fns, float64(p.Kept*p.Models), p.KeptMix, nil, false)
-	row(kindO3, "o3", "compiling sample and graph setting", fns, p.Compiling()*float64(p.O3Settings), p.KeptMix, nil, false)
+	row(kindO3, "o3", "compiling sample and graph setting", fns, p.Compiling()*p.O3Settings, p.KeptMix, nil, false)
 	row(kindVuln, "vuln", "original or compiling sample", fns, float64(p.Kept)+p.Compiling(), p.KeptMix, nil, true)
-	for _, h := range pr.CPUHours {
-		pr.TotalCPUHours += h
-	}
-	pr.TotalCPUHours = round4(pr.TotalCPUHours)
-	pr.Met = pr.TotalCPUHours < CPUGoal
-	pr.SetWall(cores, overheadMS)
-	return pr
+	return e
 }
 
 // SetWall projects the wall time on each core count: the CPU spread over the
@@ -431,21 +387,17 @@ func (pr *Projection) Cores() []int {
 	return out
 }
 
-func atMixFit(m *measured, kind string, mix []SizeShare) float64 {
-	return atMix(fitLine(m.points[kind]), mix)
-}
-
-func projectionAssumptions(p PaperScale) []string {
+func projectionAssumptions(p Scale) []string {
 	return []string{
 		fmt.Sprintf("scale: %d candidates crawled and verified, %d kept, %d models x k = %d (%.0f samples), one repair pass for the %.0f samples not compiling raw (Table I), %.0f compiling samples reach the oracles",
 			p.Crawled, p.Kept, p.Models, p.K, p.Samples(), p.Repairs(), p.Compiling()),
 		fmt.Sprintf("O1: fuzzable function pairs per compiling sample fitted on the measured samples; %.1f%% of them equivalent (paper), the rest non-equivalent, each at its measured cost", 100*p.Equivalent),
-		fmt.Sprintf("O2: every kept contract replays its first %d transactions (the budget); O3: %d graph settings per sample (fixed and matched, §V-D), T = 1,000", p.O2Txs, p.O3Settings),
-		"sizes: costs fitted against contracts.n_nontrivial_functions of the measured contracts and evaluated at Figure 2's distribution (crawled for crawl and verify, kept for the rest; buckets at their middle, 11-20 at the median 16, 31+ at 40)",
+		fmt.Sprintf("O2: every kept contract replays its first %d transactions (the budget); O3: %.2g graph settings per sample (the paper: fixed and matched, §V-D), T = 1,000", p.O2Txs, p.O3Settings),
+		"sizes: costs fitted against contracts.n_nontrivial_functions of the measured contracts and evaluated at the target's distribution (the paper's: Figure 2, crawled for crawl and verify, kept for the rest, buckets at their middle, 11-20 at the median 16, 31+ at 40; a run like the measured one: the measured contracts' own sizes)",
 		"LLM work is apart: generation, repair requests, NatSpec and DCR extraction replies; our side of it (compiles, graph parsing) is costed, the samples are mutants",
-		"per-sample costs of o2 and o3 are unit CPU / compiling samples of the contract, so the original's replay is amortized over k samples here and over ~40 (7 models) in the paper: an overestimate",
+		"per-sample costs of o2 and o3 are the contract's replay CPU (the original's units and every model's) / its compiling samples (o3: / sample replays, one per sample and graph setting), so the original's replay is amortized over the measured samples, over ~40 (7 models) in the paper: an overestimate there",
 		"o1 pair costs split each unit's CPU over its pairs in proportion to their wall time; pairs that ran no campaign (undeployed, same_code) are left out, so every equivalent pair is costed as a full campaign; vuln runs at its default budget, beside the total (our extension)",
-		"CPU is user + system time of this process and its children (the Node solc workers) around each unit, one unit at a time: the machine's load does not change it",
+		"CPU is user + system time of the process and its children (the Node solc workers) around each unit, as the units dataset records it (each unit's share when units ran side by side): the machine's load changes it little; the interval resamples the measured units of each kind (bootstrap, seeded) and says nothing of a machine unlike the measuring one",
 		fmt.Sprintf("solc worker starts are priced apart (their CPU beyond a warm unit's, measured on the units that started one): the runner keeps each job on one compiler while its units last, so a compiling stage starts about one worker per compiler version and job, here %d versions + %d jobs", p.Compilers, p.Jobs),
 	}
 }
@@ -459,6 +411,13 @@ func meanY(ps []point) float64 {
 		s += p.y
 	}
 	return s / float64(len(ps))
+}
+
+func roundAll(m map[string]float64) map[string]float64 {
+	for k, v := range m {
+		m[k] = round4(v)
+	}
+	return m
 }
 
 func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }

@@ -1,13 +1,8 @@
-package bench
+package projection
 
 import (
 	"math"
-	"path/filepath"
 	"testing"
-	"time"
-
-	"github.com/solbehave/solbehave/internal/warehouse"
-	"github.com/solbehave/solbehave/schemas"
 )
 
 func TestFitLine(t *testing.T) {
@@ -29,13 +24,12 @@ func TestFitLine(t *testing.T) {
 // beside the total, and the wall time spreads the total over the cores.
 func TestProjectScalesToThePaper(t *testing.T) {
 	flat := func(y float64) []point { return []point{{3, y, 0}, {8, y, 0}, {16, y, 0}} }
-	m := &measured{points: map[string][]point{
+	m := &Measured{points: map[string][]point{
 		kindCrawl: flat(0.01), kindVerify: flat(1), kindSkeleton: flat(0.5), kindCompile: flat(0.4),
 		kindO1Eq: flat(0.2), kindO1Neq: flat(0.02), kindO1Pairs: flat(10), kindO2: {{1000, 0.05, 0}},
 		kindDCR: flat(0.03), kindSequences: flat(0.3), kindO3: flat(0.04), kindVuln: flat(5),
 	}}
-	run := &costRun{args: []string{"--samples", "10"}}
-	p := project(m, Paper, run, []int{16}, 0)
+	p := Project(m, Paper, Options{Args: []string{"--samples", "10"}, Cores: []int{16}})
 	compiling := 2500 * (0.927 + 0.713 + 0.618 + 0.579 + 0.521 + 0.399 + 0.264) // Table I, repaired
 	repairs := 2500 * (7 - (0.891 + 0.647 + 0.532 + 0.480 + 0.412 + 0.343 + 0.188))
 	want := map[string]float64{
@@ -57,7 +51,7 @@ func TestProjectScalesToThePaper(t *testing.T) {
 	if got, w := p.BesideCPUHours["vuln"], (250+compiling)*5/3600; math.Abs(got-w) > 2e-3 {
 		t.Errorf("vuln beside: %.4f, want %.4f", got, w)
 	}
-	if math.Abs(p.TotalCPUHours-total) > 1e-2 || p.Met != (p.TotalCPUHours < CPUGoal) {
+	if math.Abs(p.TotalCPUHours-total) > 1e-2 || p.Met != (p.TotalCPUHours <= CPUGoal && p.TotalInterval[1] <= CPUGoalHigh) {
 		t.Errorf("total %.4f (met %v), want %.4f", p.TotalCPUHours, p.Met, total)
 	}
 	if len(p.Wall) != 1 || p.Wall[0].Cores != 16 || math.Abs(p.Wall[0].Hours-p.TotalCPUHours/16) > 1e-3 {
@@ -72,8 +66,8 @@ func TestProjectScalesToThePaper(t *testing.T) {
 // Sizes matter: a cost that grows with the function count is evaluated at
 // Figure 2's sizes, not at the measured contracts' mean.
 func TestProjectEvaluatesFitsAtThePaperSizes(t *testing.T) {
-	m := &measured{points: map[string][]point{kindVerify: {{0, 1, 0}, {10, 2, 0}, {20, 3, 0}}}} // 1 + 0.1 x
-	p := project(m, Paper, &costRun{}, nil, 0)
+	m := &Measured{points: map[string][]point{kindVerify: {{0, 1, 0}, {10, 2, 0}, {20, 3, 0}}}} // 1 + 0.1 x
+	p := Project(m, Paper, Options{})
 	perCandidate := 0.0
 	for _, b := range Paper.CrawledMix {
 		perCandidate += b.Share * (1 + 0.1*b.Functions)
@@ -86,8 +80,8 @@ func TestProjectEvaluatesFitsAtThePaperSizes(t *testing.T) {
 // Without a measured non-equivalent pair (a corpus whose mutants all stay
 // equivalent), such pairs are costed as equivalent ones, not as free.
 func TestProjectUnmeasuredNonEquivalentPairs(t *testing.T) {
-	m := &measured{points: map[string][]point{kindO1Eq: {{5, 0.2, 0}}, kindO1Pairs: {{5, 10, 0}}}}
-	p := project(m, Paper, &costRun{}, nil, 0)
+	m := &Measured{points: map[string][]point{kindO1Eq: {{5, 0.2, 0}}, kindO1Pairs: {{5, 10, 0}}}}
+	p := Project(m, Paper, Options{})
 	if want := Paper.Compiling() * 10 * 0.2 / 3600; math.Abs(p.CPUHours["o1"]-want) > 1e-2 {
 		t.Errorf("o1: %.4f CPU-hours, want %.4f (every pair at the equivalent cost)", p.CPUHours["o1"], want)
 	}
@@ -97,8 +91,8 @@ func TestProjectUnmeasuredNonEquivalentPairs(t *testing.T) {
 // the projection costs units at the warm units' fit and prices the starts
 // apart, as many as the evaluation makes (one per compiler version and job).
 func TestProjectPricesWorkerStartsApart(t *testing.T) {
-	m := &measured{points: map[string][]point{kindVerify: {{0, 1, 0}, {10, 2, 0}, {20, 3, 0}, {5, 4.5, 1}, {15, 6.5, 2}}}} // warm: 1 + 0.1 x
-	p := project(m, Paper, &costRun{}, nil, 0)
+	m := &Measured{points: map[string][]point{kindVerify: {{0, 1, 0}, {10, 2, 0}, {20, 3, 0}, {5, 4.5, 1}, {15, 6.5, 2}}}} // warm: 1 + 0.1 x
+	p := Project(m, Paper, Options{})
 	// The cold units spent 4.5 - 1.5 = 3 and 6.5 - 2.5 = 4 over the fit: 7 s for 3 starts.
 	perCandidate := 0.0
 	for _, b := range Paper.CrawledMix {
@@ -117,11 +111,11 @@ func TestProjectPricesWorkerStartsApart(t *testing.T) {
 // per contract), so none runs warm: the starts come out at the price verify's
 // warm units set, not folded into every sample's cost.
 func TestProjectTakesStartsOutAtTheSharedPrice(t *testing.T) {
-	m := &measured{points: map[string][]point{
+	m := &Measured{points: map[string][]point{
 		kindVerify:  {{0, 1, 0}, {10, 1, 0}, {5, 3, 1}},               // warm 1 s; a start costs 2 s
 		kindCompile: {{3, 0.5 + 2.0/10, 0.1}, {16, 0.5 + 2.0/5, 0.2}}, // 0.5 s warm, a start over k samples
 	}}
-	p := project(m, Paper, &costRun{}, nil, 0)
+	p := Project(m, Paper, Options{})
 	starts := float64(Paper.Compilers + Paper.Jobs)
 	if got, want := p.CPUHours["compile"], (17500*0.5+starts*2)/3600; math.Abs(got-want) > 1e-3 {
 		t.Errorf("compile: %.4f CPU-hours, want %.4f (warm samples, starts apart)", got, want)
@@ -131,23 +125,37 @@ func TestProjectTakesStartsOutAtTheSharedPrice(t *testing.T) {
 	}
 }
 
-// A same_code pair ran no campaign: its near-zero share of the unit's CPU
-// must not pass for what an equivalent pair of a model's sample costs.
-func TestPairCostsLeaveOutPairsWithoutACampaign(t *testing.T) {
-	w := warehouse.New(filepath.Join(t.TempDir(), "warehouse"))
-	rows := []schemas.FuzzResult{
-		{ContractID: "c", Model: "m", Sample: 0, Equivalent: true, ElapsedMS: 999, StopReason: "budget"},
-		{ContractID: "c", Model: "m", Sample: 1, Equivalent: true, ElapsedMS: 0, StopReason: schemas.StopSameCode},
+// The interval resamples the measured units: constant costs give an interval
+// of width 0 at the estimate; noisy ones an interval around it; the same
+// seed the same interval; a fit on few units says so.
+func TestProjectIntervals(t *testing.T) {
+	flat := func(y float64) []point { return []point{{3, y, 0}, {8, y, 0}, {16, y, 0}} }
+	m := &Measured{points: map[string][]point{kindVerify: flat(1), kindO2: {{1000, 0.05, 0}}}}
+	p := Project(m, Paper, Options{Seed: 1})
+	if iv := p.CPUHoursInterval["verify"]; iv[0] != p.CPUHours["verify"] || iv[1] != p.CPUHours["verify"] {
+		t.Errorf("flat verify: interval %v, want width 0 at %v", iv, p.CPUHours["verify"])
 	}
-	if err := warehouse.Write(w.Path(schemas.FuzzResults.Name(), nil, "part"), rows); err != nil {
-		t.Fatal(err)
+	var noisy []point
+	for i := range 40 {
+		noisy = append(noisy, point{float64(i % 5), float64(i%7) * 0.3, 0})
 	}
-	m := &measured{functions: map[string]float64{"c": 4}, points: map[string][]point{}}
-	run := &costRun{units: []unitCPU{{Stage: "o1", Unit: "c/m", Contract: "c", CPU: 2 * time.Second}}}
-	if err := m.addPairs(w, run); err != nil {
-		t.Fatal(err)
+	m = &Measured{points: map[string][]point{kindVerify: noisy}}
+	a, b := Project(m, Paper, Options{Seed: 7}), Project(m, Paper, Options{Seed: 7})
+	iv := a.CPUHoursInterval["verify"]
+	if !(iv[0] < a.CPUHours["verify"] && a.CPUHours["verify"] < iv[1]) {
+		t.Errorf("noisy verify %v outside its interval %v", a.CPUHours["verify"], iv)
 	}
-	if eq := m.points[kindO1Eq]; len(eq) != 1 || math.Abs(eq[0].y-2*1000.0/1001) > 1e-9 {
-		t.Errorf("equivalent pair costs %+v, want one campaign at its share of 2 s", eq)
+	if a.TotalInterval != b.TotalInterval || a.TotalInterval[0] >= a.TotalInterval[1] {
+		t.Errorf("same seed, intervals %v and %v", a.TotalInterval, b.TotalInterval)
+	}
+	if a.Resamples != DefaultResamples {
+		t.Errorf("resamples %d", a.Resamples)
+	}
+	tooFew := map[string]bool{}
+	for _, c := range a.Stages {
+		tooFew[c.Stage] = c.TooFew != ""
+	}
+	if tooFew["verify"] || !tooFew["skeleton"] || !tooFew["o2"] {
+		t.Errorf("too few: %v (verify has 40 units, skeleton and o2 none)", tooFew)
 	}
 }

@@ -1,0 +1,120 @@
+package projection
+
+import (
+	"context"
+	"math"
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/views"
+	"github.com/solbehave/solbehave/internal/warehouse"
+	"github.com/solbehave/solbehave/schemas"
+)
+
+// writeRows writes one part of a dataset (partitioned by contract where the
+// dataset is).
+func writeRows[T any](t *testing.T, w *warehouse.Warehouse, d schemas.Table[T], contract string, rows ...T) {
+	t.Helper()
+	var parts []warehouse.Partition
+	if contract != "" {
+		parts = warehouse.ByContract(contract)
+	}
+	if err := warehouse.Write(w.Path(d.Name(), parts, "t"), rows); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// readWarehouse is a small warehouse whose points are known: one kept
+// contract c (4 functions) of two candidates, model m with two compiling
+// samples; its O1 unit ran one campaign and one same_code pair, its O2
+// replayed 10 transactions (the original's unit and the model's), its O3
+// one graph setting.
+func readWarehouse(t *testing.T) *Measured {
+	t.Helper()
+	w := warehouse.New(t.TempDir())
+	unit := func(stage, id, model string, cpuMS int64) schemas.UnitRow {
+		return schemas.UnitRow{Stage: stage, Unit: id, ContractID: "c", Model: model, CPUMS: cpuMS, WallMS: cpuMS, Jobs: 1}
+	}
+	writeRows(t, w, schemas.Units, "",
+		unit("verify", "c", "", 1000), unit("verify", "d", "", 3000),
+		unit("compile", "c/m", "m", 800),
+		unit("o1", "c/m", "m", 2000),
+		unit("o2", "c", "", 500), unit("o2", "c/m", "m", 1500),
+		unit("o3", "c/paper", "", 200), unit("o3", "c/paper/m", "m", 600),
+		unit("report", "report", "", 9000))
+	writeRows(t, w, schemas.Contracts, "c", schemas.Contract{ContractID: "c", NNontrivialFunctions: 4, Kept: true, CompilerRequested: "v0.8.20"})
+	writeRows(t, w, schemas.Contracts, "d", schemas.Contract{ContractID: "d", NNontrivialFunctions: 9, CompilerRequested: "v0.4.24"})
+	sample := func(k int64) schemas.Sample {
+		return schemas.Sample{ContractID: "c", Model: "m", Sample: k, CompiledRaw: true, CompiledRepaired: true, Artifact: "a"}
+	}
+	writeRows(t, w, schemas.Samples, "c", sample(0), sample(1))
+	writeRows(t, w, schemas.FuzzResults, "c",
+		schemas.FuzzResult{ContractID: "c", Model: "m", Sample: 0, Equivalent: true, ElapsedMS: 999, StopReason: "budget"},
+		schemas.FuzzResult{ContractID: "c", Model: "m", Sample: 1, Equivalent: true, ElapsedMS: 0, StopReason: schemas.StopSameCode})
+	var calls []schemas.ReplayCall
+	for k := range int64(2) {
+		for step := range int64(10) {
+			calls = append(calls, schemas.ReplayCall{ContractID: "c", Model: "m", Sample: k, Oracle: schemas.OracleO2, Step: step})
+		}
+		calls = append(calls, schemas.ReplayCall{ContractID: "c", Model: "m", Sample: k, Oracle: schemas.OracleO3, GraphSetting: "fixed"})
+	}
+	writeRows(t, w, schemas.ReplayCalls, "c", calls...)
+	db, err := views.OpenInMemory(w.Root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	m, err := Read(context.Background(), db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestReadTurnsUnitsIntoPoints(t *testing.T) {
+	m := readWarehouse(t)
+	near := func(what string, got, want float64) {
+		t.Helper()
+		if math.Abs(got-want) > 1e-9 {
+			t.Errorf("%s = %v, want %v", what, got, want)
+		}
+	}
+	// A same_code pair ran no campaign: its near-zero share of the unit's CPU
+	// must not pass for what an equivalent pair of a model's sample costs.
+	if eq := m.points[kindO1Eq]; len(eq) != 1 {
+		t.Fatalf("equivalent pairs %+v, want one campaign", eq)
+	}
+	near("o1 equivalent pair CPU", m.points[kindO1Eq][0].y, 2*1000.0/1001)
+	near("o2 point (10 txs): the contract's replay CPU per compiling sample", m.points[kindO2][0].y, (0.5+1.5)/2)
+	near("o2 size", m.points[kindO2][0].x, 10)
+	near("o3 point: per sample and setting", m.points[kindO3][0].y, (0.2+0.6)/2)
+	near("compile point: one sample's", m.points[kindCompile][0].y, 0.8/2)
+	if v := m.points[kindVerify]; len(v) != 2 {
+		t.Errorf("verify points %+v, want one per candidate", v)
+	}
+	r := m.Run
+	if r.Candidates != 2 || r.Kept != 1 || r.Models != 1 || r.K != 2 || r.Compilers != 2 || r.Equivalent != 1 || r.O2Txs != 10 || r.O3Settings != 1 {
+		t.Errorf("run shape %+v", r)
+	}
+	for _, u := range m.Units {
+		if u.Stage == "report" {
+			t.Error("the report's unit is not an evaluation cost")
+		}
+	}
+}
+
+// A run like the measured one, twice the size: the counts scale, the rates
+// and sizes stay the measured run's.
+func TestLikeRunScalesTheMeasuredRun(t *testing.T) {
+	m := readWarehouse(t)
+	s := LikeRun(m, Target{Candidates: 4, K: 10})
+	if s.Crawled != 4 || s.Kept != 2 || s.Models != 1 || s.K != 10 || s.Samples() != 20 || s.Compiling() != 20 || s.Repairs() != 0 {
+		t.Errorf("scale %+v: samples %v compiling %v repairs %v", s, s.Samples(), s.Compiling(), s.Repairs())
+	}
+	if len(s.KeptMix) != 1 || s.KeptMix[0].Functions != 4 || s.Compilers != 4 {
+		t.Errorf("kept mix %+v, compilers %d", s.KeptMix, s.Compilers)
+	}
+	p := Project(m, s, Options{Seed: 42, Resamples: 50})
+	if p.Goal != "" || len(p.TooFew) == 0 {
+		t.Errorf("a run like the measured one has no goal (%q) and too few units here (%v)", p.Goal, p.TooFew)
+	}
+}
