@@ -45,6 +45,9 @@ var examples = map[string]string{
   solbehave digest --data D --model mutant       # one model's rows: another model's run leaves them as they are`,
 	"forget": `  solbehave forget --generator mutant --data D        # what it would remove
   solbehave forget --generator mutant --data D --yes  # remove it`,
+	"cost": `  solbehave cost --data D                              # the paper's evaluation from D's unit costs
+  solbehave cost --data D --candidates 44 --kept 18 --k 10   # a run like D's, twice its size
+  solbehave cost --data D --json > projection.json`,
 	"bench": `  solbehave bench --smoke
   solbehave bench --contracts 10 --txs 200`,
 	"worker": `  solbehave worker --temporal localhost:7233
