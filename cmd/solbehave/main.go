@@ -16,6 +16,7 @@ import (
 )
 
 func main() {
+	tuneGC() // gc.go
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	// The first signal cancels the run (units in flight stop, nothing half
@@ -25,7 +26,9 @@ func main() {
 		<-ctx.Done()
 		stop()
 	}()
+	stopProfile := profileCPU() // gc.go
 	err := newRoot().ExecuteContext(ctx)
+	stopProfile()
 	var fe *failedUnitsError
 	switch {
 	case errors.As(err, &fe):
