@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/holiman/uint256"
 	"maps"
 	"math/big"
 	"slices"
@@ -88,8 +89,10 @@ func ParseProfile(s string) (Profile, error) {
 //     positive-value call with a read–call–write on one slot;
 //   - frozen-static: frozen Ether also needs the code to hold no instruction
 //     that could send Ether (else a payout the fuzzer did not reach reads
-//     as frozen).
-var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static"}
+//     as frozen);
+//   - stake-constants: a quarter of the Ether values sent are round amounts
+//     the code holds as constants (an exact stake, `msg.value == 10 ether`).
+var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants"}
 
 // Config is one run's budget and parameters; zero fields take the defaults
 // of DefaultConfig.
@@ -277,6 +280,7 @@ type engine struct {
 	// target's balance) or SELFDESTRUCT. Frozen Ether needs there to be none.
 	exitSites int
 	total     *coverage
+	stakes    []uint256.Int // round Ether amounts among the code's constants (extension stake-constants)
 	report    Report
 	oracles   *oracles
 }
@@ -327,7 +331,9 @@ func newEngine(t Target, cfg Config) (*engine, error) {
 		return nil, fmt.Errorf("vuln: the ABI offers no callable function")
 	}
 	e.report = Report{Instructions: e.instructions, Branches: e.branches, Candidates: len(e.candidates), StaticGuided: e.ordered}
-	e.gen = fuzz.NewGenerator(uint64(cfg.Seed), e.dictionary(code))
+	dict := e.dictionary(code)
+	e.stakes = stakes(dict.Words())
+	e.gen = fuzz.NewGenerator(uint64(cfg.Seed), dict)
 	e.tr = newTracer(t.Address, len(code))
 	e.total = newCoverage(len(code))
 	e.oracles = newOracles(e)
@@ -373,6 +379,19 @@ func (e *engine) prepare(t Target) *chain.Harness {
 		base.SetBalance(t.Address, e.cfg.Fund)
 	}
 	return base.WithOptions(chain.Options{Hooks: e.tr.hooks()})
+}
+
+// stakes are the constants that read as a stake: a positive multiple of
+// 0.001 Ether, at most 1,000 Ether (extension stake-constants).
+func stakes(words []uint256.Int) []uint256.Int {
+	finney, most := uint256.NewInt(1e15), new(uint256.Int).Mul(uint256.NewInt(1000), uint256.NewInt(1e18))
+	var out []uint256.Int
+	for _, w := range words {
+		if !w.IsZero() && !w.Gt(most) && new(uint256.Int).Mod(&w, finney).IsZero() {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // dictionary seeds the value generator with the code's constants and the

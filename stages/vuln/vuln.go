@@ -28,6 +28,11 @@
 //     arguments, same address for samples) and analysed; `vuln_introduced` reports
 //     per model the samples with a finding their original does not have.
 //
+// `--vuln-profile` lists the detector profiles to run (internal/vuln.Profile:
+// saefuzz, the paper as written, by default; extended, this project's
+// extensions), each its own units and a `profile` column of every vuln
+// dataset and view.
+//
 // `--ablation` lists the detector variants to run (each is its own unit,
 // so they sit side by side in the warehouse): none, no-static, random,
 // opcode. Every random choice derives from `--seed`. The runner drops the
@@ -123,39 +128,29 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 }
 
 func (s *Stage) profiles() ([]engine.Profile, error) {
-	var out []engine.Profile
-	seen := map[engine.Profile]bool{}
-	for _, name := range s.Profiles {
-		p, err := engine.ParseProfile(strings.TrimSpace(name))
-		if err != nil {
-			return nil, err
-		}
-		if !seen[p] {
-			seen[p] = true
-			out = append(out, p)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("vuln: --vuln-profile names no profile")
-	}
-	return out, nil
+	return parseList(s.Profiles, engine.ParseProfile, "--vuln-profile names no profile")
+}
+func (s *Stage) ablations() ([]engine.Ablation, error) {
+	return parseList(s.Ablations, engine.ParseAblation, "--ablation names no variant")
 }
 
-func (s *Stage) ablations() ([]engine.Ablation, error) {
-	var out []engine.Ablation
-	seen := map[engine.Ablation]bool{}
-	for _, name := range s.Ablations {
-		a, err := engine.ParseAblation(strings.TrimSpace(name))
+// parseList parses a comma-separated flag's names, dropping repeats; none is
+// an error (empty).
+func parseList[T comparable](names []string, parse func(string) (T, error), empty string) ([]T, error) {
+	var out []T
+	seen := map[T]bool{}
+	for _, name := range names {
+		v, err := parse(strings.TrimSpace(name))
 		if err != nil {
 			return nil, err
 		}
-		if !seen[a] {
-			seen[a] = true
-			out = append(out, a)
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("vuln: --ablation names no variant")
+		return nil, fmt.Errorf("vuln: %s", empty)
 	}
 	return out, nil
 }
