@@ -82,11 +82,11 @@ func ParseProfile(s string) (Profile, error) {
 //     campaign (campaignSeed);
 //   - fund: the target's balance is raised to Config.Fund (100 ETH) before
 //     the seeds run (Ether of earlier users for a second withdrawal to take);
-//   - reentry-confirmation: the reentrancy oracle's second evidence is the
-//     attacker's re-entry using the stale state (Ether sent again, or a slot
-//     the caller read changed by the re-entrant frame, which admits
-//     zero-value callbacks: ERC-777/721 hooks), instead of SAEFUZZ's
-//     positive-value call with a read–call–write on one slot;
+//   - reentry-confirmation: besides SAEFUZZ's evidence (a positive-value
+//     call with a read–call–write on one slot), the reentrancy oracle takes
+//     the attacker's re-entry using the stale state (Ether sent again, or a
+//     slot the caller read changed by the re-entrant frame), which admits
+//     zero-value callbacks: ERC-777/721 hooks;
 //   - frozen-static: frozen Ether also needs the code to hold no instruction
 //     that could send Ether (else a payout the fuzzer did not reach reads
 //     as frozen);

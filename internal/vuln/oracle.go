@@ -188,8 +188,10 @@ func (o *oracles) reentrancySAEFUZZ(run *seedRun) (hit, bool) {
 // call, and did not roll back. A value of zero is allowed in the second
 // case only: the stale state is then what the call's frame goes on to use.
 func (o *oracles) reentrancy(run *seedRun) (hit, bool) {
-	if !o.e.cfg.extended() {
-		return o.reentrancySAEFUZZ(run)
+	// Both profiles take SAEFUZZ's evidence; extended also takes the
+	// attacker's re-entry (below), which admits zero-value callbacks.
+	if h, ok := o.reentrancySAEFUZZ(run); ok || !o.e.cfg.extended() {
+		return h, ok
 	}
 	for ti, tx := range run.txs {
 		evs := tx.trace.events
