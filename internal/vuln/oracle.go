@@ -164,7 +164,10 @@ func (o *oracles) reentrancySAEFUZZ(run *seedRun) (hit, bool) {
 				continue
 			}
 			read, write, ok := readCallWrite(evs, ci)
-			if !ok {
+			if !ok || o.e.cfg.extended() && evs[write].word == evs[read].word {
+				// Reentrancy class, guarded call (extended): a write after
+				// the call that puts back the value read before it is a
+				// mutex's unlock (`locked = false`), not stale state.
 				continue
 			}
 			return hit{tx: ti, evidence: []Evidence{
@@ -188,8 +191,9 @@ func (o *oracles) reentrancySAEFUZZ(run *seedRun) (hit, bool) {
 // call, and did not roll back. A value of zero is allowed in the second
 // case only: the stale state is then what the call's frame goes on to use.
 func (o *oracles) reentrancy(run *seedRun) (hit, bool) {
-	// Both profiles take SAEFUZZ's evidence; extended also takes the
-	// attacker's re-entry (below), which admits zero-value callbacks.
+	// Both profiles take SAEFUZZ's evidence (extended without a mutex's
+	// unlock as the write); extended also takes the attacker's re-entry
+	// (below), which admits zero-value callbacks.
 	if h, ok := o.reentrancySAEFUZZ(run); ok || !o.e.cfg.extended() {
 		return h, ok
 	}
