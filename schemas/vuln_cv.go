@@ -15,6 +15,7 @@ type VulnCVRow struct {
 	Category   string `parquet:"category"`
 	Fold       int64  `parquet:"fold"`
 	Setting    string `parquet:"setting"`
+	Profile    string `parquet:"profile"`
 	Params     string `parquet:"params"`
 	Class      string `parquet:"class"`
 	Labelled   bool   `parquet:"labelled"`

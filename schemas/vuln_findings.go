@@ -14,6 +14,7 @@ type VulnFinding struct {
 	Model      string `parquet:"model"`
 	Sample     int64  `parquet:"sample"`
 	Ablation   string `parquet:"ablation"`
+	Profile    string `parquet:"profile"`
 	Target     string `parquet:"target"`
 	Class      string `parquet:"class"`
 	TxIndex    int64  `parquet:"tx_index"`

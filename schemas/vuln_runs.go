@@ -14,6 +14,7 @@ type VulnRun struct {
 	Model                string  `parquet:"model"`
 	Sample               int64   `parquet:"sample"`
 	Ablation             string  `parquet:"ablation"`
+	Profile              string  `parquet:"profile"`
 	File                 string  `parquet:"file"`
 	Target               string  `parquet:"target"`
 	CompilerRequested    string  `parquet:"compiler_requested"`

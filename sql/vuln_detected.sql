@@ -1,13 +1,14 @@
 -- vuln_detected: the detection rate per class: the share of detector runs (full detector, status ok) that report a finding of the class, on the originals and on each model's compiling samples, whether or not the original has it (vuln_introduced counts only the findings new to a sample)
 -- depends: vuln_runs, vuln_findings
+-- One detector profile: saefuzz (SAEFUZZ as written) where it ran, else extended (max(profile): 'saefuzz' > 'extended').
 -- columns: subject, model, class, runs, with_finding, detected_rate
 CREATE OR REPLACE VIEW vuln_detected AS
 WITH runs AS (
     SELECT contract_id, subject, model, sample FROM vuln_runs
-    WHERE status = 'ok' AND ablation = 'none' AND subject IN ('original', 'sample')
+    WHERE status = 'ok' AND ablation = 'none' AND profile = (SELECT max(profile) FROM vuln_runs) AND subject IN ('original', 'sample')
 ),
 found AS (
-    SELECT DISTINCT contract_id, subject, model, sample, class FROM vuln_findings WHERE ablation = 'none'
+    SELECT DISTINCT contract_id, subject, model, sample, class FROM vuln_findings WHERE ablation = 'none' AND profile = (SELECT max(profile) FROM vuln_runs)
 ),
 classes AS (
     SELECT class, class_order FROM (VALUES ('reentrancy', 0), ('arithmetic', 1), ('block_state', 2), ('delegatecall', 3),

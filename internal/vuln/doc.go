@@ -2,6 +2,21 @@
 // (saefuzz.txt): statically guided evolutionary fuzzing whose five oracles
 // each need two pieces of execution evidence before they report.
 //
+// # Profiles
+//
+// Config.Profile is ProfileSAEFUZZ (the default: §3 of the paper as
+// written) or ProfileExtended, which adds this project's Extensions: the
+// three seed strategies below (cross-reentry, guard-waits, campaigns), the
+// 100 ETH funding (fund), the re-entry confirmation of the reentrancy
+// oracle (reentry-confirmation), the static condition of frozen Ether
+// (frozen-static) and exact stakes drawn from the code's constants
+// (stake-constants). Under saefuzz the reentrancy oracle is the paper's: a
+// successful positive-value CALL of the target's code forwarding more than
+// GasThreshold gas with a read–call–write of one slot around it
+// (reentrancySAEFUZZ), and frozen Ether needs only that no outward
+// transfer ran. What follows describes the extended profile where the two
+// differ.
+//
 // # Stage 1: sequence extraction
 //
 // internal/bytecode disassembles the runtime code, builds its CFG, marks the

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/holiman/uint256"
 	"maps"
 	"math/big"
 	"slices"
@@ -42,9 +43,64 @@ func ParseAblation(s string) (Ablation, error) {
 	return "", fmt.Errorf("vuln: unknown ablation %q (want none, no-static, random or opcode)", s)
 }
 
+// Profile names what the detector runs: the SAEFUZZ paper's §3 as written
+// (the default) or this project's extensions on top of it.
+type Profile string
+
+const (
+	// ProfileSAEFUZZ is saefuzz.txt §3 as written: storage-ordered sequences
+	// from the critical paths (SSTORE 2 points, SLOAD 1, read-only
+	// functions last), the evolutionary loop (α, p_m, fitness), and the five
+	// oracles with their two pieces of evidence as Table 3 states them. None
+	// of Extensions is on.
+	ProfileSAEFUZZ Profile = "saefuzz"
+	// ProfileExtended adds every one of Extensions.
+	ProfileExtended Profile = "extended"
+)
+
+// Profiles lists the profiles in the order reports show them.
+var Profiles = []Profile{ProfileSAEFUZZ, ProfileExtended}
+
+// ParseProfile checks a profile name.
+func ParseProfile(s string) (Profile, error) {
+	for _, p := range Profiles {
+		if string(p) == s {
+			return p, nil
+		}
+	}
+	return "", fmt.Errorf("vuln: unknown profile %q (want saefuzz or extended)", s)
+}
+
+// Extensions names what ProfileExtended adds to SAEFUZZ, each this
+// project's own (README, "Vulnerability profiles"):
+//   - cross-reentry: an attacker transaction carries, Config.CrossReentry of
+//     the time, a call of another function to make when called back
+//     (cross-function reentrancy);
+//   - guard-waits: Config.GapHints of the time mutations wait exactly as long
+//     as a time or block guard of the last run asked for;
+//   - campaigns: Config.Campaigns of the initial seeds are an attacker's
+//     campaign (campaignSeed);
+//   - fund: the target's balance is raised to Config.Fund (100 ETH) before
+//     the seeds run (Ether of earlier users for a second withdrawal to take);
+//   - reentry-confirmation: besides SAEFUZZ's evidence (a positive-value
+//     call with a read–call–write on one slot), the reentrancy oracle takes
+//     the attacker's re-entry using the stale state (Ether sent again, or a
+//     slot the caller read changed by the re-entrant frame), which admits
+//     zero-value callbacks: ERC-777/721 hooks;
+//   - frozen-static: frozen Ether also needs the code to hold no instruction
+//     that could send Ether (else a payout the fuzzer did not reach reads
+//     as frozen);
+//   - stake-constants: a quarter of the Ether values sent are round amounts
+//     the code holds as constants (an exact stake, `msg.value == 10 ether`).
+var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants"}
+
 // Config is one run's budget and parameters; zero fields take the defaults
 // of DefaultConfig.
 type Config struct {
+	// Profile is saefuzz (the paper; default) or extended (Extensions on).
+	// Under saefuzz the shares CrossReentry, GapHints and Campaigns and the
+	// Fund are ignored (off).
+	Profile      Profile
 	Population   int     // seeds per generation
 	Generations  int     // fixed number of generations
 	MaxTxs       int     // longest initial sequence
@@ -77,7 +133,7 @@ type Config struct {
 // DefaultConfig is the configuration the stage starts from.
 func DefaultConfig() Config {
 	return Config{
-		Population: 32, Generations: 30, MaxTxs: 5, Alpha: 0.5, MutationRate: 0.5, BranchWeight: 0.5,
+		Profile: ProfileSAEFUZZ, Population: 32, Generations: 30, MaxTxs: 5, Alpha: 0.5, MutationRate: 0.5, BranchWeight: 0.5,
 		GasThreshold: 2300, TxGas: 3_000_000, Reentries: 1, CrossReentry: 0.3, GapHints: 0.5, Campaigns: 0.25, Fund: ether(100),
 		Ablation: AblationNone,
 	}
@@ -127,8 +183,18 @@ func (c Config) withDefaults() Config {
 	if c.Ablation == "" {
 		c.Ablation = AblationNone
 	}
+	if c.Profile == "" {
+		c.Profile = d.Profile
+	}
+	if !c.extended() {
+		// SAEFUZZ's seeding and deployment: none of our seed strategies, no top-up.
+		c.CrossReentry, c.GapHints, c.Campaigns, c.Fund = -1, -1, -1, new(big.Int)
+	}
 	return c
 }
+
+// extended reports whether the run has this project's Extensions on.
+func (c Config) extended() bool { return c.Profile == ProfileExtended }
 
 func ether(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e18)) }
 
@@ -214,6 +280,7 @@ type engine struct {
 	// target's balance) or SELFDESTRUCT. Frozen Ether needs there to be none.
 	exitSites int
 	total     *coverage
+	stakes    []uint256.Int // round Ether amounts among the code's constants (extension stake-constants)
 	report    Report
 	oracles   *oracles
 }
@@ -264,7 +331,9 @@ func newEngine(t Target, cfg Config) (*engine, error) {
 		return nil, fmt.Errorf("vuln: the ABI offers no callable function")
 	}
 	e.report = Report{Instructions: e.instructions, Branches: e.branches, Candidates: len(e.candidates), StaticGuided: e.ordered}
-	e.gen = fuzz.NewGenerator(uint64(cfg.Seed), e.dictionary(code))
+	dict := e.dictionary(code)
+	e.stakes = stakes(dict.Words())
+	e.gen = fuzz.NewGenerator(uint64(cfg.Seed), dict)
 	e.tr = newTracer(t.Address, len(code))
 	e.total = newCoverage(len(code))
 	e.oracles = newOracles(e)
@@ -310,6 +379,19 @@ func (e *engine) prepare(t Target) *chain.Harness {
 		base.SetBalance(t.Address, e.cfg.Fund)
 	}
 	return base.WithOptions(chain.Options{Hooks: e.tr.hooks()})
+}
+
+// stakes are the constants that read as a stake: a positive multiple of
+// 0.001 Ether, at most 1,000 Ether (extension stake-constants).
+func stakes(words []uint256.Int) []uint256.Int {
+	finney, most := uint256.NewInt(1e15), new(uint256.Int).Mul(uint256.NewInt(1000), uint256.NewInt(1e18))
+	var out []uint256.Int
+	for _, w := range words {
+		if !w.IsZero() && !w.Gt(most) && new(uint256.Int).Mod(&w, finney).IsZero() {
+			out = append(out, w)
+		}
+	}
+	return out
 }
 
 // dictionary seeds the value generator with the code's constants and the

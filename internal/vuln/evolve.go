@@ -403,6 +403,13 @@ func (e *engine) inOrder(s *Seed) bool {
 // wei is a msg.value for a payable call: the generator's, drawn again once
 // when it is zero, so three payable calls in four carry Ether.
 func (e *engine) wei() *big.Int {
+	// Extension stake-constants (block-state class and guessing games: a
+	// lottery or roulette accepting only an exact stake, `msg.value == 10
+	// ether`): a quarter of the values are one of the round amounts the code
+	// holds as constants.
+	if e.cfg.extended() && len(e.stakes) > 0 && e.chance(0.25) {
+		return e.stakes[e.gen.Intn(len(e.stakes))].ToBig()
+	}
 	w := e.gen.Wei()
 	if w.IsZero() {
 		w = e.gen.Wei()

@@ -35,7 +35,7 @@ const familySeeds = 10
 
 func familyConfig(seed int64) Config {
 	c := DefaultConfig()
-	c.Seed = seed
+	c.Seed, c.Profile = seed, ProfileExtended
 	return c
 }
 

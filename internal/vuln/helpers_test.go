@@ -46,10 +46,12 @@ func compileFixture(tb testing.TB, file, contract string) (*solc.Output, *solc.C
 }
 
 // testConfig is the stage's default budget (a few hundred milliseconds on
-// the test contracts) with a fixed seed.
+// the test contracts) with a fixed seed, under the extended profile (the
+// tests of cross-function reentrancy, guard waits and campaigns need it;
+// profile_test.go tests the saefuzz profile).
 func testConfig(seed int64) Config {
 	c := DefaultConfig()
-	c.Seed = seed
+	c.Seed, c.Profile = seed, ProfileExtended
 	return c
 }
 

@@ -68,11 +68,12 @@ type oracles struct {
 	// Block state: counterfactual verdicts per (branch pc, transfer pc):
 	// how inverting the branch changed the transfer, "" when it did not.
 	decided         map[[2]uint64]string
+	unlocked        map[[2]uint64]event // block state: the payout a branch's inversion unlocks (kind 0: none)
 	counterfactuals int
 }
 
 func newOracles(e *engine) *oracles {
-	return &oracles{e: e, found: map[Class]*Finding{}, decided: map[[2]uint64]string{}}
+	return &oracles{e: e, found: map[Class]*Finding{}, decided: map[[2]uint64]string{}, unlocked: map[[2]uint64]event{}}
 }
 
 // observe applies every oracle to one executed seed.
@@ -125,14 +126,14 @@ func (o *oracles) check(run *seedRun) map[Class]hit {
 func (e *engine) finish() {
 	e.report.InstructionsCovered, e.report.BranchesCovered = e.total.instructions(), e.total.branches()
 	o := e.oracles
-	if o.frozenHit != nil && (e.cfg.Ablation == AblationOpcode || !o.sent && e.exitSites == 0) {
+	if o.frozenHit != nil && (e.cfg.Ablation == AblationOpcode || !o.sent && e.noExit()) {
 		o.found[FrozenEther] = o.frozenHit
 	}
 	for class, f := range o.found {
 		run := e.replay(f.seed)
 		if class == FrozenEther {
 			_, in := o.valueIn(run)
-			f.Reproduces = in && (e.cfg.Ablation == AblationOpcode || !sendsEther(run) && e.exitSites == 0)
+			f.Reproduces = in && (e.cfg.Ablation == AblationOpcode || !sendsEther(run) && e.noExit())
 			continue
 		}
 		_, f.Reproduces = o.check(run)[class]
@@ -144,7 +145,42 @@ func (e *engine) finish() {
 	}
 }
 
-// reentrancy: a successful CALL of the target's code to the attacker
+// noExit is frozen Ether's static condition (extension frozen-static): the
+// code holds no instruction that could send Ether. SAEFUZZ (saefuzz.txt §3,
+// Table 3) asks only that no outward transfer ran, so under its profile the
+// condition always holds.
+func (e *engine) noExit() bool { return !e.cfg.extended() || e.exitSites == 0 }
+
+// reentrancySAEFUZZ is the oracle as saefuzz.txt §3 states it (reentrancy
+// class, profile saefuzz): a successful CALL of the target's code that
+// forwards more than the gas threshold and transfers a positive value, and a
+// read–call–write of one storage slot around it in the calling frame.
+func (o *oracles) reentrancySAEFUZZ(run *seedRun) (hit, bool) {
+	for ti, tx := range run.txs {
+		evs := tx.trace.events
+		for ci, c := range evs {
+			if c.kind != evCall || c.op != vm.CALL || !c.targetCode || c.reverted || !c.success ||
+				c.gas <= o.e.cfg.GasThreshold || c.word.IsZero() {
+				continue
+			}
+			read, write, ok := readCallWrite(evs, ci)
+			if !ok || o.e.cfg.extended() && evs[write].word == evs[read].word {
+				// Reentrancy class, guarded call (extended): a write after
+				// the call that puts back the value read before it is a
+				// mutex's unlock (`locked = false`), not stale state.
+				continue
+			}
+			return hit{tx: ti, evidence: []Evidence{
+				o.evidence(ti, evs[read], "read before the call"),
+				o.evidence(ti, c, fmt.Sprintf("value call with gas > %d", o.e.cfg.GasThreshold)),
+				o.evidence(ti, evs[write], "write of the same slot after the call"),
+			}}, true
+		}
+	}
+	return hit{}, false
+}
+
+// reentrancy (profile extended, extension reentry-confirmation): a successful CALL of the target's code to the attacker
 // forwarding more than the gas threshold, a read of a slot before it and a
 // write of the same slot after it in the same frame (read–call–write), and
 // the confirmation that the attacker's re-entry exploited the stale state:
@@ -155,6 +191,12 @@ func (e *engine) finish() {
 // call, and did not roll back. A value of zero is allowed in the second
 // case only: the stale state is then what the call's frame goes on to use.
 func (o *oracles) reentrancy(run *seedRun) (hit, bool) {
+	// Both profiles take SAEFUZZ's evidence (extended without a mutex's
+	// unlock as the write); extended also takes the attacker's re-entry
+	// (below), which admits zero-value callbacks.
+	if h, ok := o.reentrancySAEFUZZ(run); ok || !o.e.cfg.extended() {
+		return h, ok
+	}
 	for ti, tx := range run.txs {
 		evs := tx.trace.events
 		for ci, c := range evs {
@@ -290,8 +332,71 @@ func (o *oracles) blockState(run *seedRun) (hit, bool) {
 				}
 			}
 		}
+		// Block-state class, gated payout the block did not unlock (DASP 8:
+		// a lottery or roulette paying when now % 15 == 0, a draw on
+		// blockhash(block.number − 1)): a branch on block state in a
+		// transaction that sent no Ether after it, which, inverted, makes
+		// the target send Ether. SAEFUZZ's "controls whether Ether is
+		// transferred" read in both directions: without it only the lucky
+		// block that paid is evidence, which a fuzzer rarely draws.
+		if tx.success {
+			for _, j := range evs {
+				if j.kind != evJumpI || j.reverted || sentAfter(evs, j) {
+					continue
+				}
+				if si, ok := o.unlocks(run.seed, ti, j); ok {
+					return hit{tx: ti, evidence: []Evidence{
+						o.evidence(ti, j, "branch on "+envNames(j.taint)+"; no Ether sent after it"),
+						o.evidence(ti, si, "with the branch inverted (counterfactual rerun) the target sends Ether"),
+					}}, true
+				}
+			}
+		}
 	}
 	return hit{}, false
+}
+
+// sentAfter reports whether the target's code sent Ether, and kept it sent,
+// after the branch j in its transaction.
+func sentAfter(evs []event, j event) bool {
+	past := false
+	for _, ev := range evs {
+		if ev.kind == evJumpI && ev.ord == j.ord && ev.pc == j.pc {
+			past = true
+			continue
+		}
+		if past && isSend(ev) && !ev.reverted && ev.targetCode {
+			return true
+		}
+	}
+	return false
+}
+
+// unlocks reruns the seed with branch j of transaction tx inverted and
+// returns the first transfer of Ether the target's code then makes and
+// keeps in that transaction (block-state class: a gated payout). Verdicts
+// are cached per branch instruction and share decides' bound of reruns.
+func (o *oracles) unlocks(seed *Seed, tx int, j event) (event, bool) {
+	key := [2]uint64{j.pc, ^uint64(0)}
+	if v, ok := o.unlocked[key]; ok {
+		return v, v.kind != 0
+	}
+	if o.counterfactuals >= maxCounterfactuals {
+		return event{}, false
+	}
+	o.counterfactuals++
+	flipped := o.e.replayFlipped(seed, flipPoint{tx: tx, ord: j.ord})
+	var found event
+	if tx < len(flipped.txs) && flipped.txs[tx].success {
+		for _, ev := range flipped.txs[tx].trace.events {
+			if isSend(ev) && !ev.reverted && ev.targetCode {
+				found = ev
+				break
+			}
+		}
+	}
+	o.unlocked[key] = found
+	return found, found.kind != 0
 }
 
 // maxCounterfactuals bounds the counterfactual reruns of one detector run.

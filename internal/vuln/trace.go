@@ -470,7 +470,11 @@ func (t *tracer) sload(f *frame, pc uint64, stack []uint256.Int, depth int) {
 	slot := peek(stack, 0)
 	f.pop(1)
 	f.push(t.storage[slot] | srcStorage)
-	t.add(event{kind: evSLoad, op: vm.SLOAD, pc: pc, depth: depth, frame: f.serial, slot: slot, targetCode: true})
+	ev := event{kind: evSLoad, op: vm.SLOAD, pc: pc, depth: depth, frame: f.serial, slot: slot, targetCode: true}
+	if t.state != nil {
+		ev.word = t.state(slot) // the value read (the reentrancy oracle tells a mutex's unlock by it)
+	}
+	t.add(ev)
 }
 
 func (t *tracer) sstore(f *frame, pc uint64, stack []uint256.Int, depth int) {

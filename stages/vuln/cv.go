@@ -133,15 +133,15 @@ func assignFolds(files []*smartbugsFile, k int, seed int64) map[string]int {
 
 // cvUnits lists one unit per file and setting other than the default (the
 // ablation-none unit writes the default's rows).
-func (s *Stage) cvUnits(env *pipeline.Env, files []*smartbugsFile, folds map[string]int) []pipeline.Unit {
+func (s *Stage) cvUnits(env *pipeline.Env, files []*smartbugsFile, folds map[string]int, prof engine.Profile) []pipeline.Unit {
 	var units []pipeline.Unit
 	for _, f := range files {
 		entry, _ := json.Marshal(f.entry)
 		for i := range CVSettings[1:] {
 			p := &CVSettings[1+i]
-			units = append(units, pipeline.Unit{ID: f.id + "/cv/" + p.Name, Contract: f.id,
-				Fingerprint: s.fingerprint(env, engine.AblationNone, "cv", p.params(s.Config), folds[f.id], entry, f.source),
-				Payload:     unit{smartbugs: f, ablation: engine.AblationNone, cv: p, fold: folds[f.id]}})
+			units = append(units, pipeline.Unit{ID: unitID(f.id, prof, engine.AblationNone) + "/cv/" + p.Name, Contract: f.id,
+				Fingerprint: s.fingerprint(env, prof, engine.AblationNone, "cv", p.params(s.Config), folds[f.id], entry, f.source),
+				Payload:     unit{smartbugs: f, ablation: engine.AblationNone, profile: prof, cv: p, fold: folds[f.id]}})
 		}
 	}
 	return units
@@ -149,7 +149,7 @@ func (s *Stage) cvUnits(env *pipeline.Env, files []*smartbugsFile, folds map[str
 
 // cvRows are a file's five vuln_cv rows for one setting's run (rep nil: the
 // run did not happen, status says why).
-func (s *Stage) cvRows(f *smartbugsFile, fold int, p *CVSetting, status string, rep *engine.Report) []schemas.VulnCVRow {
+func (s *Stage) cvRows(f *smartbugsFile, fold int, p *CVSetting, prof engine.Profile, status string, rep *engine.Report) []schemas.VulnCVRow {
 	found := map[string]bool{}
 	if rep != nil {
 		for _, x := range rep.Findings {
@@ -159,7 +159,7 @@ func (s *Stage) cvRows(f *smartbugsFile, fold int, p *CVSetting, status string, 
 	params := p.params(s.Config)
 	var rows []schemas.VulnCVRow
 	for _, l := range f.labelRows() {
-		rows = append(rows, schemas.VulnCVRow{ContractID: f.id, Category: f.category(), Fold: int64(fold), Setting: p.Name,
+		rows = append(rows, schemas.VulnCVRow{ContractID: f.id, Category: f.category(), Fold: int64(fold), Setting: p.Name, Profile: string(prof),
 			Params: params, Class: l.Class, Labelled: l.Labelled, Judged: l.Judged, Detected: found[l.Class], Status: status})
 	}
 	return rows
@@ -174,18 +174,18 @@ func (s *Stage) runCV(ctx context.Context, env *pipeline.Env, u unit) (*pipeline
 		return nil, err // the machine's failure: no row says anything of the file
 	}
 	if err != nil {
-		pipeline.Add(out, schemas.VulnCV, s.cvRows(f, u.fold, u.cv, status, nil))
+		pipeline.Add(out, schemas.VulnCV, s.cvRows(f, u.fold, u.cv, u.profile, status, nil))
 		return out, nil // the file detects nothing under this setting; its default unit reports the failure
 	}
-	cfg := u.cv.apply(s.config(env, engine.AblationNone))
+	cfg := u.cv.apply(s.config(env, u.profile, engine.AblationNone))
 	rep, err := engine.Run(ctx, t, cfg)
 	if walltime.Is(err) {
 		return nil, err
 	}
 	if err != nil {
-		pipeline.Add(out, schemas.VulnCV, s.cvRows(f, u.fold, u.cv, "error", nil))
+		pipeline.Add(out, schemas.VulnCV, s.cvRows(f, u.fold, u.cv, u.profile, "error", nil))
 		return out, nil
 	}
-	pipeline.Add(out, schemas.VulnCV, s.cvRows(f, u.fold, u.cv, "ok", rep))
+	pipeline.Add(out, schemas.VulnCV, s.cvRows(f, u.fold, u.cv, u.profile, "ok", rep))
 	return out, nil
 }

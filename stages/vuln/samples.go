@@ -27,7 +27,7 @@ type benchUnit struct {
 // (`contracts.kept`: reproduced and within the size filter) and every
 // compiling sample of one, as the other oracles read them
 // (internal/subjects).
-func (s *Stage) planBenchmark(env *pipeline.Env, ablations []engine.Ablation) ([]pipeline.Unit, error) {
+func (s *Stage) planBenchmark(env *pipeline.Env, ablations []engine.Ablation, profiles []engine.Profile) ([]pipeline.Unit, error) {
 	entries, err := etherscan.ListCorpus(env.Corpus)
 	if err != nil {
 		return nil, err
@@ -46,9 +46,11 @@ func (s *Stage) planBenchmark(env *pipeline.Env, ablations []engine.Ablation) ([
 		if b.sample != nil {
 			model = b.sample.Model
 		}
-		for _, a := range ablations {
-			fp := s.fingerprint(env, a, "benchmark", b.entry.ID, b.original, b.sample)
-			units = append(units, pipeline.Unit{ID: unitID(id, a), Contract: b.entry.ID, Model: model, Fingerprint: fp, Payload: unit{bench: b, ablation: a}})
+		for _, p := range profiles {
+			for _, a := range ablations {
+				fp := s.fingerprint(env, p, a, "benchmark", b.entry.ID, b.original, b.sample)
+				units = append(units, pipeline.Unit{ID: unitID(id, p, a), Contract: b.entry.ID, Model: model, Fingerprint: fp, Payload: unit{bench: b, ablation: a, profile: p}})
+			}
 		}
 	}
 	for _, e := range entries {
@@ -70,7 +72,7 @@ func (s *Stage) planBenchmark(env *pipeline.Env, ablations []engine.Ablation) ([
 
 func (s *Stage) runBenchmark(ctx context.Context, env *pipeline.Env, pu pipeline.Unit, u unit) (*pipeline.Output, error) {
 	b := u.bench
-	run := schemas.VulnRun{ContractID: b.entry.ID, Subject: "original", Sample: -1, Ablation: string(u.ablation)}
+	run := schemas.VulnRun{ContractID: b.entry.ID, Subject: "original", Sample: -1, Ablation: string(u.ablation), Profile: string(u.profile)}
 	if b.sample != nil {
 		run.Subject, run.Model, run.Sample = "sample", b.sample.Model, b.sample.Sample
 	}
@@ -80,7 +82,7 @@ func (s *Stage) runBenchmark(ctx context.Context, env *pipeline.Env, pu pipeline
 		return output(run, nil), failure.New(failure.Deploy, false, err)
 	}
 	t := engine.Target{Chain: d.Chain, Address: d.Address, Deployer: d.Deployer, ABI: d.Contract.ABI, Block: d.Block}
-	return s.detect(ctx, env, t, run, u.ablation)
+	return s.detect(ctx, env, t, run, u.profile, u.ablation)
 }
 
 // deployBench deploys the original as verify did, and for a sample the

@@ -1,6 +1,7 @@
 package vuln
 
 import (
+	engine "github.com/solbehave/solbehave/internal/vuln"
 	"strings"
 	"testing"
 
@@ -25,6 +26,10 @@ func TestBenchmarkOriginalAndSamples(t *testing.T) {
 		},
 	})
 	s := New()
+	// The extended profile: its frozen-static extension keeps a time-locked
+	// payout the fuzzer did not reach from reading as frozen Ether (SAEFUZZ's
+	// oracle, profile saefuzz, asks only that no outward transfer ran).
+	s.Profiles = []string{string(engine.ProfileExtended)}
 	s.Config.Population, s.Config.Generations = 12, 6
 	runs := runVuln(t, env, s, 3)
 	if len(runs) != 3 {

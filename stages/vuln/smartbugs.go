@@ -92,7 +92,7 @@ func readSmartBugs(corpus string) ([]*smartbugsFile, error) {
 	return files, nil
 }
 
-func (s *Stage) planSmartBugs(env *pipeline.Env, ablations []engine.Ablation) ([]pipeline.Unit, error) {
+func (s *Stage) planSmartBugs(env *pipeline.Env, ablations []engine.Ablation, profiles []engine.Profile) ([]pipeline.Unit, error) {
 	files, err := readSmartBugs(env.Corpus)
 	if err != nil {
 		return nil, err
@@ -106,17 +106,21 @@ func (s *Stage) planSmartBugs(env *pipeline.Env, ablations []engine.Ablation) ([
 		entry, _ := json.Marshal(f.entry)
 		units = append(units, pipeline.Unit{ID: f.id + "/labels", Contract: f.id,
 			Fingerprint: pipeline.Fingerprint(s.Version(), "labels+judged", entry, f.source), Payload: unit{smartbugs: f, labels: true}})
-		for _, a := range ablations {
-			u := unit{smartbugs: f, ablation: a, fold: -1}
-			if s.CV && a == engine.AblationNone {
-				u.fold = folds[f.id]
+		for _, p := range profiles {
+			for _, a := range ablations {
+				u := unit{smartbugs: f, ablation: a, profile: p, fold: -1}
+				if s.CV && a == engine.AblationNone {
+					u.fold = folds[f.id]
+				}
+				units = append(units, pipeline.Unit{ID: unitID(f.id, p, a), Contract: f.id,
+					Fingerprint: s.fingerprint(env, p, a, "smartbugs", entry, f.source, u.fold), Payload: u})
 			}
-			units = append(units, pipeline.Unit{ID: unitID(f.id, a), Contract: f.id,
-				Fingerprint: s.fingerprint(env, a, "smartbugs", entry, f.source, u.fold), Payload: u})
 		}
 	}
 	if s.CV {
-		units = append(units, s.cvUnits(env, files, folds)...)
+		for _, p := range profiles {
+			units = append(units, s.cvUnits(env, files, folds, p)...)
+		}
 	}
 	return units, nil
 }
@@ -126,7 +130,7 @@ func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline
 		return s.runCV(ctx, env, u)
 	}
 	f := u.smartbugs
-	run := schemas.VulnRun{ContractID: f.id, Subject: "smartbugs", Sample: -1, Ablation: string(u.ablation),
+	run := schemas.VulnRun{ContractID: f.id, Subject: "smartbugs", Sample: -1, Ablation: string(u.ablation), Profile: string(u.profile),
 		File: f.entry.Path, CompilerRequested: f.requested()}
 	t, status, err := s.deploySmartBugs(ctx, env, f, &run)
 	if err != nil {
@@ -139,7 +143,7 @@ func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline
 		}
 		return out, failure.New(step, false, err)
 	}
-	out, rep, err := s.detectReport(ctx, env, t, run, u.ablation)
+	out, rep, err := s.detectReport(ctx, env, t, run, u.profile, u.ablation)
 	if walltime.Is(err) {
 		return nil, err
 	}
@@ -155,7 +159,7 @@ func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline
 // file's ablation-none run, in a cross-validation run.
 func (s *Stage) addDefaultCV(out *pipeline.Output, u unit, status string, rep *engine.Report) {
 	if s.CV && u.fold >= 0 && u.ablation == engine.AblationNone {
-		pipeline.Add(out, schemas.VulnCV, s.cvRows(u.smartbugs, u.fold, &CVSettings[0], status, rep))
+		pipeline.Add(out, schemas.VulnCV, s.cvRows(u.smartbugs, u.fold, &CVSettings[0], u.profile, status, rep))
 	}
 }
 

@@ -28,6 +28,11 @@
 //     arguments, same address for samples) and analysed; `vuln_introduced` reports
 //     per model the samples with a finding their original does not have.
 //
+// `--vuln-profile` lists the detector profiles to run (internal/vuln.Profile:
+// saefuzz, the paper as written, by default; extended, this project's
+// extensions), each its own units and a `profile` column of every vuln
+// dataset and view.
+//
 // `--ablation` lists the detector variants to run (each is its own unit,
 // so they sit side by side in the warehouse): none, no-static, random,
 // opcode. Every random choice derives from `--seed`. The runner drops the
@@ -58,6 +63,7 @@ import (
 type Stage struct {
 	Config    engine.Config
 	Ablations []string
+	Profiles  []string      // detector profiles to run (--vuln-profile): saefuzz (default), extended
 	Target    string        // SmartBugs target choice: main (default) or last
 	Budget    time.Duration // wall clock per run: past it the unit fails (not fingerprinted)
 	CV        bool          // SmartBugs: also run every CVSettings setting and write vuln_cv (bench-vuln)
@@ -65,11 +71,11 @@ type Stage struct {
 
 // New returns the stage with the engine's defaults.
 func New() *Stage {
-	return &Stage{Config: engine.DefaultConfig(), Ablations: []string{string(engine.AblationNone)}, Target: "main", Budget: 120 * time.Second}
+	return &Stage{Config: engine.DefaultConfig(), Ablations: []string{string(engine.AblationNone)}, Profiles: []string{string(engine.ProfileSAEFUZZ)}, Target: "main", Budget: 120 * time.Second}
 }
 
 func (s *Stage) Name() string    { return "vuln" }
-func (s *Stage) Version() string { return "4" } // 4: a library two others link is deployed once
+func (s *Stage) Version() string { return "5" } // 5: profiles (saefuzz, extended); 4: a library two others link is deployed once
 func (s *Stage) Summary() string {
 	return "statically guided evolutionary fuzzing with five vulnerability oracles (SAEFUZZ) on originals and samples, or on SmartBugs Curated"
 }
@@ -85,6 +91,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.Uint64Var(&c.GasThreshold, "vuln-gas-threshold", c.GasThreshold, "vuln: reentrancy needs a call forwarding more gas than this")
 	fs.Uint64Var(&c.TxGas, "vuln-tx-gas", c.TxGas, "vuln: gas limit of each generated transaction")
 	fs.DurationVar(&s.Budget, "vuln-budget", s.Budget, "vuln: wall-clock limit of one detector run; past it the unit fails as a timeout (retried), never a result (0: none; the generations bound a run)")
+	fs.StringSliceVar(&s.Profiles, "vuln-profile", s.Profiles, "vuln: detector profiles to run, comma-separated: saefuzz (SAEFUZZ §3 as written) or extended (this project's seed strategies, 100 ETH funding and oracle confirmations on top; README); each its own units, side by side in the views")
 	fs.StringSliceVar(&s.Ablations, "ablation", s.Ablations, "vuln: detector variants to run, comma-separated: none, no-static, random, opcode")
 	fs.BoolVar(&s.CV, "vuln-cv", s.CV, "vuln: on SmartBugs Curated, also run each cross-validation setting and write vuln_cv (vuln_eval_cv; slow, make bench-vuln)")
 	fs.StringVar(&s.Target, "vuln-target", s.Target, "vuln: SmartBugs target contract: main (of the contracts no other one inherits from, the one with the most ABI functions) or last (the file's last contract with code)")
@@ -95,6 +102,7 @@ type unit struct {
 	smartbugs *smartbugsFile
 	bench     *benchUnit
 	ablation  engine.Ablation
+	profile   engine.Profile
 	labels    bool       // the unit writes the file's vuln_labels rows only
 	cv        *CVSetting // a cross-validation run under a non-default setting (vuln_cv rows only)
 	fold      int        // the file's fold in a cross-validation run; -1 otherwise
@@ -109,42 +117,59 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if s.Target != "last" && s.Target != "main" {
 		return nil, fmt.Errorf("vuln: --vuln-target %q: want main or last", s.Target)
 	}
-	if isSmartBugs(env.Corpus) {
-		return s.planSmartBugs(env, ablations)
+	profiles, err := s.profiles()
+	if err != nil {
+		return nil, err
 	}
-	return s.planBenchmark(env, ablations)
+	if isSmartBugs(env.Corpus) {
+		return s.planSmartBugs(env, ablations, profiles)
+	}
+	return s.planBenchmark(env, ablations, profiles)
 }
 
+func (s *Stage) profiles() ([]engine.Profile, error) {
+	return parseList(s.Profiles, engine.ParseProfile, "--vuln-profile names no profile")
+}
 func (s *Stage) ablations() ([]engine.Ablation, error) {
-	var out []engine.Ablation
-	seen := map[engine.Ablation]bool{}
-	for _, name := range s.Ablations {
-		a, err := engine.ParseAblation(strings.TrimSpace(name))
+	return parseList(s.Ablations, engine.ParseAblation, "--ablation names no variant")
+}
+
+// parseList parses a comma-separated flag's names, dropping repeats; none is
+// an error (empty).
+func parseList[T comparable](names []string, parse func(string) (T, error), empty string) ([]T, error) {
+	var out []T
+	seen := map[T]bool{}
+	for _, name := range names {
+		v, err := parse(strings.TrimSpace(name))
 		if err != nil {
 			return nil, err
 		}
-		if !seen[a] {
-			seen[a] = true
-			out = append(out, a)
+		if !seen[v] {
+			seen[v] = true
+			out = append(out, v)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("vuln: --ablation names no variant")
+		return nil, fmt.Errorf("vuln: %s", empty)
 	}
 	return out, nil
 }
 
-// unitID names a unit: the ablation is appended unless it is none.
-func unitID(base string, a engine.Ablation) string {
+// unitID names a unit: the profile is appended unless it is saefuzz, then
+// the ablation unless it is none.
+func unitID(base string, p engine.Profile, a engine.Ablation) string {
+	if p != engine.ProfileSAEFUZZ {
+		base += "/" + string(p)
+	}
 	if a == engine.AblationNone {
 		return base
 	}
 	return base + "/" + string(a)
 }
 
-// fingerprint digests what a unit's output depends on.
-func (s *Stage) fingerprint(env *pipeline.Env, a engine.Ablation, parts ...any) string {
-	return pipeline.Fingerprint(append([]any{s.Version(), s.Config, s.Target, env.Seed, string(a)}, parts...)...)
+// fingerprint digests what a unit's output depends on (the profile included).
+func (s *Stage) fingerprint(env *pipeline.Env, p engine.Profile, a engine.Ablation, parts ...any) string {
+	return pipeline.Fingerprint(append([]any{s.Version(), s.Config, s.Target, env.Seed, string(a), string(p)}, parts...)...)
 }
 
 // Run analyses one unit.
@@ -162,21 +187,22 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 }
 
 // config is the engine configuration of one run.
-func (s *Stage) config(env *pipeline.Env, a engine.Ablation) engine.Config {
+func (s *Stage) config(env *pipeline.Env, p engine.Profile, a engine.Ablation) engine.Config {
 	c := s.Config
-	c.Ablation, c.Seed, c.Budget = a, env.Seed, s.Budget
+	c.Profile, c.Ablation, c.Seed, c.Budget = p, a, env.Seed, s.Budget
 	return c
 }
 
 // detect runs the engine and turns its report into rows.
-func (s *Stage) detect(ctx context.Context, env *pipeline.Env, t engine.Target, run schemas.VulnRun, a engine.Ablation) (*pipeline.Output, error) {
-	out, _, err := s.detectReport(ctx, env, t, run, a)
+func (s *Stage) detect(ctx context.Context, env *pipeline.Env, t engine.Target, run schemas.VulnRun, p engine.Profile, a engine.Ablation) (*pipeline.Output, error) {
+	out, _, err := s.detectReport(ctx, env, t, run, p, a)
 	return out, err
 }
 
 // detectReport is detect, also returning the engine's report (nil on error).
-func (s *Stage) detectReport(ctx context.Context, env *pipeline.Env, t engine.Target, run schemas.VulnRun, a engine.Ablation) (*pipeline.Output, *engine.Report, error) {
-	rep, err := engine.Run(ctx, t, s.config(env, a))
+func (s *Stage) detectReport(ctx context.Context, env *pipeline.Env, t engine.Target, run schemas.VulnRun, p engine.Profile, a engine.Ablation) (*pipeline.Output, *engine.Report, error) {
+	run.Profile = string(p)
+	rep, err := engine.Run(ctx, t, s.config(env, p, a))
 	if walltime.Is(err) {
 		return nil, nil, err // the machine's failure: no row says anything of the contract
 	}
@@ -215,7 +241,7 @@ func findingRows(r schemas.VulnRun, rep *engine.Report) []schemas.VulnFinding {
 	rows := make([]schemas.VulnFinding, 0, len(rep.Findings))
 	for _, f := range rep.Findings {
 		rows = append(rows, schemas.VulnFinding{
-			ContractID: r.ContractID, Subject: r.Subject, Model: r.Model, Sample: r.Sample, Ablation: r.Ablation,
+			ContractID: r.ContractID, Subject: r.Subject, Model: r.Model, Sample: r.Sample, Ablation: r.Ablation, Profile: r.Profile,
 			Target: r.Target, Class: string(f.Class), TxIndex: int64(f.TxIndex), Seed: f.Seed, Evidence: f.Evidence,
 			Reproduces: f.Reproduces, Generation: int64(f.Generation), Triggers: int64(f.Triggers),
 		})

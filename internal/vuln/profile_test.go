@@ -1,0 +1,48 @@
+package vuln
+
+import "testing"
+
+// TestProfileDefaults: the paper's profile is the default and turns every
+// seed strategy and the funding off, whatever the shares say; extended keeps
+// them; an unknown name is refused.
+func TestProfileDefaults(t *testing.T) {
+	if DefaultConfig().Profile != ProfileSAEFUZZ {
+		t.Fatalf("default profile %q, want saefuzz", DefaultConfig().Profile)
+	}
+	c := Config{CrossReentry: 0.9, GapHints: 0.9, Campaigns: 0.9}.withDefaults()
+	if c.Profile != ProfileSAEFUZZ || c.CrossReentry >= 0 || c.GapHints >= 0 || c.Campaigns >= 0 || c.Fund.Sign() != 0 || c.extended() {
+		t.Errorf("saefuzz config %+v: want every extension off", c)
+	}
+	e := Config{Profile: ProfileExtended}.withDefaults()
+	d := DefaultConfig()
+	if e.CrossReentry != d.CrossReentry || e.GapHints != d.GapHints || e.Campaigns != d.Campaigns || e.Fund.Cmp(d.Fund) != 0 || !e.extended() {
+		t.Errorf("extended config %+v: want the default shares and funding", e)
+	}
+	if _, err := ParseProfile("paper"); err == nil {
+		t.Error("profile paper parsed")
+	}
+}
+
+// TestSAEFUZZProfileFundsNothing: under saefuzz the target keeps the
+// balance its deployment gave it; under extended it holds Config.Fund
+// (real EVM).
+func TestSAEFUZZProfileFundsNothing(t *testing.T) {
+	target := deployTestdata(t, "reentrancy.sol", "ReentrantBank")
+	before := target.Chain.Balance(target.Address)
+	for _, p := range Profiles {
+		cfg := DefaultConfig()
+		cfg.Profile = p
+		e, err := newEngine(target, cfg.withDefaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := e.traced.Balance(target.Address)
+		want := before
+		if p == ProfileExtended {
+			want = DefaultConfig().Fund
+		}
+		if got.Cmp(want) != 0 {
+			t.Errorf("%s: target balance %s, want %s", p, got, want)
+		}
+	}
+}
