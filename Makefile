@@ -86,8 +86,8 @@ bench-vuln: build
 	@# exit 2 = some units failed (two SmartBugs files cannot be deployed: listed below); 1 is an error
 	./$(BIN) vuln --corpus $(VULN_CORPUS) --data $(VULN_DATA) --vuln-cv $(ARGS) || [ $$? -eq 2 ]
 	./$(BIN) errors --data $(VULN_DATA)
-	./$(BIN) sql --data $(VULN_DATA) "SELECT class, tp, fp, fn, precision, recall FROM vuln_eval"
-	./$(BIN) sql --data $(VULN_DATA) "SELECT class, settings, labelled, tp, fp, fn, precision, precision_lo, precision_hi, recall, recall_lo, recall_hi FROM vuln_eval_cv"
+	./$(BIN) sql --data $(VULN_DATA) "SELECT profile, class, tp, fp, fn, precision, recall FROM vuln_eval ORDER BY profile, class"
+	./$(BIN) sql --data $(VULN_DATA) "SELECT profile, class, settings, labelled, tp, fp, fn, precision, precision_lo, precision_hi, recall, recall_lo, recall_hi FROM vuln_eval_cv ORDER BY profile, class"
 
 # load-check: the reference generator's run on the demo corpus twice, as the machine is and with
 # GOMAXPROCS=1 beside HOGS (3) busy loops; every dataset's digest must match and no reference sample
