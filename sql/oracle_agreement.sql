@@ -35,7 +35,7 @@ replayed AS (
     FROM (SELECT DISTINCT contract_id FROM contract_values WHERE measure = 'status_match')
 ),
 resampled AS MATERIALIZED (
-    SELECT v.oracle, v.graph_setting, v.profile, v.model, w.b, sum(w.w * v.num ORDER BY r.i) / sum(w.w) AS rate
+    SELECT v.oracle, v.graph_setting, v.profile, v.model, w.b, CAST(sum(w.w * CAST(v.num AS DECIMAL(38, 12))) AS DOUBLE) / sum(w.w) AS rate
     FROM contract_values v
     JOIN replayed r USING (contract_id)
     JOIN bootstrap_weights w ON w.n = r.n AND w.i = r.i
