@@ -35,6 +35,22 @@ class Sentences(unittest.TestCase):
         self.assertEqual(analysis.pct(float("nan")), "not defined")
         self.assertIn("not defined for any", analysis.ranking([("a", None), ("b", float("nan"))]))
 
+    def test_intervals_follow_their_values(self):
+        df = pd.DataFrame({"model": ["a", "b"], "hit_rate": [0.5, 0.25],
+                           "hit_rate_ci_low": [0.25, float("nan")], "hit_rate_ci_high": [0.75, float("nan")]})
+        s = printed(analysis.compare_models, df, "Rates", "hit_rate")
+        self.assertIn("a 50.0% [25.0%–75.0%]", s)
+        self.assertIn("b 25.0%,", s.replace("b 25.0%;", "b 25.0%,"))
+
+    def test_a_difference_whose_interval_holds_zero_is_not_distinguishable(self):
+        df = pd.DataFrame({"measure": ["divergent", "divergent"], "oracle": ["O2", "O2"], "graph_setting": ["", ""],
+                           "profile": ["", ""], "model_a": ["a", "a"], "model_b": ["b", "c"], "n": [20, 20],
+                           "difference": [0.05, 0.4], "difference_ci_low": [-0.1, 0.2], "difference_ci_high": [0.2, 0.6],
+                           "excludes_zero": [False, True]})
+        s = printed(analysis.differences, df).splitlines()
+        self.assertIn("a minus b over 20 contract(s): +5.0 pp [-10.0 pp–+20.0 pp]: not distinguishable on this run.", s[0])
+        self.assertIn("a is ahead on this run", s[1])
+
     def test_empty_table_is_said_empty(self):
         s = printed(analysis.compare_models, pd.DataFrame(), "Table V", "functions_equivalent_rate")
         self.assertIn("no rows in this warehouse yet", s)

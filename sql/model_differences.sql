@@ -3,7 +3,7 @@
 -- columns: measure, oracle, graph_setting, profile, model_a, model_b, n, a_rate, b_rate
 -- columns: difference, difference_ci_low, difference_ci_high, excludes_zero
 CREATE OR REPLACE VIEW model_differences AS
-WITH indexed AS (
+WITH indexed AS MATERIALIZED (
     SELECT
         *,
         CAST(hit_a AS INTEGER) - CAST(hit_b AS INTEGER) AS d,

@@ -2,7 +2,7 @@
 -- depends: contract_outcomes
 -- columns: measure, oracle, graph_setting, profile, model_a, model_b, contract_id, hit_a, hit_b
 CREATE OR REPLACE VIEW paired_outcomes AS
-WITH headline AS (
+WITH headline AS MATERIALIZED (
     SELECT *
     FROM contract_outcomes
     WHERE measure = 'o1_contract_equivalent' OR (measure = 'divergent' AND oracle IN ('O2', 'O3'))

@@ -1,12 +1,38 @@
--- paper_claims: the solbehave paper's stated numbers (abstract, §V) beside this run's: one row per claim, with the paper's value from the versioned sql/paper_claims.csv, the run's value, its 95% interval where one applies, n, the view it comes from, and the reason when this run cannot compute it (an LLM-only number on a run with only the mutant and reference controls, say), never a silent NULL
--- depends: fuzz_results, samples, rate_intervals, table5_o1
+-- paper_claims: the solbehave paper's stated numbers (abstract, §I, §IV-D/E, §V, §VII) and the SAEFUZZ numbers the vuln views compute, beside this run's: one row per claim, with the paper's value from the versioned sql/paper_claims.csv, the run's value, its 95% interval where one applies, n, the view it comes from, and the reason when this run cannot compute it (an LLM-only number on a run with only the mutant and reference controls, say), never a silent NULL
+-- depends: fuzz_results, samples, contracts, runs, coverage, rate_intervals, value_intervals, contract_outcomes, table2_compile, table3_dcr_validation
+-- depends: table4_coverage, table5_o1, table6_oracles, fig4_replay, fig4_complementarity, oracle_agreement, dcr_stats, o3_reach, vuln_eval, vuln_ablation
 -- columns: id, paper, section, claim, paper_value, run_value, ci_low, ci_high, n, source_view, reason
 CREATE OR REPLACE VIEW paper_claims AS
 WITH paper AS (
     SELECT * FROM {{paper_claims.csv}}
 ),
+-- Every view read once (DuckDB inlines a view at each reference, and each of these bootstraps).
+rate_intervals_ AS MATERIALIZED (SELECT * FROM rate_intervals),
+value_intervals_ AS MATERIALIZED (SELECT * FROM value_intervals),
+table2_compile_ AS MATERIALIZED (SELECT * FROM table2_compile),
+table4_coverage_ AS MATERIALIZED (SELECT * FROM table4_coverage),
+table5_o1_ AS MATERIALIZED (SELECT * FROM table5_o1),
+table6_oracles_ AS MATERIALIZED (SELECT * FROM table6_oracles),
+fig4_replay_ AS MATERIALIZED (SELECT * FROM fig4_replay),
+fig4_complementarity_ AS MATERIALIZED (SELECT * FROM fig4_complementarity),
+oracle_agreement_ AS MATERIALIZED (SELECT * FROM oracle_agreement),
+dcr_stats_ AS MATERIALIZED (SELECT * FROM dcr_stats),
+o3_reach_ AS MATERIALIZED (SELECT * FROM o3_reach),
+contract_outcomes_ AS MATERIALIZED (SELECT * FROM contract_outcomes),
 -- The paper's numbers are over LLM-generated samples; mutant and reference are controls.
 llm_models AS (SELECT DISTINCT model FROM samples WHERE generator NOT IN ('mutant', 'reference')),
+-- The extractor the DCR and reach claims are read on: the reference extractor
+-- (O3's fixed setting; GEMMA-4-31B in the paper), else the first with a graph.
+claim_extractor AS (
+    SELECT coalesce(
+        (SELECT min(model) FROM coverage WHERE oracle = 'O3' AND graph_setting = 'fixed'),
+        (SELECT min(extractor) FROM dcr_stats_ WHERE graphs > 0)) AS extractor
+),
+-- The Algorithm 1 profile of the paper's O3 (paper), else the only one there is.
+claim_profile AS (
+    SELECT coalesce(max(profile) FILTER (WHERE profile = 'paper'), min(profile)) AS profile FROM table4_coverage_
+),
+first_run AS (SELECT arg_min(parameters, run_id) AS parameters, arg_min(seed, run_id) AS seed FROM runs),
 o1_pooled AS (
     SELECT 'solbehave_o1_pooled_functions' AS id,
         CAST(count(*) FILTER (WHERE equivalent) AS DOUBLE) / nullif(count(*), 0) AS run_value,
@@ -14,54 +40,221 @@ o1_pooled AS (
     FROM fuzz_results
     WHERE model IN (SELECT model FROM llm_models)
 ),
+-- §V-F: the share of the (model, contract) pairs over Table V's fixed N with an all-equivalent sample.
+o1_pooled_contracts AS (
+    SELECT 'solbehave_o1_pooled_contracts' AS id,
+        CAST(count(*) FILTER (WHERE hit) AS DOUBLE) / nullif(count(*), 0) AS run_value,
+        NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, count(*) AS n, 'contract_outcomes' AS source_view
+    FROM contract_outcomes_
+    WHERE measure = 'o1_contract_equivalent' AND model IN (SELECT model FROM llm_models)
+),
 fuzzable AS (
     SELECT 'solbehave_fuzzable_contracts' AS id, CAST(max(n) AS DOUBLE) AS run_value,
         NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, max(n) AS n, 'table5_o1' AS source_view
-    FROM table5_o1
+    FROM table5_o1_
 ),
+kept AS (SELECT count(*) AS n FROM contracts WHERE kept),
 -- Per LLM model, the divergent share under O2 and under O3 (fixed graphs, the paper's profile).
 divergence AS (
     SELECT model, oracle, hit_rate, hit_rate_ci_low, hit_rate_ci_high
-    FROM rate_intervals
+    FROM rate_intervals_
     WHERE measure = 'divergent' AND model IN (SELECT model FROM llm_models)
         AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'fixed' AND profile = 'paper'))
 ),
 -- The abstract's range leaves out the model below 3% under both oracles.
+below AS (SELECT model FROM divergence GROUP BY model HAVING max(hit_rate) < 0.03),
 ranged AS (
-    SELECT * FROM divergence
-    WHERE model NOT IN (SELECT model FROM divergence GROUP BY model HAVING max(hit_rate) < 0.03)
+    SELECT * FROM divergence WHERE model NOT IN (SELECT model FROM below)
+),
+-- One value per LLM model (or LLM extractor) and kind: the ranges the paper states.
+per_model AS (
+    SELECT 'compile_raw' AS kind, model, compile_raw_rate AS v, compile_raw_rate_ci_low AS lo, compile_raw_rate_ci_high AS hi, 'table2_compile' AS src FROM table2_compile_
+    UNION ALL
+    SELECT 'compile_repaired', model, compile_repaired_rate, compile_repaired_rate_ci_low, compile_repaired_rate_ci_high, 'table2_compile' FROM table2_compile_
+    UNION ALL
+    SELECT 'compile_gain', model, gain_rate, gain_rate_ci_low, gain_rate_ci_high, 'table2_compile' FROM table2_compile_
+    UNION ALL
+    SELECT 'compile_relative_gain', model, gain_rate / nullif(compile_raw_rate, 0), NULL, NULL, 'table2_compile' FROM table2_compile_
+    UNION ALL
+    SELECT 'o2_divergent', model, hit_rate, hit_rate_ci_low, hit_rate_ci_high, 'rate_intervals' FROM ranged WHERE oracle = 'O2'
+    UNION ALL
+    SELECT 'o3_divergent', model, hit_rate, hit_rate_ci_low, hit_rate_ci_high, 'rate_intervals' FROM ranged WHERE oracle = 'O3'
+    UNION ALL
+    SELECT lower(f.oracle) || '_status_match', f.model, f.status_match_rate, v.ci_low, v.ci_high, 'fig4_replay'
+    FROM fig4_replay_ f
+    LEFT JOIN value_intervals_ v ON v.measure = 'status_match' AND v.oracle = f.oracle AND v.graph_setting = f.graph_setting AND v.profile = f.profile AND v.model = f.model
+    WHERE f.n > 0 AND (f.oracle = 'O2' OR (f.oracle = 'O3' AND f.graph_setting = 'fixed' AND f.profile = 'paper'))
+    UNION ALL
+    SELECT lower(oracle) || '_n', model, n, NULL, NULL, 'fig4_replay' FROM fig4_replay_
+    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'fixed' AND profile = 'paper'))
+    UNION ALL
+    SELECT 'o3_only_contracts_' || graph_setting, model, o3_only, NULL, NULL, 'fig4_complementarity' FROM fig4_complementarity_
+    WHERE profile = 'paper' AND graph_setting IN ('fixed', 'matched')
+    UNION ALL
+    SELECT 'o1_functions', model, functions_equivalent_rate, NULL, NULL, 'table5_o1' FROM table5_o1_ WHERE pairs > 0
+    UNION ALL
+    SELECT 'table6_o1_only', model, o1_only_rate, o1_only_rate_ci_low, o1_only_rate_ci_high, 'table6_oracles' FROM table6_oracles_
+    WHERE profile = (SELECT profile FROM claim_profile) OR profile = ''
+    UNION ALL
+    SELECT 'table6_all_three', model, all_three_rate, all_three_rate_ci_low, all_three_rate_ci_high, 'table6_oracles' FROM table6_oracles_
+    WHERE profile = (SELECT profile FROM claim_profile) OR profile = ''
+    UNION ALL
+    -- per LLM extractor (llm:<model>), the paper's profile
+    SELECT 'o3_coverage', extractor, o3_coverage_rate, o3_coverage_rate_ci_low, o3_coverage_rate_ci_high, 'table4_coverage' FROM table4_coverage_
+    WHERE extractor LIKE 'llm:%' AND profile = 'paper'
+    UNION ALL
+    SELECT 'functions_o3_only', extractor, functions_o3_only, NULL, NULL, 'table4_coverage' FROM table4_coverage_
+    WHERE extractor LIKE 'llm:%' AND profile = 'paper'
+    UNION ALL
+    SELECT 'functions_o2_only', extractor, functions_o2_only, NULL, NULL, 'table4_coverage' FROM table4_coverage_
+    WHERE extractor LIKE 'llm:%' AND profile = 'paper'
+),
+llm_values AS (
+    SELECT * FROM per_model WHERE model IN (SELECT model FROM llm_models) OR kind IN ('o3_coverage', 'functions_o3_only', 'functions_o2_only')
 ),
 ranges AS (
-    SELECT lower(oracle) || '_divergent_low' AS claim_kind, min(hit_rate) AS run_value,
-        arg_min(hit_rate_ci_low, hit_rate) AS ci_low, arg_min(hit_rate_ci_high, hit_rate) AS ci_high, count(*) AS n
-    FROM ranged GROUP BY oracle
+    SELECT 'solbehave_' || kind || '_low' AS id, min(v) AS run_value, arg_min(lo, v) AS ci_low, arg_min(hi, v) AS ci_high, count(v) AS n, any_value(src) AS source_view
+    FROM llm_values GROUP BY kind
     UNION ALL
-    SELECT lower(oracle) || '_divergent_high' AS claim_kind, max(hit_rate) AS run_value,
-        arg_max(hit_rate_ci_low, hit_rate) AS ci_low, arg_max(hit_rate_ci_high, hit_rate) AS ci_high, count(*) AS n
-    FROM ranged GROUP BY oracle
+    SELECT 'solbehave_' || kind || '_high' AS id, max(v) AS run_value, arg_max(lo, v) AS ci_low, arg_max(hi, v) AS ci_high, count(v) AS n, any_value(src) AS source_view
+    FROM llm_values GROUP BY kind
+),
+-- §V-D c: how far the fixed extractor moves each model's O3-only count from its own graphs'.
+shifts AS (
+    SELECT model, sum(o3_only) FILTER (WHERE graph_setting = 'fixed') - sum(o3_only) FILTER (WHERE graph_setting = 'matched') AS d
+    FROM fig4_complementarity_
+    WHERE profile = 'paper' AND model IN (SELECT model FROM llm_models)
+    GROUP BY model
+    HAVING count(*) FILTER (WHERE graph_setting = 'fixed') > 0 AND count(*) FILTER (WHERE graph_setting = 'matched') > 0
+),
+reference_table4 AS (
+    SELECT * FROM table4_coverage_
+    WHERE extractor = (SELECT extractor FROM claim_extractor) AND profile = (SELECT profile FROM claim_profile)
+),
+reference_table3 AS (
+    SELECT * FROM table3_dcr_validation WHERE extractor = (SELECT extractor FROM claim_extractor)
+),
+dcr AS (SELECT * FROM dcr_stats_ WHERE extractor = (SELECT extractor FROM claim_extractor)),
+reach AS (
+    SELECT * FROM o3_reach_
+    WHERE extractor = (SELECT extractor FROM claim_extractor) AND profile = (SELECT profile FROM claim_profile)
+),
+-- SAEFUZZ (vuln_eval): the full detector's row over every class. vuln_eval is to gain a profile
+-- column (saefuzz, extended): read through to_json so the filter holds with or without it.
+saefuzz AS (
+    SELECT * FROM vuln_eval v WHERE class = 'any' AND coalesce(to_json(v)->>'profile', 'saefuzz') = 'saefuzz'
+),
+no_static AS (
+    SELECT * FROM vuln_ablation v WHERE class = 'any' AND ablation = 'no-static' AND coalesce(to_json(v)->>'profile', 'saefuzz') = 'saefuzz'
+),
+singles AS (
+    SELECT 'solbehave_benchmark_contracts' AS id, CAST(n AS DOUBLE) AS run_value, NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, n, 'contracts' AS source_view FROM kept WHERE n > 0
+    UNION ALL
+    SELECT 'solbehave_models', CAST(count(*) AS DOUBLE), NULL, NULL, count(*), 'samples' FROM llm_models HAVING count(*) > 0
+    UNION ALL
+    SELECT 'solbehave_models_below_3pct', CAST((SELECT count(*) FROM below) AS DOUBLE), NULL, NULL, count(DISTINCT model), 'rate_intervals' FROM divergence HAVING count(*) > 0
+    UNION ALL
+    -- §VII: "for six of the seven models at least one compiling contract in eight diverges under each replay oracle"
+    SELECT 'solbehave_models_one_in_eight', CAST(count(*) FILTER (WHERE lowest >= 0.125) AS DOUBLE), NULL, NULL, count(*), 'rate_intervals'
+    FROM (SELECT model, min(hit_rate) AS lowest FROM divergence GROUP BY model HAVING count(DISTINCT oracle) = 2) HAVING count(*) > 0
+    UNION ALL
+    SELECT 'solbehave_non_fuzzable_contracts', CAST(k.n - f.n AS DOUBLE), NULL, NULL, k.n, 'table5_o1' FROM kept k, fuzzable f WHERE f.n IS NOT NULL AND k.n >= f.n
+    UNION ALL
+    SELECT 'solbehave_samples_k', CAST(max(k) AS DOUBLE), NULL, NULL, count(*), 'table2_compile' FROM table2_compile_ HAVING count(*) > 0
+    UNION ALL
+    SELECT 'solbehave_seed', CAST(seed AS DOUBLE), NULL, NULL, 1, 'runs' FROM first_run WHERE seed IS NOT NULL
+    UNION ALL
+    SELECT 'solbehave_replay_budget', CAST(parameters->>'o2-budget' AS DOUBLE), NULL, NULL, 1, 'runs' FROM first_run WHERE parameters->>'o2-budget' IS NOT NULL
+    UNION ALL
+    SELECT 'solbehave_spearman_rho', spearman_rho, spearman_rho_ci_low, spearman_rho_ci_high, models, 'oracle_agreement' FROM oracle_agreement_
+    WHERE graph_setting = 'fixed' AND profile = 'paper' AND spearman_rho IS NOT NULL
+    UNION ALL
+    SELECT 'solbehave_o3_only_shift_max', CAST(max(abs(d)) AS DOUBLE), NULL, NULL, count(*), 'fig4_complementarity' FROM shifts HAVING count(*) > 0
+    UNION ALL
+    SELECT 'solbehave_o3_only_shift_net', CAST(sum(d) AS DOUBLE), NULL, NULL, count(*), 'fig4_complementarity' FROM shifts HAVING count(*) > 0
+    UNION ALL
+    -- §V-F b: contracts a replay oracle flags and O1 does not, over all models
+    SELECT 'solbehave_replay_only_contracts', CAST(sum(o2_only + o3_only + o2_o3) AS DOUBLE), NULL, NULL, CAST(sum(n) AS BIGINT), 'table6_oracles' FROM table6_oracles_
+    WHERE model IN (SELECT model FROM llm_models) AND (profile = (SELECT profile FROM claim_profile) OR profile = '') HAVING count(*) > 0
+    UNION ALL
+    SELECT 'solbehave_o2_coverage', o2_coverage_rate, o2_coverage_rate_ci_low, o2_coverage_rate_ci_high, contracts, 'table4_coverage' FROM reference_table4
+    UNION ALL
+    SELECT 'solbehave_state_changing_functions', CAST(functions AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
+    UNION ALL
+    SELECT 'solbehave_reference_o3_gt_o2', CAST(contracts_o3_gt_o2 AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
+    UNION ALL
+    SELECT 'solbehave_reference_o3_lt_o2', CAST(contracts_o3_lt_o2 AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
+    UNION ALL
+    SELECT 'solbehave_reference_o3_eq_o2', CAST(contracts_equal AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
+    UNION ALL
+    SELECT 'solbehave_reference_median_o3_coverage', median_o3_coverage_rate, NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
+    UNION ALL
+    SELECT 'solbehave_reference_median_o2_coverage', median_o2_coverage_rate, NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
+    UNION ALL
+    SELECT 'solbehave_o3_only_function_share', o3_only_function_rate, o3_only_function_rate_ci_low, o3_only_function_rate_ci_high, functions, 'o3_reach' FROM reach
+    UNION ALL
+    SELECT 'solbehave_owner_only_contract_share', owner_only_contract_rate, owner_only_contract_rate_ci_low, owner_only_contract_rate_ci_high, contracts, 'o3_reach' FROM reach
+    UNION ALL
+    SELECT 'solbehave_dcr_relations_per_graph', relations_per_graph, relations_per_graph_ci_low, relations_per_graph_ci_high, graphs, 'dcr_stats' FROM dcr
+    UNION ALL
+    SELECT 'solbehave_dcr_events_per_contract', events_per_contract, events_per_contract_ci_low, events_per_contract_ci_high, graphs, 'dcr_stats' FROM dcr
+    UNION ALL
+    SELECT 'solbehave_dcr_response_share', response_share, response_share_ci_low, response_share_ci_high, graphs, 'dcr_stats' FROM dcr
+    UNION ALL
+    SELECT 'solbehave_dcr_ownership_events_per_contract', ownership_events_per_contract, ownership_events_per_contract_ci_low, ownership_events_per_contract_ci_high, graphs, 'dcr_stats' FROM dcr
+    UNION ALL
+    SELECT 'solbehave_dcr_no_ownership_share', no_ownership_rate, no_ownership_rate_ci_low, no_ownership_rate_ci_high, graphs, 'dcr_stats' FROM dcr
+    UNION ALL
+    -- §V-C, Table III: the human validation of the reference extractor's relations
+    SELECT 'solbehave_dcr_' || relation || '_precision', precision, NULL, NULL, tp + fp, 'table3_dcr_validation' FROM reference_table3
+    WHERE relation IN ('all', 'condition', 'response', 'include', 'exclude') AND tp + fp > 0
+    UNION ALL
+    SELECT 'solbehave_dcr_' || relation || '_recall', recall, NULL, NULL, tp + fn, 'table3_dcr_validation' FROM reference_table3
+    WHERE relation IN ('all', 'response') AND tp + fn > 0
+    UNION ALL
+    SELECT 'solbehave_dcr_judged_relations', CAST(tp + fp AS DOUBLE), NULL, NULL, tp + fp, 'table3_dcr_validation' FROM reference_table3 WHERE relation = 'all'
+    UNION ALL
+    SELECT 'saefuzz_detected', CAST(tp AS DOUBLE), NULL, NULL, tp + fn, 'vuln_eval' FROM saefuzz WHERE tp + fn > 0
+    UNION ALL
+    SELECT 'saefuzz_false_positives', CAST(fp AS DOUBLE), NULL, NULL, fp + tn, 'vuln_eval' FROM saefuzz WHERE fp + tn > 0
+    UNION ALL
+    SELECT 'saefuzz_mean_instruction_coverage', mean_instruction_coverage, NULL, NULL, contracts, 'vuln_eval' FROM saefuzz WHERE mean_instruction_coverage IS NOT NULL
+    UNION ALL
+    SELECT 'saefuzz_valid_test_cases', valid_test_case_ratio, NULL, NULL, contracts, 'vuln_eval' FROM saefuzz WHERE valid_test_case_ratio IS NOT NULL
+    UNION ALL
+    SELECT 'saefuzz_no_static_detected', CAST(tp AS DOUBLE), NULL, NULL, tp + fn, 'vuln_ablation' FROM no_static WHERE tp + fn > 0
 ),
 run AS (
     SELECT * FROM o1_pooled
     UNION ALL
+    SELECT * FROM o1_pooled_contracts
+    UNION ALL
     SELECT * FROM fuzzable
     UNION ALL
-    SELECT 'solbehave_' || claim_kind AS id, run_value, ci_low, ci_high, n, 'rate_intervals' AS source_view FROM ranges
+    SELECT * FROM ranges
+    UNION ALL
+    SELECT * FROM singles
 )
 SELECT
     p.id, p.paper, p.section, p.claim,
     CAST(p.paper_value AS DOUBLE) AS paper_value,
     r.run_value, r.ci_low, r.ci_high,
     coalesce(r.n, 0) AS n,
-    coalesce(r.source_view, CASE WHEN p.id LIKE '%divergent%' THEN 'rate_intervals' END) AS source_view,
+    coalesce(r.source_view, nullif(p.source_view, '')) AS source_view,
     CASE
         WHEN r.run_value IS NOT NULL THEN NULL
+        WHEN p.reason <> '' THEN p.reason
         WHEN p.id = 'solbehave_fuzzable_contracts' THEN 'no fuzz_results rows: O1 has not run'
-        WHEN NOT EXISTS (SELECT 1 FROM llm_models) THEN 'no LLM-generated samples in this run (mutant and reference are controls, not the models the paper evaluates)'
+        WHEN p.scope = 'llm' AND NOT EXISTS (SELECT 1 FROM llm_models) THEN 'no LLM-generated samples in this run (mutant and reference are controls, not the models the paper evaluates)'
+        WHEN p.scope = 'llm_extractor' AND NOT EXISTS (SELECT 1 FROM table4_coverage_ WHERE extractor LIKE 'llm:%') THEN 'no LLM extractor''s sequences were replayed by O3 in this run (the paper''s ranges are over seven LLM extractors)'
         WHEN p.id = 'solbehave_o1_pooled_functions' THEN 'no LLM-generated sample was fuzzed (O1 has no rows for an LLM model)'
-        ELSE 'no LLM model was replayed under this oracle, or every one is below 3% under both O2 and O3'
+        WHEN p.id LIKE 'solbehave_o_\_divergent%' ESCAPE '\' THEN 'no LLM model was replayed under this oracle, or every one is below 3% under both O2 and O3'
+        WHEN p.id LIKE 'saefuzz%' THEN 'vuln_eval / vuln_ablation have no row for the full detector over every class (the vuln stage has not run on a labelled corpus)'
+        WHEN p.id LIKE 'solbehave_dcr%' THEN 'no valid DCR graph (or no human annotation, for Table III) for the reference extractor in this run'
+        ELSE 'the source view has no row this claim can be read from in this run (the oracle or stage it needs did not run)'
     END AS reason
 FROM paper p
 LEFT JOIN run r USING (id)
 ORDER BY p.id;
 
-COMMENT ON VIEW paper_claims IS 'One row per number the paper states that this run can compute. id, paper, section, claim: which number (values in sql/paper_claims.csv, versioned with the views). paper_value: the paper''s (a share as 0..1, a count as a count). run_value: this run''s, over LLM-generated samples only (generator not mutant or reference), except solbehave_fuzzable_contracts (Table V''s N over every model). ci_low, ci_high: the 95% percentile bootstrap interval over contracts of the model that gives the value (rate_intervals); NULL for counts and the pooled function share. n: the (function, sample) pairs of the pooled share, the models in a range, the contracts of a count. source_view: where run_value comes from. reason: why run_value is NULL (never NULL when run_value is).';
+COMMENT ON VIEW paper_claims IS 'One row per number the paper states (SolBehave: abstract, §I, §IV-D/E, §V, §VII; SAEFUZZ: the numbers vuln_eval and vuln_ablation compute). id, paper, section, claim: which number (values in sql/paper_claims.csv, versioned with the views, with its scope and, for a number no view computes, the reason). paper_value: the paper''s (a share as 0..1, a count as a count, percentage points as a share). run_value: this run''s; LLM-scoped claims count LLM-generated samples only (generator not mutant or reference), ranges are the min / max over the LLM models (or LLM extractors) of the named view''s per-model value; DCR, coverage and reach claims are read on the reference extractor (O3''s fixed setting; the paper''s GEMMA-4-31B) under the paper profile. ci_low, ci_high: the 95% percentile bootstrap interval over contracts (B = 1000, seeded by the run) of the rate that gives the value, for a range the interval of the model at the end; NULL for counts, settings and pooled shares. n: the contracts (or functions, pairs, models) behind the value. source_view: where run_value comes from. reason: why run_value is NULL (never NULL when run_value is).';

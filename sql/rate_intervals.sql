@@ -2,7 +2,7 @@
 -- depends: contract_outcomes, bootstrap_weights
 -- columns: measure, oracle, graph_setting, profile, model, n, hits, hit_rate, hit_rate_ci_low, hit_rate_ci_high
 CREATE OR REPLACE VIEW rate_intervals AS
-WITH indexed AS (
+WITH indexed AS MATERIALIZED (
     SELECT
         *,
         row_number() OVER (PARTITION BY measure, oracle, graph_setting, profile, model ORDER BY contract_id) AS i,
@@ -30,7 +30,7 @@ SELECT
     CAST(count(*) FILTER (WHERE hit) AS DOUBLE) / count(*) AS hit_rate,
     any_value(v.ci_low) AS hit_rate_ci_low,
     any_value(v.ci_high) AS hit_rate_ci_high
-FROM contract_outcomes
+FROM indexed
 JOIN intervals v USING (measure, oracle, graph_setting, profile, model)
 GROUP BY measure, oracle, graph_setting, profile, model
 ORDER BY measure, oracle, graph_setting, profile, model;

@@ -385,7 +385,8 @@ func colouredPixels(img image.Image, x, y, w, h float64) int {
 func TestUndefinedCorrelationSaysSo(t *testing.T) {
 	db := emptyDB(t)
 	if _, err := db.ExecContext(ctx, `CREATE OR REPLACE VIEW oracle_agreement AS
-		SELECT 'fixed' AS graph_setting, 'paper' AS profile, 2 AS models, NULL::DOUBLE AS spearman_rho, NULL::DOUBLE AS pearson_r`); err != nil {
+		SELECT 'fixed' AS graph_setting, 'paper' AS profile, 2 AS models, NULL::DOUBLE AS spearman_rho, NULL::DOUBLE AS pearson_r,
+			NULL::DOUBLE AS spearman_rho_ci_low, NULL::DOUBLE AS spearman_rho_ci_high`); err != nil {
 		t.Fatal(err)
 	}
 	m := regexp.MustCompile(`(?s)<table data-table="oracle_agreement">(.*?)</table>`).FindStringSubmatch(render(t, db))
@@ -457,5 +458,34 @@ func TestPageNamesTheReferenceExtractor(t *testing.T) {
 	}
 	if !strings.Contains(string(html), `data-param="reference-extractor">llm:gpt-4o</code>`) {
 		t.Error("the page does not name the reference extractor")
+	}
+}
+
+// A rate and its interval columns render as one cell, "x% [lo%–hi%]", and
+// paper_claims' ci_low / ci_high join run_value; a missing interval adds nothing.
+func TestIntervalsShareTheValuesCell(t *testing.T) {
+	db := emptyDB(t)
+	tb, err := queryTable(ctx, db, "t", `SELECT 'm' AS model, 0.5::DOUBLE AS hit_rate, 0.25::DOUBLE AS hit_rate_ci_low, 0.75::DOUBLE AS hit_rate_ci_high,
+		3.7::DOUBLE AS run_value, 3.1::DOUBLE AS ci_low, 4.2::DOUBLE AS ci_high, NULL::DOUBLE AS other_rate, NULL::DOUBLE AS other_rate_ci_low, NULL::DOUBLE AS other_rate_ci_high`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(tb.Columns, ","); got != "model,hit_rate,run_value,other_rate" {
+		t.Fatalf("columns %s, want the interval columns folded into their values'", got)
+	}
+	var texts []string
+	for _, c := range tb.Rows[0] {
+		texts = append(texts, c.Text)
+	}
+	if got, want := strings.Join(texts, " | "), "m | 50.0% [25.0%–75.0%] | 3.7 [3.1–4.2] | –"; got != want {
+		t.Fatalf("row %q, want %q", got, want)
+	}
+}
+
+// The page has a paper_claims section.
+func TestPageHasThePaperClaims(t *testing.T) {
+	page := render(t, emptyDB(t))
+	if !strings.Contains(page, "paper_claims") {
+		t.Fatal("the page has no paper_claims section")
 	}
 }

@@ -23,15 +23,16 @@ type section struct {
 // sections follow the paper's evaluation; a sql/ view none of them names
 // (and that is not a dataset helper) lands in "Other views".
 var sections = []section{
+	{ID: "claims", Title: "The paper beside this run (paper_claims)", Views: []string{"paper_claims"}},
 	{ID: "construction", Title: "Benchmark construction", Figures: []string{"fig2", "funnel"},
 		Views: []string{"construction_funnel", "fig2_size_distribution", "verify_summary"}},
 	{ID: "compilation", Title: "Compilation (Tables II and VII)", Figures: []string{"compile-size"},
 		Views: []string{"table2_compile", "table7_size"}},
 	{ID: "replay", Title: "Replay oracles (Figure 4, Table IV)", Figures: []string{"fig4a-match", "fig4a-divergent", "fig4b", "coverage"},
-		Views: []string{"fig4_replay", "fig4_complementarity", "table4_coverage", "replay_secondary"}},
+		Views: []string{"fig4_replay", "fig4_complementarity", "table4_coverage", "o3_reach", "oracle_agreement", "model_differences", "replay_secondary"}},
 	{ID: "fuzzing", Title: "Differential fuzzing (Tables V and VI)", Figures: []string{"o1"},
 		Views: []string{"table5_o1", "table6_oracles"}},
-	{ID: "dcr", Title: "DCR extraction (Table III)", Views: []string{"table3_dcr_validation"}},
+	{ID: "dcr", Title: "DCR extraction (Table III, §IV-D/E)", Views: []string{"table3_dcr_validation", "dcr_stats"}},
 	{ID: "vuln", Title: "Vulnerabilities", Figures: []string{"vuln"},
 		Views: []string{"vuln_detected", "vuln_introduced", "vuln_eval", "vuln_ablation"}},
 	{ID: "mutants", Title: "Oracle check by mutation analysis", Figures: []string{"mutants"},
@@ -113,22 +114,85 @@ func readTable(ctx context.Context, db *sql.DB, view, aboutText string) (table, 
 	return t, fillTable(&t, rows)
 }
 
-// fillTable reads every row into t, shares (columns ending in _rate) as %.
+// fillTable reads every row into t, shares (columns ending in _rate) as %,
+// and a value with its 95% interval as one cell, "x [lo–hi]".
 func fillTable(t *table, rows *sql.Rows) error {
 	types, _ := rows.ColumnTypes()
 	numeric := make([]bool, len(types))
+	var names []string
 	for i, c := range types {
-		t.Columns = append(t.Columns, c.Name())
+		names = append(names, c.Name())
 		numeric[i] = numericType(c.DatabaseTypeName())
 	}
+	bounds := intervalColumns(names)
+	for i, n := range names {
+		if _, ok := bounds.of[i]; !ok {
+			t.Columns = append(t.Columns, n)
+		}
+	}
 	return views.EachRow(rows, func(vals []any) error {
-		cells := make([]cell, len(vals))
+		cells := make([]cell, 0, len(vals))
 		for i, v := range vals {
-			cells[i] = cell{Text: cellText(t.Columns[i], v), Numeric: numeric[i]}
+			if _, ok := bounds.of[i]; ok {
+				continue
+			}
+			c := cell{Text: cellText(names[i], v), Numeric: numeric[i]}
+			if lh, ok := bounds.at[i]; ok {
+				c.Text += intervalText(names[i], vals[lh[0]], vals[lh[1]])
+			}
+			cells = append(cells, c)
 		}
 		t.Rows = append(t.Rows, cells)
 		return nil
 	})
+}
+
+// intervals pairs a value's column with its interval's: at maps the value's
+// index to its (low, high) indexes, of maps each bound's index to the value's.
+type intervals struct {
+	at map[int][2]int
+	of map[int]int
+}
+
+// intervalColumns finds the columns X_ci_low and X_ci_high beside a column
+// X (and ci_low, ci_high beside run_value: paper_claims).
+func intervalColumns(names []string) intervals {
+	index := map[string]int{}
+	for i, n := range names {
+		index[n] = i
+	}
+	out := intervals{at: map[int][2]int{}, of: map[int]int{}}
+	for i, n := range names {
+		base, ok := strings.CutSuffix(n, "ci_low")
+		if !ok {
+			continue
+		}
+		hi, ok := index[base+"ci_high"]
+		if !ok {
+			continue
+		}
+		value := strings.TrimSuffix(base, "_")
+		if base == "" {
+			value = "run_value"
+		}
+		v, ok := index[value]
+		if !ok {
+			continue
+		}
+		out.at[v] = [2]int{i, hi}
+		out.of[i], out.of[hi] = v, v
+	}
+	return out
+}
+
+// intervalText is " [lo–hi]" in the value's format, "" when there is none.
+func intervalText(column string, lo, hi any) string {
+	l, lok := lo.(float64)
+	h, hok := hi.(float64)
+	if !lok || !hok {
+		return ""
+	}
+	return " [" + views.Readable(column, l) + "–" + views.Readable(column, h) + "]"
 }
 
 func numericType(t string) bool {
