@@ -222,6 +222,10 @@ singles AS (
     UNION ALL
     SELECT 'saefuzz_valid_test_cases', valid_test_case_ratio, NULL, NULL, contracts, 'vuln_eval' FROM saefuzz WHERE valid_test_case_ratio IS NOT NULL
     UNION ALL
+    -- §V-D e: O2's and O3's wall seconds per contract (pooled over models; the paper's: on Hardhat)
+    SELECT 'solbehave_' || lower(oracle) || '_seconds_per_contract', value, ci_low, ci_high, n, 'contract_costs' FROM value_intervals_
+    WHERE measure = 'wall_seconds' AND model = ''
+    UNION ALL
     SELECT 'saefuzz_no_static_detected', CAST(tp AS DOUBLE), NULL, NULL, tp + fn, 'vuln_ablation' FROM no_static WHERE tp + fn > 0
 ),
 run AS (

@@ -257,6 +257,9 @@ func datasetViewAt(loc location, w *warehouse.Warehouse, d schemas.Dataset) (str
 			list = files
 		}
 		body, err = parquetSelect(loc, w, d, list, partitioned(files, d.Partitions))
+		if err == nil {
+			body, err = padded(body, d)
+		}
 	} else {
 		body, err = emptySelect(d)
 	}
@@ -342,6 +345,23 @@ func emptySelect(d schemas.Dataset) (string, error) {
 		exprs[i] = "CAST(NULL AS " + c.Type + ") AS " + QuoteIdent(c.Name)
 	}
 	return "SELECT " + strings.Join(exprs, ", ") + " WHERE false", nil
+}
+
+// padded adds the schema's columns that no part has (parts written before
+// a column was added, until their units run again) as typed NULLs, so every
+// view over the dataset binds whichever parts there are.
+func padded(body string, d schemas.Dataset) (string, error) {
+	cols, err := rowColumns(d.Row)
+	if err != nil {
+		return "", fmt.Errorf("views: dataset %s: %w", d.Name, err)
+	}
+	var exprs []string
+	for _, c := range cols {
+		if !slices.Contains(d.Partitions, c.Name) {
+			exprs = append(exprs, "CAST(NULL AS "+c.Type+") AS "+QuoteIdent(c.Name))
+		}
+	}
+	return body + " UNION ALL BY NAME SELECT " + strings.Join(exprs, ", ") + " WHERE false", nil
 }
 
 // docSummary is the first paragraph of a dataset doc, after its title.
