@@ -28,7 +28,7 @@ func newCostCmd(g *globals) *cobra.Command {
 			"against contract size, prices solc worker starts apart, and projects the paper's evaluation (§IV-A, §V; LLM " +
 			"generation apart), or, with --candidates, --kept, --models or --k, a run like the measured one at that size " +
 			"(its compile and equivalence rates and contract sizes). Every stage and the total come with a 95% percentile " +
-			"bootstrap interval over the measured units (seeded by the warehouse's first run); a stage whose fit rests on " +
+			"bootstrap interval over the measured contracts, each drawn with all its units (seeded by the warehouse's first run); a stage whose fit rests on " +
 			"fewer than 10 contracts or 30 samples is marked \"too few units\". `make bench`'s projection is this one.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

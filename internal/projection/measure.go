@@ -22,6 +22,7 @@ type Measured struct {
 	Units     []Unit
 	functions map[string]float64 // contract -> non-trivial functions (chain count)
 	points    map[string][]point // kind -> (size, CPU s) per unit
+	owners    map[string][]string // kind -> the contract of each point (the bootstrap resamples contracts)
 	Run       RunShape
 }
 
@@ -41,7 +42,7 @@ type RunShape struct {
 // Read reads a warehouse's units and rows through its views (`units`,
 // `contracts`, `samples`, `fuzz_results`, `replay_calls`).
 func Read(ctx context.Context, db *sql.DB) (*Measured, error) {
-	m := &Measured{functions: map[string]float64{}, points: map[string][]point{}}
+	m := &Measured{functions: map[string]float64{}, points: map[string][]point{}, owners: map[string][]string{}}
 	for _, step := range []func(context.Context, *sql.DB) error{m.readUnits, m.readContracts, m.readSamples} {
 		if err := step(ctx, db); err != nil {
 			return nil, err
@@ -138,12 +139,12 @@ func (m *Measured) addStageUnits(compiling map[string]float64) {
 		x := m.functions[u.Contract]
 		switch u.Stage {
 		case "crawl", "verify", "skeleton", "dcr", "sequences":
-			m.addStarts(u.Stage, x, u.CPU, u.Starts)
+			m.addStarts(u.Stage, u.Contract, x, u.CPU, u.Starts)
 		case "vuln": // an original's unit costs as a sample's
-			m.addStarts(kindVuln, x, u.CPU, u.Starts)
+			m.addStarts(kindVuln, u.Contract, x, u.CPU, u.Starts)
 		case "compile":
 			if k := m.Run.K; k > 0 && compiling != nil {
-				m.addStarts(kindCompile, x, u.CPU/k, u.Starts/k)
+				m.addStarts(kindCompile, u.Contract, x, u.CPU/k, u.Starts/k)
 			}
 		}
 	}
@@ -181,11 +182,11 @@ func (m *Measured) addReplays(ctx context.Context, db *sql.DB, compiling map[str
 	var sumTxs, nTxs, sumSet, nSet float64
 	for _, c := range sortedKeys(compiling) {
 		if n := compiling[c]; n > 0 && txs[c] > 0 {
-			m.add(kindO2, txs[c], cpu["o2 "+c]/n)
+			m.add(kindO2, c, txs[c], cpu["o2 "+c]/n)
 			sumTxs, nTxs = sumTxs+txs[c], nTxs+1
 		}
 		if replays := settings[c]; replays > 0 {
-			m.add(kindO3, m.functions[c], cpu["o3 "+c]/replays)
+			m.add(kindO3, c, m.functions[c], cpu["o3 "+c]/replays)
 			sumSet, nSet = sumSet+replays/compiling[c], nSet+1
 		}
 	}
@@ -235,7 +236,7 @@ func (m *Measured) addPairs(ctx context.Context, db *sql.DB) error {
 			perSample[p.sample]++
 		}
 		for _, k := range sortedKeys(perSample) {
-			m.add(kindO1Pairs, m.functions[u.Contract], perSample[k])
+			m.add(kindO1Pairs, u.Contract, m.functions[u.Contract], perSample[k])
 		}
 		for _, p := range pairs {
 			if !p.campaign {
@@ -246,7 +247,7 @@ func (m *Measured) addPairs(ctx context.Context, db *sql.DB) error {
 				kind, equivalent = kindO1Eq, equivalent+1
 			}
 			campaigns++
-			m.add(kind, m.functions[u.Contract], u.CPU*(p.elapsed+1)/total)
+			m.add(kind, u.Contract, m.functions[u.Contract], u.CPU*(p.elapsed+1)/total)
 		}
 	}
 	if campaigns > 0 {
@@ -255,10 +256,11 @@ func (m *Measured) addPairs(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-func (m *Measured) add(kind string, x, y float64) { m.addStarts(kind, x, y, 0) }
+func (m *Measured) add(kind, contract string, x, y float64) { m.addStarts(kind, contract, x, y, 0) }
 
-func (m *Measured) addStarts(kind string, x, y, starts float64) {
+func (m *Measured) addStarts(kind, contract string, x, y, starts float64) {
 	m.points[kind] = append(m.points[kind], point{x, y, starts})
+	m.owners[kind] = append(m.owners[kind], contract)
 }
 
 // query runs q and calls each for every row.

@@ -33,7 +33,7 @@ func (p *Projection) PrintTable(w io.Writer) {
 			c.Fit.Intercept, c.Fit.Slope, c.Size, c.Fit.R2, c.PerUnit, c.Units, starts, h)
 	}
 	tw.Flush()
-	fmt.Fprintf(w, "per stage, CPU-hours [95%% interval, %d resamples of the measured units]:", p.Resamples)
+	fmt.Fprintf(w, "per stage, CPU-hours [95%% interval, %d resamples of the measured contracts, each with all its units]:", p.Resamples)
 	for _, s := range sortedStages(p.CPUHours) {
 		iv := p.CPUHoursInterval[s]
 		fmt.Fprintf(w, " %s %.3f [%.3f–%.3f];", s, p.CPUHours[s], iv[0], iv[1])

@@ -38,7 +38,7 @@ type Projection struct {
 	Stages             []StageCost        `json:"stages"`
 	CPUHours           map[string]float64 `json:"cpu_hours"`
 	// CPUHoursInterval is each stage's 95% percentile bootstrap interval
-	// (the measured units resampled within each kind, B times, seeded).
+	// (the measured contracts resampled with all their units, B times, seeded).
 	CPUHoursInterval map[string][2]float64 `json:"cpu_hours_interval"`
 	TotalCPUHours    float64               `json:"total_cpu_hours"`
 	TotalInterval    [2]float64            `json:"total_cpu_hours_interval"`
@@ -250,9 +250,11 @@ func unitFloor(stage string) int {
 	return 30
 }
 
-// setIntervals resamples the measured points of every kind with
-// replacement, B times, and takes each stage's and the total's 2.5th and
-// 97.5th percentiles.
+// setIntervals resamples the measured contracts with replacement, B times,
+// each drawn contract bringing all its units (the units of one contract share
+// its code and size: resampled one by one they would give too narrow an
+// interval), and takes each stage's and the total's 2.5th and 97.5th
+// percentiles.
 func (pr *Projection) setIntervals(m *Measured, p Scale, opt Options) {
 	b := opt.Resamples
 	if b <= 0 {
@@ -260,20 +262,10 @@ func (pr *Projection) setIntervals(m *Measured, p Scale, opt Options) {
 	}
 	pr.Resamples = b
 	rng := rand.New(rand.NewPCG(uint64(opt.Seed), 0x50726f6a))
-	kinds := sortedKeys(m.points)
 	stages := map[string][]float64{}
 	var totals []float64
 	for range b {
-		resampled := make(map[string][]point, len(kinds))
-		for _, k := range kinds {
-			ps := m.points[k]
-			r := make([]point, len(ps))
-			for i := range r {
-				r[i] = ps[rng.IntN(len(ps))]
-			}
-			resampled[k] = r
-		}
-		e := estimate(resampled, p)
+		e := estimate(m.resample(rng), p)
 		for stage, h := range e.hours {
 			stages[stage] = append(stages[stage], h)
 		}
@@ -287,6 +279,48 @@ func (pr *Projection) setIntervals(m *Measured, p Scale, opt Options) {
 		pr.CPUHoursInterval[stage] = percentiles(hs)
 	}
 	pr.TotalInterval = percentiles(totals)
+}
+
+// resample is one bootstrap replicate of the points: contracts drawn with
+// replacement, each bringing its points as often as it was drawn. A kind
+// whose points name no contract (or that no drawn contract has) resamples its
+// points one by one.
+func (m *Measured) resample(rng *rand.Rand) map[string][]point {
+	var contracts []string
+	seen := map[string]bool{}
+	for _, k := range sortedKeys(m.owners) {
+		for _, c := range m.owners[k] {
+			if !seen[c] {
+				seen[c] = true
+				contracts = append(contracts, c)
+			}
+		}
+	}
+	slices.Sort(contracts)
+	drawn := map[string]int{}
+	for range contracts {
+		drawn[contracts[rng.IntN(len(contracts))]]++
+	}
+	out := make(map[string][]point, len(m.points))
+	for _, k := range sortedKeys(m.points) {
+		ps, owners := m.points[k], m.owners[k]
+		var r []point
+		if len(owners) == len(ps) {
+			for i, pt := range ps {
+				for range drawn[owners[i]] {
+					r = append(r, pt)
+				}
+			}
+		}
+		if len(r) == 0 && len(ps) > 0 {
+			r = make([]point, len(ps))
+			for i := range r {
+				r[i] = ps[rng.IntN(len(ps))]
+			}
+		}
+		out[k] = r
+	}
+	return out
 }
 
 // percentiles are the 2.5th and 97.5th percentiles of xs (nearest rank).
@@ -397,7 +431,7 @@ func projectionAssumptions(p Scale) []string {
 		"LLM work is apart: generation, repair requests, NatSpec and DCR extraction replies; our side of it (compiles, graph parsing) is costed, the samples are mutants",
 		"per-sample costs of o2 and o3 are the contract's replay CPU (the original's units and every model's) / its compiling samples (o3: / sample replays, one per sample and graph setting), so the original's replay is amortized over the measured samples, over ~40 (7 models) in the paper: an overestimate there",
 		"o1 pair costs split each unit's CPU over its pairs in proportion to their wall time; pairs that ran no campaign (undeployed, same_code) are left out, so every equivalent pair is costed as a full campaign; vuln runs at its default budget, beside the total (our extension)",
-		"CPU is user + system time of the process and its children (the Node solc workers) around each unit, as the units dataset records it (each unit's share when units ran side by side): the machine's load changes it little; the interval resamples the measured units of each kind (bootstrap, seeded) and says nothing of a machine unlike the measuring one",
+		"CPU is user + system time of the process and its children (the Node solc workers) around each unit, as the units dataset records it (each unit's share when units ran side by side): on a machine whose cores are shared (SMT, busy neighbours) a unit's CPU grows with the load; the interval resamples the measured contracts, each with all its units (bootstrap, seeded), and says nothing of a machine unlike the measuring one",
 		fmt.Sprintf("solc worker starts are priced apart (their CPU beyond a warm unit's, measured on the units that started one): the runner keeps each job on one compiler while its units last, so a compiling stage starts about one worker per compiler version and job, here %d versions + %d jobs", p.Compilers, p.Jobs),
 	}
 }

@@ -125,7 +125,7 @@ func TestProjectTakesStartsOutAtTheSharedPrice(t *testing.T) {
 	}
 }
 
-// The interval resamples the measured units: constant costs give an interval
+// The interval resamples the measured points (here no contracts are named): constant costs give an interval
 // of width 0 at the estimate; noisy ones an interval around it; the same
 // seed the same interval; a fit on few units says so.
 func TestProjectIntervals(t *testing.T) {
