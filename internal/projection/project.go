@@ -224,8 +224,8 @@ func Project(m *Measured, p Scale, opt Options) *Projection {
 	pr.Assumptions = append(pr.Assumptions, e.notes...)
 	pr.setIntervals(m, p, opt)
 	for i, c := range pr.Stages {
-		if floor := unitFloor(c.Stage); c.Measured < floor {
-			pr.Stages[i].TooFew = fmt.Sprintf("too few units: %d measured, %d would be enough", c.Measured, floor)
+		if floor, what := unitFloor(c.Stage); c.Measured < floor {
+			pr.Stages[i].TooFew = fmt.Sprintf("too few units: %d %s measured, %d would be enough", c.Measured, what, floor)
 			if !slices.Contains(pr.TooFew, c.Stage) {
 				pr.TooFew = append(pr.TooFew, c.Stage)
 			}
@@ -239,15 +239,18 @@ func Project(m *Measured, p Scale, opt Options) *Projection {
 	return pr
 }
 
-// unitFloor is how many measured units a stage's fit needs before its
-// projection means much: 10 contracts for a stage costed per contract, 30
-// samples (or pairs) for one costed per sample.
-func unitFloor(stage string) int {
+// unitFloor is how many measured points a stage's fit needs before its
+// projection means much, and what a point is: O1's pairs and vuln's units
+// are one per sample (30 of them), every other stage's points one per
+// contract (10), a contract's samples averaged into its point.
+func unitFloor(stage string) (int, string) {
 	switch stage {
-	case "crawl", "verify", "skeleton", "dcr", "sequences":
-		return 10
+	case "o1":
+		return 30, "function pairs"
+	case "vuln":
+		return 30, "units"
 	}
-	return 30
+	return 10, "contracts"
 }
 
 // setIntervals resamples the measured contracts with replacement, B times,
