@@ -40,7 +40,7 @@ func newCostCmd(g *globals) *cobra.Command {
 					return err
 				}
 			}
-			db, err := views.OpenInMemory(g.env().Warehouse.Root)
+			db, err := views.OpenDatasetsInMemory(g.env().Warehouse.Root)
 			if err != nil {
 				return err
 			}

@@ -124,7 +124,7 @@ func printModels(cmd *cobra.Command, data string) error {
 // dataset: the table's failed column has the kept ones; a retriable failure
 // is stale (the next run retries it).
 func printFailed(cmd *cobra.Command, root string) error {
-	db, err := views.OpenInMemory(root) // writes nothing
+	db, err := views.OpenDatasetsInMemory(root) // writes nothing
 	if err != nil {
 		return err
 	}
@@ -167,7 +167,7 @@ func newDigestCmd(g *globals) *cobra.Command {
 			"only the datasets with a model column, each over that model's rows: a run of another model must leave them as they were.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			db, err := views.OpenInMemory(g.env().Warehouse.Root)
+			db, err := views.OpenDatasetsInMemory(g.env().Warehouse.Root)
 			if err != nil {
 				return err
 			}

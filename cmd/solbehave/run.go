@@ -308,6 +308,7 @@ func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.
 	}
 	mark("", "") // no stage: writes the file, every stage pending
 	var out []pipeline.Counters
+	rebuilt := false
 	for i, s := range stages {
 		mark(s.Name(), pipeline.StageRunning)
 		retried := 0
@@ -326,8 +327,12 @@ func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.
 		out = append(out, c)
 		mark(s.Name(), pipeline.StageDone)
 		if c.Ran > 0 && i < len(stages)-1 { // after the last stage, the run's end builds them
-			if err := g.buildViews(); err != nil {
+			// The first rebuild makes the whole file (it may be an older build's); later
+			// ones only the dataset views, whose parts the stage changed.
+			if err := g.refreshViews(!rebuilt); err != nil {
 				env.Log.Warn("the views do not show this stage's rows until the run ends", "stage", s.Name(), "err", err)
+			} else {
+				rebuilt = true
 			}
 		}
 	}
@@ -336,11 +341,18 @@ func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.
 
 // buildViews rewrites the units dataset from the manifests (what each unit
 // cost) and rebuilds the DuckDB views over the data folder's warehouse.
-func (g *globals) buildViews() error {
+func (g *globals) buildViews() error { return g.refreshViews(true) }
+
+// refreshViews is buildViews, remaking only the dataset views unless whole.
+func (g *globals) refreshViews(whole bool) error {
 	if err := pipeline.WriteUnits(g.data); err != nil {
 		return fmt.Errorf("writing the units dataset: %w", err)
 	}
-	if err := views.Build(g.dbPath(), filepath.Join(g.data, "warehouse")); err != nil {
+	build := views.Refresh
+	if whole {
+		build = views.Build
+	}
+	if err := build(g.dbPath(), filepath.Join(g.data, "warehouse")); err != nil {
 		return fmt.Errorf("building %s: %w", g.dbPath(), err)
 	}
 	return nil

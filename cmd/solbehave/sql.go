@@ -99,10 +99,18 @@ func printSummary(cmd *cobra.Command, g *globals, ran []string) error {
 		return err
 	}
 	defer db.Close()
+	db.SetMaxOpenConns(1) // the snapshots are temporary tables: one connection sees them
 	did := map[string]bool{}
 	for _, s := range ran {
 		did[s] = true
 	}
+	var shown []string
+	for _, v := range summaryViews {
+		if slices.ContainsFunc(v.stages, func(s string) bool { return did[s] }) {
+			shown = append(shown, v.view)
+		}
+	}
+	views.Snapshot(cmd.Context(), db, append(slices.Clone(summaryHelpers), shown...)...)
 	if did["crawl"] || did["verify"] {
 		fmt.Fprintf(cmd.OutOrStdout(), "\n%s\n", summaryTitle)
 		if err := views.Query(cmd.Context(), db, summaryQuery, "table", cmd.OutOrStdout()); err != nil {
@@ -124,6 +132,11 @@ func printSummary(cmd *cobra.Command, g *globals, ran []string) error {
 	}
 	return nil
 }
+
+// summaryHelpers are the interval helpers the summary's tables share (each
+// runs a bootstrap): computed once per summary.
+var summaryHelpers = []string{"bootstrap_weights", "contract_outcomes", "rate_intervals", "contract_values",
+	"value_intervals", "table4_contracts", "table6_contracts"}
 
 // summaryViews are the paper tables a run's summary shows, each after the
 // stages that change it.

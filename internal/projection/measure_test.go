@@ -58,7 +58,7 @@ func readWarehouse(t *testing.T) *Measured {
 		calls = append(calls, schemas.ReplayCall{ContractID: "c", Model: "m", Sample: k, Oracle: schemas.OracleO3, GraphSetting: "fixed"})
 	}
 	writeRows(t, w, schemas.ReplayCalls, "c", calls...)
-	db, err := views.OpenInMemory(w.Root)
+	db, err := views.OpenDatasetsInMemory(w.Root)
 	if err != nil {
 		t.Fatal(err)
 	}

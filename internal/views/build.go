@@ -36,6 +36,22 @@ func Build(dbPath, warehouseRoot string) error {
 
 // BuildLayout is [Build] with the layout of the view paths chosen.
 func BuildLayout(dbPath, warehouseRoot string, layout Layout) error {
+	return build(dbPath, warehouseRoot, layout, false)
+}
+
+// Refresh is [Build] between the stages of a run: only the dataset views are
+// made again (their parts changed) and the sql/ views of the existing file
+// are kept, since a view binds what it reads when it is queried; binding
+// every sql/ view again takes seconds (paper_claims reads them all). Where
+// there is no file yet, it builds one whole. The run's end builds whole.
+func Refresh(dbPath, warehouseRoot string) error {
+	if _, err := os.Stat(dbPath); err != nil {
+		return Build(dbPath, warehouseRoot)
+	}
+	return build(dbPath, warehouseRoot, existingLayout(dbPath), true)
+}
+
+func build(dbPath, warehouseRoot string, layout Layout, datasetsOnly bool) error {
 	if layout != Absolute && layout != Relative {
 		return fmt.Errorf("views: build: unknown layout %q (want %s or %s)", layout, Absolute, Relative)
 	}
@@ -59,7 +75,12 @@ func BuildLayout(dbPath, warehouseRoot string, layout Layout) error {
 	}
 	defer os.RemoveAll(tmpDir)
 	tmpDB := filepath.Join(tmpDir, filepath.Base(dbPath))
-	if err := buildFile(tmpDB, location{dbPath: dbPath, layout: layout}, warehouseRoot); err != nil {
+	if datasetsOnly {
+		if err := copyFile(dbPath, tmpDB); err != nil {
+			return fmt.Errorf("views: refresh: %w", err)
+		}
+	}
+	if err := buildFile(tmpDB, location{dbPath: dbPath, layout: layout}, warehouseRoot, datasetsOnly); err != nil {
 		return err
 	}
 	// A WAL left by the old file would be replayed onto the new one.
@@ -99,7 +120,7 @@ func place(built, dbPath string) error {
 	})
 }
 
-func buildFile(tmpDB string, loc location, warehouseRoot string) error {
+func buildFile(tmpDB string, loc location, warehouseRoot string, datasetsOnly bool) error {
 	// The views bind while they are created: relative paths must resolve
 	// against the final file's folder, not the temporary one's.
 	dir, err := dbDir(loc.dbPath)
@@ -113,6 +134,8 @@ func buildFile(tmpDB string, loc location, warehouseRoot string) error {
 	w, err := pipeline.Selection(warehouseRoot)
 	if err != nil {
 		err = fmt.Errorf("views: %w", err)
+	} else if datasetsOnly {
+		err = createDatasetViews(context.Background(), db, loc, w)
 	} else {
 		err = createViews(context.Background(), db, loc, w)
 	}
@@ -195,6 +218,25 @@ func OpenInMemory(warehouseRoot string) (*sql.DB, error) {
 	return OpenSelectionInMemory(w)
 }
 
+// OpenDatasetsInMemory is [OpenInMemory] with the dataset views only, no
+// sql/ view: for a reader of rows (digest, cost) that need not pay for
+// binding the paper's views.
+func OpenDatasetsInMemory(warehouseRoot string) (*sql.DB, error) {
+	w, err := pipeline.Selection(warehouseRoot)
+	if err != nil {
+		return nil, fmt.Errorf("views: %w", err)
+	}
+	db, err := sql.Open("duckdb", "?"+noExtensions().Encode())
+	if err != nil {
+		return nil, fmt.Errorf("views: open in memory: %w", err)
+	}
+	if err := createDatasetViews(context.Background(), db, location{layout: Absolute}, w); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
 // OpenSelectionInMemory is [OpenInMemory] over selected, the current parts
 // of a warehouse as [pipeline.Currency.Selection] gives them, for a caller
 // that has read the currency already.
@@ -213,6 +255,14 @@ func OpenSelectionInMemory(selected *warehouse.Warehouse) (*sql.DB, error) {
 // createViews adds the location view and the dataset views over w's parts,
 // then the sql/ views on top of them.
 func createViews(ctx context.Context, db *sql.DB, loc location, w *warehouse.Warehouse) error {
+	if err := createDatasetViews(ctx, db, loc, w); err != nil {
+		return err
+	}
+	return loadSQLViews(ctx, db, sqlviews.Files())
+}
+
+// createDatasetViews adds the location view and the dataset views over w's parts.
+func createDatasetViews(ctx context.Context, db *sql.DB, loc location, w *warehouse.Warehouse) error {
 	stmt, err := locationViewSQL(loc, w.Root)
 	if err != nil {
 		return err
@@ -229,7 +279,16 @@ func createViews(ctx context.Context, db *sql.DB, loc location, w *warehouse.War
 			return fmt.Errorf("views: dataset view %s: %w", d.Name, err)
 		}
 	}
-	return loadSQLViews(ctx, db, sqlviews.Files())
+	return nil
+}
+
+// copyFile copies a built file (views only: KiBs) to dst.
+func copyFile(src, dst string) error {
+	b, err := os.ReadFile(src)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(dst, b, 0o644)
 }
 
 // datasetViewSQL is the CREATE VIEW (and COMMENT) for one dataset, with

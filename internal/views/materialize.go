@@ -40,3 +40,22 @@ func Materialize(ctx context.Context, db *sql.DB, names ...string) error {
 	}
 	return nil
 }
+
+// Snapshot copies each named sql/ view of db that can be computed into a
+// temporary table of the same name, dependencies first; a temporary table
+// shadows the view for every later query on the connection, views reading
+// it included, so a reader that shows several views computes each shared
+// helper once. It leaves db's files as they are (temporary tables live in
+// memory), and db must hold a single connection (db.SetMaxOpenConns(1)).
+func Snapshot(ctx context.Context, db *sql.DB, names ...string) {
+	var files []sqlviews.File
+	for _, f := range sqlviews.Files() {
+		if slices.Contains(names, f.View()) {
+			files = append(files, f)
+		}
+	}
+	for _, f := range dependencyOrder(files) {
+		name := QuoteIdent(f.View())
+		db.ExecContext(ctx, "CREATE TEMP TABLE "+name+" AS SELECT * FROM main."+name) // one that fails stays a view
+	}
+}

@@ -176,7 +176,7 @@ func (r *costRun) project(ctx context.Context, cores []int, overheadMS float64) 
 	if err := pipeline.WriteUnits(r.data); err != nil {
 		return nil, err
 	}
-	db, err := views.OpenInMemory(filepath.Join(r.data, "warehouse"))
+	db, err := views.OpenDatasetsInMemory(filepath.Join(r.data, "warehouse"))
 	if err != nil {
 		return nil, err
 	}
