@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -20,8 +21,8 @@ type Unit struct {
 // target "like this run" can be scaled from it.
 type Measured struct {
 	Units     []Unit
-	functions map[string]float64 // contract -> non-trivial functions (chain count)
-	points    map[string][]point // kind -> (size, CPU s) per unit
+	functions map[string]float64  // contract -> non-trivial functions (chain count)
+	points    map[string][]point  // kind -> (size, CPU s) per unit
 	owners    map[string][]string // kind -> the contract of each point (the bootstrap resamples contracts)
 	Run       RunShape
 }
@@ -180,7 +181,7 @@ func (m *Measured) addReplays(ctx context.Context, db *sql.DB, compiling map[str
 		}
 	}
 	var sumTxs, nTxs, sumSet, nSet float64
-	for _, c := range sortedKeys(compiling) {
+	for _, c := range slices.Sorted(maps.Keys(compiling)) {
 		if n := compiling[c]; n > 0 && txs[c] > 0 {
 			m.add(kindO2, c, txs[c], cpu["o2 "+c]/n)
 			sumTxs, nTxs = sumTxs+txs[c], nTxs+1
@@ -235,7 +236,7 @@ func (m *Measured) addPairs(ctx context.Context, db *sql.DB) error {
 			total += p.elapsed + 1
 			perSample[p.sample]++
 		}
-		for _, k := range sortedKeys(perSample) {
+		for _, k := range slices.Sorted(maps.Keys(perSample)) {
 			m.add(kindO1Pairs, u.Contract, m.functions[u.Contract], perSample[k])
 		}
 		for _, p := range pairs {
@@ -276,13 +277,4 @@ func query(ctx context.Context, db *sql.DB, q string, each func(*sql.Rows) error
 		}
 	}
 	return rows.Err()
-}
-
-func sortedKeys[K string | int64, V any](m map[K]V) []K {
-	keys := make([]K, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

@@ -2,6 +2,7 @@ package projection
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -291,7 +292,7 @@ func (pr *Projection) setIntervals(m *Measured, p Scale, opt Options) {
 func (m *Measured) resample(rng *rand.Rand) map[string][]point {
 	var contracts []string
 	seen := map[string]bool{}
-	for _, k := range sortedKeys(m.owners) {
+	for _, k := range slices.Sorted(maps.Keys(m.owners)) {
 		for _, c := range m.owners[k] {
 			if !seen[c] {
 				seen[c] = true
@@ -305,7 +306,7 @@ func (m *Measured) resample(rng *rand.Rand) map[string][]point {
 		drawn[contracts[rng.IntN(len(contracts))]]++
 	}
 	out := make(map[string][]point, len(m.points))
-	for _, k := range sortedKeys(m.points) {
+	for _, k := range slices.Sorted(maps.Keys(m.points)) {
 		ps, owners := m.points[k], m.owners[k]
 		var r []point
 		if len(owners) == len(ps) {

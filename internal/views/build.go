@@ -395,32 +395,37 @@ func partitioned(files, keys []string) bool {
 // emptySelect is a zero-row SELECT with the columns the parquet view would
 // have: the row's columns (the partition columns are hidden there too).
 func emptySelect(d schemas.Dataset) (string, error) {
-	cols, err := rowColumns(d.Row)
+	nulls, err := typedNulls(d, nil)
 	if err != nil {
-		return "", fmt.Errorf("views: dataset %s: %w", d.Name, err)
+		return "", err
 	}
-	exprs := make([]string, len(cols))
-	for i, c := range cols {
-		exprs[i] = "CAST(NULL AS " + c.Type + ") AS " + QuoteIdent(c.Name)
-	}
-	return "SELECT " + strings.Join(exprs, ", ") + " WHERE false", nil
+	return "SELECT " + nulls + " WHERE false", nil
 }
 
-// padded adds the schema's columns that no part has (parts written before
-// a column was added, until their units run again) as typed NULLs, so every
-// view over the dataset binds whichever parts there are.
-func padded(body string, d schemas.Dataset) (string, error) {
+// typedNulls is a typed NULL for each column of d's schema but skip.
+func typedNulls(d schemas.Dataset, skip []string) (string, error) {
 	cols, err := rowColumns(d.Row)
 	if err != nil {
 		return "", fmt.Errorf("views: dataset %s: %w", d.Name, err)
 	}
 	var exprs []string
 	for _, c := range cols {
-		if !slices.Contains(d.Partitions, c.Name) {
+		if !slices.Contains(skip, c.Name) {
 			exprs = append(exprs, "CAST(NULL AS "+c.Type+") AS "+QuoteIdent(c.Name))
 		}
 	}
-	return body + " UNION ALL BY NAME SELECT " + strings.Join(exprs, ", ") + " WHERE false", nil
+	return strings.Join(exprs, ", "), nil
+}
+
+// padded adds the schema's columns that no part has (parts written before
+// a column was added, until their units run again) as typed NULLs, so every
+// view over the dataset binds whichever parts there are.
+func padded(body string, d schemas.Dataset) (string, error) {
+	nulls, err := typedNulls(d, d.Partitions)
+	if err != nil {
+		return "", err
+	}
+	return body + " UNION ALL BY NAME SELECT " + nulls + " WHERE false", nil
 }
 
 // docSummary is the first paragraph of a dataset doc, after its title.
