@@ -119,6 +119,25 @@ ranges AS (
     SELECT 'solbehave_' || kind || '_high' AS id, max(v) AS run_value, arg_max(lo, v) AS ci_low, arg_max(hi, v) AS ci_high, count(v) AS n, any_value(src) AS source_view
     FROM llm_values GROUP BY kind
 ),
+-- §V-B, §V-D b, §V-F a: the paper's rank statements over the LLM models (rank 1 the highest; ties share a rank).
+ranked AS (
+    SELECT kind, model, v, rank() OVER (PARTITION BY kind ORDER BY v DESC) AS r
+    FROM llm_values
+    WHERE v IS NOT NULL AND kind IN ('compile_raw', 'compile_repaired', 'o1_functions', 'o2_status_match', 'o3_status_match')
+),
+-- Each model's rank by Compile@10 after repair beside its rank by another measure.
+rank_pairs AS (
+    SELECT o.kind, o.model, o.v, o.r, c.r AS compile_rank
+    FROM ranked o
+    JOIN ranked c ON c.model = o.model AND c.kind = 'compile_repaired'
+    WHERE o.kind <> 'compile_repaired'
+),
+-- Down the Compile@10 ranking, one step per pair of adjacent models: does the status match fall?
+match_steps AS (
+    SELECT kind, v < lag(v) OVER (PARTITION BY kind ORDER BY compile_rank, model) AS down
+    FROM rank_pairs
+    WHERE kind IN ('o2_status_match', 'o3_status_match')
+),
 -- §V-D c: how far the fixed extractor moves each model's O3-only count from its own graphs'.
 shifts AS (
     SELECT model, sum(o3_only) FILTER (WHERE graph_setting = 'fixed') - sum(o3_only) FILTER (WHERE graph_setting = 'matched') AS d
@@ -157,6 +176,15 @@ singles AS (
     -- §VII: "for six of the seven models at least one compiling contract in eight diverges under each replay oracle"
     SELECT 'solbehave_models_one_in_eight', CAST(count(*) FILTER (WHERE lowest >= 0.125) AS DOUBLE), NULL, NULL, count(*), 'rate_intervals'
     FROM (SELECT model, min(hit_rate) AS lowest FROM divergence GROUP BY model HAVING count(DISTINCT oracle) = 2) HAVING count(*) > 0
+    UNION ALL
+    SELECT 'solbehave_repair_keeps_rank', CAST(count(*) FILTER (WHERE r = compile_rank) AS DOUBLE), NULL, NULL, count(*), 'table2_compile'
+    FROM rank_pairs WHERE kind = 'compile_raw' HAVING count(*) > 1
+    UNION ALL
+    SELECT 'solbehave_o1_keeps_compile_rank', CAST(count(*) FILTER (WHERE r = compile_rank) AS DOUBLE), NULL, NULL, count(*), 'table5_o1'
+    FROM rank_pairs WHERE kind = 'o1_functions' HAVING count(*) > 1
+    UNION ALL
+    SELECT 'solbehave_' || left(kind, 2) || '_match_steps_down', CAST(count(*) FILTER (WHERE down) AS DOUBLE), NULL, NULL, count(down), 'fig4_replay'
+    FROM match_steps GROUP BY kind HAVING count(down) > 0
     UNION ALL
     SELECT 'solbehave_non_fuzzable_contracts', CAST(k.n - f.n AS DOUBLE), NULL, NULL, k.n, 'table5_o1' FROM kept k, fuzzable f WHERE f.n IS NOT NULL AND k.n >= f.n
     UNION ALL

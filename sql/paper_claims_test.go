@@ -53,3 +53,40 @@ func TestPaperClaimsNeverASilentNull(t *testing.T) {
 		t.Errorf("the Qwen claim's reason %q, want the file's (naming the model)", q)
 	}
 }
+
+// The rank statements over three LLM models on one kept contract with four
+// samples each. Compile@4 raw a .75, b .25, c .5 and repaired a 1, b .75,
+// c .5: only a keeps its rank through repair. Table V's Functions a 1,
+// b .5, c 0 rank like Compile@4 after repair (3 of 3), not like raw. O2's
+// status match a 1, b .5, c .75 falls on the step a→b and rises on b→c.
+func TestPaperClaimsRankStatements(t *testing.T) {
+	f := newFixture(t)
+	put(f, "contracts", "A", schemas.Contract{ContractID: "A", Kept: true})
+	compiles := map[string][4][2]bool{
+		"a": {{true, true}, {true, true}, {true, true}, {false, true}},
+		"b": {{true, true}, {false, true}, {false, true}, {false, false}},
+		"c": {{true, true}, {true, true}, {false, false}, {false, false}},
+	}
+	for m, ss := range compiles {
+		for i, s := range ss {
+			put(f, "samples", "A", schemas.Sample{ContractID: "A", Model: m, Sample: int64(i), Generator: "openai", CompiledRaw: s[0], CompiledRepaired: s[1]})
+		}
+	}
+	put(f, "fuzz_results", "A", fuzzed("A", "a", "f", true), fuzzed("A", "a", "g", true),
+		fuzzed("A", "b", "f", true), fuzzed("A", "b", "g", false), fuzzed("A", "c", "f", false), fuzzed("A", "c", "g", false))
+	for m, matches := range map[string][]bool{"a": {true, true, true, true}, "b": {true, false, true, false}, "c": {true, true, true, false}} {
+		for step, ok := range matches {
+			put(f, "replay_calls", "A", call("A", m, int64(step), ok, false))
+		}
+	}
+	db := f.open()
+	got := stagetest.QueryMaps(t, db, `SELECT id, run_value, n, reason FROM paper_claims
+		WHERE id IN ('solbehave_repair_keeps_rank', 'solbehave_o1_keeps_compile_rank', 'solbehave_o2_match_steps_down', 'solbehave_o3_match_steps_down')`)
+	want := `[{"id":"solbehave_o1_keeps_compile_rank","n":3,"reason":null,"run_value":3},` +
+		`{"id":"solbehave_o2_match_steps_down","n":2,"reason":null,"run_value":1},` +
+		`{"id":"solbehave_o3_match_steps_down","n":0,"reason":"the source view has no row this claim can be read from in this run (the oracle or stage it needs did not run)","run_value":null},` +
+		`{"id":"solbehave_repair_keeps_rank","n":3,"reason":null,"run_value":1}]`
+	if stagetest.JSON(got) != want {
+		t.Fatalf("paper_claims %s\nwant %s", stagetest.JSON(got), want)
+	}
+}

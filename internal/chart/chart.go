@@ -27,10 +27,13 @@ func init() {
 	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
 }
 
-// Series is one named set of bars, a value per category (NaN: no bar).
+// Series is one named set of bars, a value per category (NaN: no bar), and
+// optionally an interval per category drawn as a whisker over the bar (Low
+// and High: nil, or NaN at a category, for none; grouped bars only).
 type Series struct {
-	Name   string
-	Values []float64
+	Name      string
+	Values    []float64
+	Low, High []float64
 }
 
 // Bars is a bar chart over categories.
@@ -219,7 +222,7 @@ func (b Bars) yAxis() (float64, plot.Ticker) {
 		sum := 0.0
 		for _, s := range b.Series {
 			v := value(s, j)
-			top = max(top, v)
+			top = max(top, v, bound(s.High, j))
 			sum += v
 		}
 		if b.Stacked {
@@ -277,6 +280,9 @@ func (b Bars) rowPlot(lo, hi, per int, yMax float64, ticks plot.Ticker) (*plot.P
 			bc.Offset = (vg.Length(i) - vg.Length(len(b.Series)-1)/2) * barWidth
 		}
 		p.Add(bc)
+		if !b.Stacked {
+			p.Add(whiskers{low: window(s.Low, lo, hi), high: window(s.High, lo, hi), offset: bc.Offset})
+		}
 		out = append(out, bc)
 	}
 	wrapped := make([]string, hi-lo)
@@ -288,6 +294,54 @@ func (b Bars) rowPlot(lo, hi, per int, yMax float64, ticks plot.Ticker) (*plot.P
 	p.X.Min, p.X.Max = -0.5, float64(per)-0.5
 	p.X.Tick.Label.Handler = spaced{text.Plain{Fonts: font.DefaultCache}}
 	return p, out, nil
+}
+
+// bound is an interval end at category j, 0 where there is none.
+func bound(ends []float64, j int) float64 {
+	if j < len(ends) && !math.IsNaN(ends[j]) {
+		return ends[j]
+	}
+	return 0
+}
+
+// window is the interval ends of categories lo..hi-1 (nil where the series
+// has none).
+func window(ends []float64, lo, hi int) []float64 {
+	if ends == nil {
+		return nil
+	}
+	out := make([]float64, hi-lo)
+	for j := range out {
+		out[j] = math.NaN()
+		if lo+j < len(ends) {
+			out[j] = ends[lo+j]
+		}
+	}
+	return out
+}
+
+// whiskers draws each category's interval as a vertical line with caps,
+// centred on its bar (offset from the category, as the bar is).
+type whiskers struct {
+	low, high []float64
+	offset    vg.Length
+}
+
+func (w whiskers) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := draw.LineStyle{Color: color.Black, Width: vg.Points(0.8)}
+	half := barWidth / 4
+	for j := range min(len(w.low), len(w.high)) {
+		lo, hi := w.low[j], w.high[j]
+		if math.IsNaN(lo) || math.IsNaN(hi) {
+			continue
+		}
+		x := trX(float64(j)) + w.offset
+		yl, yh := trY(lo), trY(hi)
+		c.StrokeLine2(sty, x, yl, x, yh)
+		c.StrokeLine2(sty, x-half, yl, x+half, yl)
+		c.StrokeLine2(sty, x-half, yh, x+half, yh)
+	}
 }
 
 func percentTicks(lo, hi float64) []plot.Tick {

@@ -15,7 +15,7 @@ import (
 
 func sample() Bars {
 	return Bars{Title: "t", YLabel: "contracts", Categories: []string{"openai:gpt-4o-mini (matched, paper)", "reference"},
-		Series: []Series{{"O2 only", []float64{3, 1}}, {"both", []float64{2, math.NaN()}}, {"O3 only", []float64{1, 4}}}, Stacked: true}
+		Series: []Series{{Name: "O2 only", Values: []float64{3, 1}}, {Name: "both", Values: []float64{2, math.NaN()}}, {Name: "O3 only", Values: []float64{1, 4}}}, Stacked: true}
 }
 
 func TestIntegerTicksOnCounts(t *testing.T) {
@@ -102,7 +102,7 @@ func textsInside(t *testing.T, name string, svg []byte) float64 {
 // MaxWidth, legend included.
 func TestTextsInsideAndWidthBounded(t *testing.T) {
 	narrow := Bars{Title: "Compile rate by contract size", YLabel: "compiling samples", Categories: []string{"1-5", "6-10"},
-		Percent: true, Series: []Series{{"mutant", []float64{1, 1}}, {"reference", []float64{1, 0.5}}}}
+		Percent: true, Series: []Series{{Name: "mutant", Values: []float64{1, 1}}, {Name: "reference", Values: []float64{1, 0.5}}}}
 	ops := []string{"(none)", "arithmetic", "boundary", "constant", "delete_statement", "drop_require", "logical",
 		"relational", "remove_modifier", "return_value", "sender_origin", "unchecked"}
 	wide := Bars{Title: "Mutants exposed per oracle", YLabel: "mutated samples exposed", Categories: ops, Percent: true}
@@ -111,7 +111,7 @@ func TestTextsInsideAndWidthBounded(t *testing.T) {
 		for j := range vals {
 			vals[j] = float64((i+j)%5) / 4
 		}
-		wide.Series = append(wide.Series, Series{o, vals})
+		wide.Series = append(wide.Series, Series{Name: o, Values: vals})
 	}
 	for name, b := range map[string]Bars{"narrow": narrow, "wide": wide, "stacked": sample()} {
 		svg, err := b.SVG()
@@ -141,7 +141,7 @@ var (
 // range covers whole category slots), in a narrow chart too.
 func TestBarsInsideTheGrid(t *testing.T) {
 	narrow := Bars{Title: "Compile rate by contract size", Categories: []string{"1-5", "6-10"}, Percent: true,
-		Series: []Series{{"mutant", []float64{1, 1}}, {"reference", []float64{1, 0.5}}}}
+		Series: []Series{{Name: "mutant", Values: []float64{1, 1}}, {Name: "reference", Values: []float64{1, 0.5}}}}
 	for name, b := range map[string]Bars{"narrow": narrow, "stacked": sample()} {
 		svg, err := b.SVG()
 		if err != nil {
@@ -175,5 +175,29 @@ func TestBarsInsideTheGrid(t *testing.T) {
 		if bars == 0 {
 			t.Fatalf("%s: no bar found", name)
 		}
+	}
+}
+
+// A grouped series with an interval per category gets a whisker (a line and
+// two caps) per category that has one, and the axis reaches the highest end.
+func TestWhiskersDrawnWhereAnIntervalIs(t *testing.T) {
+	plain := Bars{Title: "t", YLabel: "rate", Percent: true, Categories: []string{"a", "b", "c"},
+		Series: []Series{{Name: "O2", Values: []float64{0.5, 0.6, 0.7}}}}
+	withCI := plain
+	withCI.Series = []Series{{Name: "O2", Values: []float64{0.5, 0.6, 0.7},
+		Low: []float64{0.4, math.NaN(), 0.6}, High: []float64{0.6, math.NaN(), 0.8}}}
+	paths := func(b Bars) int {
+		svg, err := b.SVG()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return bytes.Count(svg, []byte("<path"))
+	}
+	if got := paths(withCI) - paths(plain); got != 6 {
+		t.Errorf("two intervals drew %d more paths, want 6 (a line and two caps each)", got)
+	}
+	counts := Bars{Categories: []string{"a"}, Series: []Series{{Name: "n", Values: []float64{3}, Low: []float64{1}, High: []float64{9}}}}
+	if top, _ := counts.yAxis(); top < 9 {
+		t.Errorf("axis top %v, want at least the interval's 9", top)
 	}
 }

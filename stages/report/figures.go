@@ -49,11 +49,17 @@ var figures = []figure{
 			FROM samples s JOIN contracts c USING (contract_id) WHERE c.size_bucket <> '0'
 			GROUP BY c.size_bucket, s.model ORDER BY min(` + bucketOrder + `), s.model`},
 	{ID: "fig4a-match", Title: "Figure 4(a): status match rate per oracle", Kind: "bars", Percent: true, YLabel: "status match (mean over contracts)",
-		Caption: "Per model, the mean over compared contracts of the share of calls whose status on the sample equals the original's (fig4_replay).",
-		Query:   `SELECT model, ` + oracleLabel + ` AS o, status_match_rate FROM fig4_replay WHERE n > 0 ORDER BY model, o`},
+		Caption: "Per model, the mean over compared contracts of the share of calls whose status on the sample equals the original's (fig4_replay); whiskers: its 95% bootstrap interval over contracts (value_intervals, measure status_match).",
+		Query: `WITH f AS (
+				SELECT f.*, v.ci_low AS lo, v.ci_high AS hi FROM fig4_replay f
+				LEFT JOIN value_intervals v ON v.measure = 'status_match' AND v.oracle = f.oracle AND v.graph_setting = f.graph_setting
+					AND v.profile = f.profile AND v.model = f.model
+				WHERE f.n > 0)
+			SELECT model, ` + oracleLabel + ` AS o, status_match_rate, lo, hi FROM f ORDER BY model, o`},
 	{ID: "fig4a-divergent", Title: "Figure 4(a): divergent contracts per oracle", Kind: "bars", YLabel: "divergent contracts",
-		Caption: "Per model, the contracts on which some sample disagrees with the original on some call's status (fig4_replay).",
-		Query:   `SELECT model, ` + oracleLabel + ` AS o, divergent FROM fig4_replay WHERE n > 0 ORDER BY model, o`},
+		Caption: "Per model, the contracts on which some sample disagrees with the original on some call's status (fig4_replay); whiskers: the 95% bootstrap interval over the n compared contracts of the divergent share, times n.",
+		Query: `SELECT model, ` + oracleLabel + ` AS o, divergent, divergent_rate_ci_low * n AS lo, divergent_rate_ci_high * n AS hi
+			FROM fig4_replay WHERE n > 0 ORDER BY model, o`},
 	{ID: "fig4b", Title: "Figure 4(b): divergent contracts found by O2, O3 or both", Kind: "stacked", YLabel: "divergent contracts",
 		Caption: "Per model (and O3 graph setting and profile), the divergent contracts only O2 flags, both flag, and only O3 flags (fig4_complementarity).",
 		Query: `WITH c AS (SELECT model || CASE WHEN graph_setting <> '' THEN ' (' || graph_setting || CASE WHEN profile <> '' THEN ', ' || profile ELSE '' END || ')' ELSE '' END AS m,
@@ -132,12 +138,15 @@ func inlineSVG(b []byte) string {
 	return strings.Replace(s, "<svg", `<svg class="chart" role="img"`, 1)
 }
 
-// point is one (category, series, value) row, with an optional label.
+// point is one (category, series, value) row, with an optional label and
+// an optional 95% interval (lo, hi: NaN for none).
 type point struct {
 	cat, series, label string
-	value              float64
+	value, lo, hi      float64
 }
 
+// points reads a figure's rows: category, series and value first, then
+// optional columns by name, label and the interval's lo and hi.
 func points(ctx context.Context, db *sql.DB, query string) ([]point, error) {
 	rows, err := db.QueryContext(ctx, query)
 	if err != nil {
@@ -148,21 +157,32 @@ func points(ctx context.Context, db *sql.DB, query string) ([]point, error) {
 	var out []point
 	for rows.Next() {
 		var cat, series, label sql.NullString
-		var v sql.NullFloat64
+		var v, lo, hi sql.NullFloat64
 		dest := []any{&cat, &series, &v}
-		if len(cols) > 3 {
-			dest = append(dest, &label)
+		for _, c := range cols[min(3, len(cols)):] {
+			switch c {
+			case "lo":
+				dest = append(dest, &lo)
+			case "hi":
+				dest = append(dest, &hi)
+			default:
+				dest = append(dest, &label)
+			}
 		}
 		if err := rows.Scan(dest...); err != nil {
 			return nil, err
 		}
-		val := math.NaN()
-		if v.Valid {
-			val = v.Float64
-		}
-		out = append(out, point{cat: cat.String, series: series.String, label: label.String, value: val})
+		out = append(out, point{cat: cat.String, series: series.String, label: label.String,
+			value: orNaN(v), lo: orNaN(lo), hi: orNaN(hi)})
 	}
 	return out, rows.Err()
+}
+
+func orNaN(v sql.NullFloat64) float64 {
+	if v.Valid {
+		return v.Float64
+	}
+	return math.NaN()
 }
 
 // order lists the distinct values in first-seen order (the query's).
@@ -184,10 +204,11 @@ func bars(f figure, pts []point) chart.Bars {
 	names, si := order(pts, func(p point) string { return p.series })
 	series := make([]chart.Series, len(names))
 	for i, n := range names {
-		series[i] = chart.Series{Name: n, Values: nans(len(cats))}
+		series[i] = chart.Series{Name: n, Values: nans(len(cats)), Low: nans(len(cats)), High: nans(len(cats))}
 	}
 	for _, p := range pts {
-		series[si[p.series]].Values[ci[p.cat]] = p.value
+		s, c := series[si[p.series]], ci[p.cat]
+		s.Values[c], s.Low[c], s.High[c] = p.value, p.lo, p.hi
 	}
 	return chart.Bars{Title: f.Title, Categories: cats, Series: series, Stacked: f.Kind == "stacked",
 		Percent: f.Percent, YLabel: f.YLabel}

@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"image"
+	"math"
 	"image/png"
 	"os"
 	"os/exec"
@@ -487,5 +488,33 @@ func TestPageHasThePaperClaims(t *testing.T) {
 	page := render(t, emptyDB(t))
 	if !strings.Contains(page, "paper_claims") {
 		t.Fatal("the page has no paper_claims section")
+	}
+}
+
+// Figure 4(a)'s bars carry their 95% interval (whiskers): over a full
+// warehouse every bar with an interval holds its value inside it.
+func TestFigure4HasIntervals(t *testing.T) {
+	db := synthDB(t)
+	for _, f := range figures {
+		if f.ID != "fig4a-match" && f.ID != "fig4a-divergent" {
+			continue
+		}
+		pts, err := points(ctx, db, f.Query)
+		if err != nil {
+			t.Fatal(err)
+		}
+		with := 0
+		for _, p := range pts {
+			if math.IsNaN(p.lo) || math.IsNaN(p.hi) {
+				continue
+			}
+			with++
+			if p.lo > p.value+1e-9 || p.hi < p.value-1e-9 {
+				t.Errorf("%s %s/%s: %v outside [%v, %v]", f.ID, p.cat, p.series, p.value, p.lo, p.hi)
+			}
+		}
+		if with == 0 {
+			t.Errorf("%s: no bar has an interval (%d bars)", f.ID, len(pts))
+		}
 	}
 }
