@@ -14,7 +14,7 @@ sizes AS MATERIALIZED (
     SELECT count(*) AS n FROM contract_values GROUP BY measure, oracle, graph_setting, profile, model
     UNION
     -- oracle_agreement resamples every replayed contract at once (one index over them all).
-    SELECT count(DISTINCT contract_id) AS n FROM contract_values WHERE measure = 'status_match' HAVING count(DISTINCT contract_id) > 0
+    SELECT count(DISTINCT contract_id) AS n FROM contract_values WHERE measure = 'status_match' AND oracle IN ('O2', 'O3') HAVING count(DISTINCT contract_id) > 0
 ),
 draws AS (
     -- hash() of several values only combines their hashes (its low bits follow j's parity, which made

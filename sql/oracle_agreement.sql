@@ -7,7 +7,7 @@ WITH -- A model's status match rate under an oracle: the mean over its contracts
 rates AS MATERIALIZED (
     SELECT oracle, graph_setting, profile, model, avg(num ORDER BY num) AS rate
     FROM contract_values
-    WHERE measure = 'status_match'
+    WHERE measure = 'status_match' AND oracle IN ('O2', 'O3')
     GROUP BY oracle, graph_setting, profile, model
 ),
 o2 AS (
@@ -32,14 +32,14 @@ ranked AS (
 -- rates as the weighted mean over its drawn contracts, and rank again.
 replayed AS (
     SELECT contract_id, row_number() OVER (ORDER BY contract_id) AS i, count(*) OVER () AS n
-    FROM (SELECT DISTINCT contract_id FROM contract_values WHERE measure = 'status_match')
+    FROM (SELECT DISTINCT contract_id FROM contract_values WHERE measure = 'status_match' AND oracle IN ('O2', 'O3'))
 ),
 resampled AS MATERIALIZED (
     SELECT v.oracle, v.graph_setting, v.profile, v.model, w.b, CAST(sum(w.w * CAST(v.num AS DECIMAL(38, 12))) AS DOUBLE) / sum(w.w) AS rate
     FROM contract_values v
     JOIN replayed r USING (contract_id)
     JOIN bootstrap_weights w ON w.n = r.n AND w.i = r.i
-    WHERE v.measure = 'status_match'
+    WHERE v.measure = 'status_match' AND v.oracle IN ('O2', 'O3')
     GROUP BY v.oracle, v.graph_setting, v.profile, v.model, w.b
 ),
 replicate_ranks AS (

@@ -492,7 +492,7 @@ func TestPageHasThePaperClaims(t *testing.T) {
 }
 
 // Figure 4(a)'s bars carry their 95% interval (whiskers): over a full
-// warehouse every bar with an interval holds its value inside it.
+// warehouse every bar, O4's too, has one and holds its value inside it.
 func TestFigure4HasIntervals(t *testing.T) {
 	db := synthDB(t)
 	for _, f := range figures {
@@ -513,8 +513,8 @@ func TestFigure4HasIntervals(t *testing.T) {
 				t.Errorf("%s %s/%s: %v outside [%v, %v]", f.ID, p.cat, p.series, p.value, p.lo, p.hi)
 			}
 		}
-		if with == 0 {
-			t.Errorf("%s: no bar has an interval (%d bars)", f.ID, len(pts))
+		if with == 0 || with < len(pts) {
+			t.Errorf("%s: %d of %d bars have an interval, want every one", f.ID, with, len(pts))
 		}
 	}
 }
