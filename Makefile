@@ -55,7 +55,7 @@ temporal-dev: build
 	./$(BIN) temporal dev-server --build-only
 
 test: check-tools vet test-deps temporal-dev
-	$(GO) test -timeout 30m ./...
+	$(GO) test -timeout 50m ./...
 
 # bench: ours vs bare go-ethereum vs Hardhat 2 (EDR, installed from npm into the
 # cache on first use) on the same transactions, plus compile, O1, O2 and memory
