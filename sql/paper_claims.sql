@@ -80,10 +80,9 @@ per_model AS (
     UNION ALL
     SELECT 'o3_divergent', model, hit_rate, hit_rate_ci_low, hit_rate_ci_high, 'rate_intervals' FROM ranged WHERE oracle = 'O3'
     UNION ALL
-    SELECT lower(f.oracle) || '_status_match', f.model, f.status_match_rate, v.ci_low, v.ci_high, 'fig4_replay'
-    FROM fig4_replay_ f
-    LEFT JOIN value_intervals_ v ON v.measure = 'status_match' AND v.oracle = f.oracle AND v.graph_setting = f.graph_setting AND v.profile = f.profile AND v.model = f.model
-    WHERE f.n > 0 AND (f.oracle = 'O2' OR (f.oracle = 'O3' AND f.graph_setting = 'fixed' AND f.profile = 'paper'))
+    SELECT lower(oracle) || '_status_match', model, status_match_rate, status_match_rate_ci_low, status_match_rate_ci_high, 'fig4_replay'
+    FROM fig4_replay_
+    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'fixed' AND profile = 'paper'))
     UNION ALL
     SELECT lower(oracle) || '_n', model, n, NULL, NULL, 'fig4_replay' FROM fig4_replay_
     WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'fixed' AND profile = 'paper'))

@@ -237,12 +237,7 @@ func (b Bars) yAxis() (float64, plot.Ticker) {
 		plot.TickerFunc(func(lo, hi float64) []plot.Tick { return IntegerTicks(lo, hi, step) })
 }
 
-func value(s Series, j int) float64 {
-	if j < len(s.Values) && !math.IsNaN(s.Values[j]) {
-		return s.Values[j]
-	}
-	return 0
-}
+func value(s Series, j int) float64 { return bound(s.Values, j) }
 
 // rowPlot is the plot of categories lo..hi-1 in a row of per slots: the x
 // range spans whole slots (half a slot beside the outer bars), so the grid
@@ -296,7 +291,7 @@ func (b Bars) rowPlot(lo, hi, per int, yMax float64, ticks plot.Ticker) (*plot.P
 	return p, out, nil
 }
 
-// bound is an interval end at category j, 0 where there is none.
+// bound is a bar's value or interval end at category j, 0 where there is none.
 func bound(ends []float64, j int) float64 {
 	if j < len(ends) && !math.IsNaN(ends[j]) {
 		return ends[j]

@@ -49,13 +49,9 @@ var figures = []figure{
 			FROM samples s JOIN contracts c USING (contract_id) WHERE c.size_bucket <> '0'
 			GROUP BY c.size_bucket, s.model ORDER BY min(` + bucketOrder + `), s.model`},
 	{ID: "fig4a-match", Title: "Figure 4(a): status match rate per oracle", Kind: "bars", Percent: true, YLabel: "status match (mean over contracts)",
-		Caption: "Per model, the mean over compared contracts of the share of calls whose status on the sample equals the original's (fig4_replay); whiskers: its 95% bootstrap interval over contracts (value_intervals, measure status_match).",
-		Query: `WITH f AS (
-				SELECT f.*, v.ci_low AS lo, v.ci_high AS hi FROM fig4_replay f
-				LEFT JOIN value_intervals v ON v.measure = 'status_match' AND v.oracle = f.oracle AND v.graph_setting = f.graph_setting
-					AND v.profile = f.profile AND v.model = f.model
-				WHERE f.n > 0)
-			SELECT model, ` + oracleLabel + ` AS o, status_match_rate, lo, hi FROM f ORDER BY model, o`},
+		Caption: "Per model, the mean over compared contracts of the share of calls whose status on the sample equals the original's (fig4_replay); whiskers: its 95% bootstrap interval over contracts.",
+		Query: `SELECT model, ` + oracleLabel + ` AS o, status_match_rate, status_match_rate_ci_low AS lo, status_match_rate_ci_high AS hi
+			FROM fig4_replay WHERE n > 0 ORDER BY model, o`},
 	{ID: "fig4a-divergent", Title: "Figure 4(a): divergent contracts per oracle", Kind: "bars", YLabel: "divergent contracts",
 		Caption: "Per model, the contracts on which some sample disagrees with the original on some call's status (fig4_replay); whiskers: the 95% bootstrap interval over the n compared contracts of the divergent share, times n.",
 		Query: `SELECT model, ` + oracleLabel + ` AS o, divergent, divergent_rate_ci_low * n AS lo, divergent_rate_ci_high * n AS hi
