@@ -91,8 +91,12 @@ func ParseProfile(s string) (Profile, error) {
 //     that could send Ether (else a payout the fuzzer did not reach reads
 //     as frozen);
 //   - stake-constants: a quarter of the Ether values sent are round amounts
-//     the code holds as constants (an exact stake, `msg.value == 10 ether`).
-var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants"}
+//     the code holds as constants (an exact stake, `msg.value == 10 ether`);
+//   - exact-values: half of the mutations of a transaction that compared its
+//     msg.value or an argument for equality with a value it did not hold
+//     send that value (an exact stake, a guess of a number derived from
+//     block state; see exactHints).
+var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants", "exact-values"}
 
 // Config is one run's budget and parameters; zero fields take the defaults
 // of DefaultConfig.
@@ -280,7 +284,8 @@ type engine struct {
 	// target's balance) or SELFDESTRUCT. Frozen Ether needs there to be none.
 	exitSites int
 	total     *coverage
-	stakes    []uint256.Int // round Ether amounts among the code's constants (extension stake-constants)
+	stakes    []uint256.Int   // round Ether amounts among the code's constants (extension stake-constants)
+	selectors map[uint32]bool // the ABI's function selectors (exact-values leaves the dispatcher's out)
 	report    Report
 	oracles   *oracles
 }
@@ -311,7 +316,10 @@ func newEngine(t Target, cfg Config) (*engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vuln: ABI: %w", err)
 	}
-	e := &engine{cfg: cfg, target: t, directed: cfg.Ablation != AblationRandom}
+	e := &engine{cfg: cfg, target: t, directed: cfg.Ablation != AblationRandom, selectors: map[uint32]bool{}}
+	for _, m := range parsed.Methods {
+		e.selectors[uint32(m.ID[0])<<24|uint32(m.ID[1])<<16|uint32(m.ID[2])<<8|uint32(m.ID[3])] = true
+	}
 	e.setupActors(t)
 	cfgGraph := bytecode.BuildCFG(code)
 	e.instructions = len(cfgGraph.Instrs)

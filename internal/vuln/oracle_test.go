@@ -71,3 +71,23 @@ func checkFindingJSON(t *testing.T, f *Finding) {
 		t.Errorf("evidence is not a JSON trace excerpt: %v %s", err, f.Evidence)
 	}
 }
+
+// Extension exact-values (block-state class: a lottery behind an exact
+// stake): the fuzzer sends the price the code compares msg.value with, read
+// from the comparison, and the block-state oracle then sees the flip decide
+// the payout. Without the extension (saefuzz) no drawn value equals a price
+// fixed at deployment.
+func TestExactValuesReachAStakedLottery(t *testing.T) {
+	target := deployTestdata(t, "blockstate_stake.sol", "PricedFlip")
+	cfg := testConfig(1)
+	cfg.Population, cfg.Generations = 16, 10
+	if f := findingOf(run(t, target, cfg), BlockState); f == nil {
+		t.Fatal("extended: no block_state finding on the priced coin flip")
+	} else if !f.Reproduces {
+		t.Error("extended: the block_state finding does not reproduce")
+	}
+	cfg.Profile = ProfileSAEFUZZ
+	if f := findingOf(run(t, target, cfg), BlockState); f != nil {
+		t.Errorf("saefuzz found the priced coin flip without exact values: seed %s", f.Seed)
+	}
+}

@@ -24,6 +24,7 @@ const (
 	evEnv                        // TIMESTAMP or NUMBER read by the target's code
 	evValueIn                    // a frame of the target's code entered with value > 0
 	evCmp                        // LT/GT/SLT/SGT of the target's code with block state on one side only
+	evEq                         // EQ of the target's code with transaction input on one side only (a: that side)
 )
 
 // event is one observation of the tracer. Only the fields of its kind are set.
@@ -408,6 +409,8 @@ func (t *tracer) step(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, sc
 		t.add(event{kind: evSelfDestruct, op: op, pc: pc, depth: depth, frame: f.serial, targetCode: true})
 	case vm.LT, vm.GT, vm.SLT, vm.SGT:
 		t.compare(f, pc, op, stack, depth)
+	case vm.EQ:
+		t.equal(f, pc, stack, depth)
 	default:
 		pops, pushes := bytecode.StackEffect(op)
 		l := f.pop(pops)
@@ -508,6 +511,30 @@ func (t *tracer) compare(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int,
 		return
 	}
 	t.add(event{kind: evCmp, op: op, pc: pc, depth: depth, frame: f.serial, a: peek(stack, 0), b: peek(stack, 1), taint: la | lb, envFirst: la != 0, targetCode: true})
+}
+
+// inputLabels are the parts of a transaction its sender chooses.
+const inputLabels = srcCallValue | srcCalldata
+
+// equal records an EQ one side of which derives from the transaction's
+// input (its Ether value or call data) and the other does not, when the two
+// differ: the exact value a guard or a guess asks for (`msg.value ==
+// TICKET`, `n == answer`; see exactHints). a is the input side.
+func (t *tracer) equal(f *frame, pc uint64, stack []uint256.Int, depth int) {
+	la, lb := f.at(0), f.at(1)
+	l := f.pop(2)
+	f.push(l)
+	if (la&inputLabels == 0) == (lb&inputLabels == 0) {
+		return
+	}
+	in, other, li := peek(stack, 0), peek(stack, 1), la
+	if la&inputLabels == 0 {
+		in, other, li = other, in, lb
+	}
+	if in == other {
+		return
+	}
+	t.add(event{kind: evEq, op: vm.EQ, pc: pc, depth: depth, frame: f.serial, a: in, b: other, taint: li & inputLabels, targetCode: true})
 }
 
 func (t *tracer) jumpi(f *frame, pc uint64, stack []uint256.Int, depth int) {
