@@ -95,8 +95,11 @@ func ParseProfile(s string) (Profile, error) {
 //   - exact-values: half of the mutations of a transaction that compared its
 //     msg.value or an argument for equality with a value it did not hold
 //     send that value (an exact stake, a guess of a number derived from
-//     block state; see exactHints).
-var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants", "exact-values"}
+//     block state; see exactHints);
+//   - deploy-block-state: the slots the constructor derived from its block
+//     (Target.BlockSlots: an answer drawn from blockhash and now at
+//     deployment) carry block state into the taint of every seed.
+var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants", "exact-values", "deploy-block-state"}
 
 // Config is one run's budget and parameters; zero fields take the defaults
 // of DefaultConfig.
@@ -209,6 +212,10 @@ type Target struct {
 	Deployer common.Address // the privileged account (owner-only code runs for it)
 	ABI      []byte         // the contract's ABI JSON
 	Block    chain.Block    // the deployment's block; transactions run after it
+	// BlockSlots are storage slots whose value after the constructor
+	// depends on the deployment's block (see DeployStandalone); nil when
+	// unknown.
+	BlockSlots []uint256.Int
 }
 
 // Report is the outcome of one run.
@@ -343,6 +350,9 @@ func newEngine(t Target, cfg Config) (*engine, error) {
 	e.stakes = stakes(dict.Words())
 	e.gen = fuzz.NewGenerator(uint64(cfg.Seed), dict)
 	e.tr = newTracer(t.Address, len(code))
+	if cfg.extended() {
+		e.tr.deploySlots = t.BlockSlots
+	}
 	e.total = newCoverage(len(code))
 	e.oracles = newOracles(e)
 	e.traced = e.prepare(t)

@@ -542,6 +542,9 @@ func (o *oracles) evidence(tx int, ev event, note string) Evidence {
 }
 
 func envNames(l label) string {
+	if l&liveEnv == 0 && l&srcDeployBlock != 0 {
+		return "a value the constructor derived from its block"
+	}
 	switch {
 	case l&srcTimestamp != 0 && l&srcNumber != 0:
 		return "TIMESTAMP and NUMBER"

@@ -91,3 +91,33 @@ func TestExactValuesReachAStakedLottery(t *testing.T) {
 		t.Errorf("saefuzz found the priced coin flip without exact values: seed %s", f.Seed)
 	}
 }
+
+// Extension deploy-block-state (block-state class: a number drawn from the
+// deployment's block and kept in storage): the slot the constructor derived
+// from its block is block state in every seed, so the guess's branch is one
+// and the oracle's counterfactual sees it unlock the pot. A number the
+// deployer chose is not; saefuzz has no such taint.
+func TestDeployBlockStateSealedNumber(t *testing.T) {
+	sealed := deployTestdata(t, "blockstate_sealed.sol", "SealedNumber")
+	if len(sealed.BlockSlots) != 1 || sealed.BlockSlots[0].Uint64() != 0 {
+		t.Fatalf("SealedNumber: block slots %v, want [0]", sealed.BlockSlots)
+	}
+	chosen := deployTestdata(t, "blockstate_sealed.sol", "ChosenNumber")
+	if len(chosen.BlockSlots) != 0 {
+		t.Fatalf("ChosenNumber: block slots %v, want none", chosen.BlockSlots)
+	}
+	cfg := testConfig(1)
+	cfg.Population, cfg.Generations = 16, 10
+	if f := findingOf(run(t, sealed, cfg), BlockState); f == nil {
+		t.Error("extended: no block_state finding on the sealed number")
+	} else if !f.Reproduces {
+		t.Error("extended: the block_state finding does not reproduce")
+	}
+	if f := findingOf(run(t, chosen, cfg), BlockState); f != nil {
+		t.Errorf("extended: block_state on the chosen number: seed %s evidence %s", f.Seed, f.Evidence)
+	}
+	cfg.Profile = ProfileSAEFUZZ
+	if f := findingOf(run(t, sealed, cfg), BlockState); f != nil {
+		t.Errorf("saefuzz: block_state on the sealed number: seed %s", f.Seed)
+	}
+}

@@ -107,6 +107,9 @@ type tracer struct {
 	serial  int
 	tx      *txTrace
 	storage map[uint256.Int]label // target storage taint, across the seed's transactions
+	// deploySlots start every seed tainted srcDeployBlock (extension
+	// deploy-block-state; nil under saefuzz).
+	deploySlots []uint256.Int
 	journal []undo
 
 	overflowSites map[uint64]label // pc -> its overflow bit (stable for the engine's life)
@@ -141,6 +144,9 @@ func (t *tracer) hooks() *tracing.Hooks {
 // beginSeed forgets the storage taint and coverage of the previous seed.
 func (t *tracer) beginSeed() {
 	t.storage = map[uint256.Int]label{}
+	for _, slot := range t.deploySlots {
+		t.storage[slot] = srcDeployBlock
+	}
 	t.cov.reset()
 	t.on = true
 	t.txIndex = -1
@@ -504,7 +510,7 @@ func (t *tracer) sstore(f *frame, pc uint64, stack []uint256.Int, depth int) {
 // time or number and the other does not: a guard the sequence can satisfy
 // by letting time pass (see timeHints). a is the first operand (the top).
 func (t *tracer) compare(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, depth int) {
-	la, lb := f.at(0)&envLabels, f.at(1)&envLabels
+	la, lb := f.at(0)&liveEnv, f.at(1)&liveEnv
 	l := f.pop(2)
 	f.push(l)
 	if (la == 0) == (lb == 0) {
