@@ -6,14 +6,14 @@ package vuln
 type label uint64
 
 const (
-	srcTimestamp label = 1 << iota // TIMESTAMP
-	srcNumber                      // NUMBER
-	srcCalldata                    // CALLDATALOAD, CALLDATACOPY: transaction input
-	srcStorage                     // any SLOAD: data, not a constant
-	srcCallValue                   // CALLVALUE
-	srcCaller                      // CALLER, ORIGIN
-	srcExternal                    // balances, return data, other environment
-	srcDeployBlock                 // a slot the constructor derived from its block (extension deploy-block-state)
+	srcTimestamp   label = 1 << iota // TIMESTAMP
+	srcNumber                        // NUMBER
+	srcCalldata                      // CALLDATALOAD, CALLDATACOPY: transaction input
+	srcStorage                       // any SLOAD: data, not a constant
+	srcCallValue                     // CALLVALUE
+	srcCaller                        // CALLER, ORIGIN
+	srcExternal                      // balances, return data, other environment
+	srcDeployBlock                   // a slot the constructor derived from its block (extension deploy-block-state)
 
 	overflowBit0 = 8 // first overflow-site bit; bits 8..63
 )

@@ -110,7 +110,7 @@ type tracer struct {
 	// deploySlots start every seed tainted srcDeployBlock (extension
 	// deploy-block-state; nil under saefuzz).
 	deploySlots []uint256.Int
-	journal []undo
+	journal     []undo
 
 	overflowSites map[uint64]label // pc -> its overflow bit (stable for the engine's life)
 	cov           *coverage
