@@ -98,8 +98,10 @@ func ParseProfile(s string) (Profile, error) {
 //     block state; see exactHints);
 //   - deploy-block-state: the slots the constructor derived from its block
 //     (Target.BlockSlots: an answer drawn from blockhash and now at
-//     deployment) carry block state into the taint of every seed.
-var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants", "exact-values", "deploy-block-state"}
+//     deployment) carry block state into the taint of every seed;
+//   - send-calls: the block-state oracle counts a send or transfer of zero
+//     wei as a payout (ContractFuzzer's SendCall; see oracles.payout).
+var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants", "exact-values", "deploy-block-state", "send-calls"}
 
 // Config is one run's budget and parameters; zero fields take the defaults
 // of DefaultConfig.

@@ -313,7 +313,7 @@ func (o *oracles) blockState(run *seedRun) (hit, bool) {
 	for ti, tx := range run.txs {
 		evs := tx.trace.events
 		for si, s := range evs {
-			if !isSend(s) || s.reverted || !s.targetCode {
+			if !o.payout(s) || s.reverted || !s.targetCode {
 				continue
 			}
 			if s.kind == evCall && s.taint&envLabels != 0 {
@@ -341,7 +341,7 @@ func (o *oracles) blockState(run *seedRun) (hit, bool) {
 		// block that paid is evidence, which a fuzzer rarely draws.
 		if tx.success {
 			for _, j := range evs {
-				if j.kind != evJumpI || j.reverted || sentAfter(evs, j) {
+				if j.kind != evJumpI || j.reverted || o.sentAfter(evs, j) {
 					continue
 				}
 				if si, ok := o.unlocks(run.seed, ti, j); ok {
@@ -358,14 +358,14 @@ func (o *oracles) blockState(run *seedRun) (hit, bool) {
 
 // sentAfter reports whether the target's code sent Ether, and kept it sent,
 // after the branch j in its transaction.
-func sentAfter(evs []event, j event) bool {
+func (o *oracles) sentAfter(evs []event, j event) bool {
 	past := false
 	for _, ev := range evs {
 		if ev.kind == evJumpI && ev.ord == j.ord && ev.pc == j.pc {
 			past = true
 			continue
 		}
-		if past && isSend(ev) && !ev.reverted && ev.targetCode {
+		if past && o.payout(ev) && !ev.reverted && ev.targetCode {
 			return true
 		}
 	}
@@ -389,7 +389,7 @@ func (o *oracles) unlocks(seed *Seed, tx int, j event) (event, bool) {
 	var found event
 	if tx < len(flipped.txs) && flipped.txs[tx].success {
 		for _, ev := range flipped.txs[tx].trace.events {
-			if isSend(ev) && !ev.reverted && ev.targetCode {
+			if o.payout(ev) && !ev.reverted && ev.targetCode {
 				found = ev
 				break
 			}
@@ -422,7 +422,7 @@ func (o *oracles) decides(seed *Seed, tx int, j, s event) (string, bool) {
 	how := "the transfer does not happen"
 	if tx < len(flipped.txs) {
 		for _, ev := range flipped.txs[tx].trace.events {
-			if ev.kind != s.kind || ev.pc != s.pc || !isSend(ev) || ev.reverted || !ev.targetCode {
+			if ev.kind != s.kind || ev.pc != s.pc || !o.payout(ev) || ev.reverted || !ev.targetCode {
 				continue
 			}
 			if ev.word == s.word {
@@ -434,6 +434,22 @@ func (o *oracles) decides(seed *Seed, tx int, j, s event) (string, bool) {
 	}
 	o.decided[key] = how
 	return how, how != ""
+}
+
+// payout is what the block-state oracle counts as a transfer out of the
+// target: isSend, and under extended (extension send-calls) also a send or
+// transfer of zero wei, a successful CALL of no value with at most the
+// 2,300-gas stipend (solc's shape for `send` and `transfer`), as
+// ContractFuzzer's block-state oracles count a SendCall whatever its value.
+// Block-state class, a lottery paying back the stake on a lucky block when
+// the stake is 0 (a bet function that takes no Ether): the block still
+// decides whether the payout runs.
+func (o *oracles) payout(ev event) bool {
+	if isSend(ev) {
+		return true
+	}
+	return o.e.cfg.extended() && ev.kind == evCall && ev.op == vm.CALL && ev.word.IsZero() && ev.success &&
+		ev.gas > 0 && ev.gas <= 2300 && ev.to != o.e.target.Address
 }
 
 // isSend reports whether ev moved (or tried to move) Ether out of the target.

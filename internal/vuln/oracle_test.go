@@ -121,3 +121,26 @@ func TestDeployBlockStateSealedNumber(t *testing.T) {
 		t.Errorf("saefuzz: block_state on the sealed number: seed %s", f.Seed)
 	}
 }
+
+// Extension send-calls (block-state class: a lucky block that sends back a
+// stake of 0 wei): the send the block decides counts as a payout, as
+// ContractFuzzer's SendCall; a send every third bet decides is not block
+// state, and saefuzz counts only positive values.
+func TestSendCallsLuckyBlockRefund(t *testing.T) {
+	cfg := testConfig(1)
+	cfg.Population, cfg.Generations = 16, 10
+	lucky := deployTestdata(t, "blockstate_sendcall.sol", "LuckyBlockRefund")
+	if f := findingOf(run(t, lucky, cfg), BlockState); f == nil {
+		t.Error("extended: no block_state finding on the lucky-block refund")
+	} else if !f.Reproduces {
+		t.Error("extended: the block_state finding does not reproduce")
+	}
+	third := deployTestdata(t, "blockstate_sendcall.sol", "ThirdBetRefund")
+	if f := findingOf(run(t, third, cfg), BlockState); f != nil {
+		t.Errorf("extended: block_state on the third-bet refund: seed %s evidence %s", f.Seed, f.Evidence)
+	}
+	cfg.Profile = ProfileSAEFUZZ
+	if f := findingOf(run(t, lucky, cfg), BlockState); f != nil {
+		t.Errorf("saefuzz: block_state on the lucky-block refund: seed %s", f.Seed)
+	}
+}
