@@ -278,7 +278,7 @@ func timeHints(run *seedRun) []gapHint {
 	seen := map[gapHint]bool{}
 	for ti, tx := range run.txs {
 		for _, ev := range tx.trace.events {
-			if ev.kind != evCmp {
+			if ev.kind != evCmp || ev.bothEnv {
 				continue
 			}
 			env, other := ev.b, ev.a

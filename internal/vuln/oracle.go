@@ -324,6 +324,9 @@ func (o *oracles) blockState(run *seedRun) (hit, bool) {
 				if j.kind != evJumpI || j.frame != s.frame || j.reverted {
 					continue
 				}
+				if !isSend(s) && timeLock(evs, ji) {
+					continue // send-calls: a zero-wei send counts after a draw, not a deadline
+				}
 				if how, ok := o.decides(run.seed, ti, j, s); ok {
 					return hit{tx: ti, evidence: []Evidence{
 						o.evidence(ti, j, "branch on "+envNames(j.taint)),
@@ -340,11 +343,11 @@ func (o *oracles) blockState(run *seedRun) (hit, bool) {
 		// transferred" read in both directions: without it only the lucky
 		// block that paid is evidence, which a fuzzer rarely draws.
 		if tx.success {
-			for _, j := range evs {
+			for ji, j := range evs {
 				if j.kind != evJumpI || j.reverted || o.sentAfter(evs, j) {
 					continue
 				}
-				if si, ok := o.unlocks(run.seed, ti, j); ok {
+				if si, ok := o.unlocks(run.seed, ti, j); ok && (isSend(si) || !timeLock(evs, ji)) {
 					return hit{tx: ti, evidence: []Evidence{
 						o.evidence(ti, j, "branch on "+envNames(j.taint)+"; no Ether sent after it"),
 						o.evidence(ti, si, "with the branch inverted (counterfactual rerun) the target sends Ether"),
@@ -450,6 +453,23 @@ func (o *oracles) payout(ev event) bool {
 	}
 	return o.e.cfg.extended() && ev.kind == evCall && ev.op == vm.CALL && ev.word.IsZero() && ev.success &&
 		ev.gas > 0 && ev.gas <= 2300 && ev.to != o.e.target.Address
+}
+
+// timeLock reports whether the block-state branch evs[ji] is a deadline: the
+// last event of its frame before it is a comparison of the block's time or
+// number with a value that is not (`now > last + 12 hours`), not a draw on
+// block state (`block.number % 2 == 0`, a hash of `now`). A miner moves a
+// deadline by seconds only (DASP's 15-second rule), so send-calls' zero-wei
+// sends count only after a draw (block-state class: lotteries, not time
+// locks); Ether sent after either counts as before.
+func timeLock(evs []event, ji int) bool {
+	j := evs[ji]
+	for k := ji - 1; k >= 0; k-- {
+		if ev := evs[k]; ev.frame == j.frame {
+			return ev.kind == evCmp
+		}
+	}
+	return false
 }
 
 // isSend reports whether ev moved (or tried to move) Ether out of the target.

@@ -125,7 +125,8 @@ func TestDeployBlockStateSealedNumber(t *testing.T) {
 // Extension send-calls (block-state class: a lucky block that sends back a
 // stake of 0 wei): the send the block decides counts as a payout, as
 // ContractFuzzer's SendCall; a send every third bet decides is not block
-// state, and saefuzz counts only positive values.
+// state, nor one behind a deadline (timeLock), and saefuzz counts only
+// positive values.
 func TestSendCallsLuckyBlockRefund(t *testing.T) {
 	cfg := testConfig(1)
 	cfg.Population, cfg.Generations = 16, 10
@@ -135,9 +136,11 @@ func TestSendCallsLuckyBlockRefund(t *testing.T) {
 	} else if !f.Reproduces {
 		t.Error("extended: the block_state finding does not reproduce")
 	}
-	third := deployTestdata(t, "blockstate_sendcall.sol", "ThirdBetRefund")
-	if f := findingOf(run(t, third, cfg), BlockState); f != nil {
-		t.Errorf("extended: block_state on the third-bet refund: seed %s evidence %s", f.Seed, f.Evidence)
+	for _, name := range []string{"ThirdBetRefund", "HourlyRefund"} {
+		twin := deployTestdata(t, "blockstate_sendcall.sol", name)
+		if f := findingOf(run(t, twin, cfg), BlockState); f != nil {
+			t.Errorf("extended: block_state on %s: seed %s evidence %s", name, f.Seed, f.Evidence)
+		}
 	}
 	cfg.Profile = ProfileSAEFUZZ
 	if f := findingOf(run(t, lucky, cfg), BlockState); f != nil {

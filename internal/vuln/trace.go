@@ -23,7 +23,7 @@ const (
 	evSelfDestruct               // SELFDESTRUCT in the target's context
 	evEnv                        // TIMESTAMP or NUMBER read by the target's code
 	evValueIn                    // a frame of the target's code entered with value > 0
-	evCmp                        // LT/GT/SLT/SGT of the target's code with block state on one side only
+	evCmp                        // LT/GT/SLT/SGT of the target's code with block state on one side (bothEnv: on both)
 	evEq                         // EQ of the target's code with transaction input on one side only (a: that side)
 )
 
@@ -52,6 +52,7 @@ type event struct {
 	nestedSends int  // CALL: successful value-carrying calls the target made meanwhile
 	changed     bool // SSTORE: the stored word differs from the slot's value before it
 	envFirst    bool // CMP: the first operand (a) is the block-state side
+	bothEnv     bool // CMP: both operands carry block state
 }
 
 // opSet is a set of opcodes.
@@ -506,17 +507,21 @@ func (t *tracer) sstore(f *frame, pc uint64, stack []uint256.Int, depth int) {
 	t.add(ev)
 }
 
-// compare records a comparison one side of which derives from the block's
-// time or number and the other does not: a guard the sequence can satisfy
-// by letting time pass (see timeHints). a is the first operand (the top).
+// compare records a comparison with the block's time or number on one side
+// or both: one side only is a guard the sequence can satisfy by letting
+// time pass (see timeHints); either is a deadline (timeLock). a is the
+// first operand (the top).
 func (t *tracer) compare(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, depth int) {
 	la, lb := f.at(0)&liveEnv, f.at(1)&liveEnv
 	l := f.pop(2)
 	f.push(l)
-	if (la == 0) == (lb == 0) {
+	if la == 0 && lb == 0 {
 		return
 	}
-	t.add(event{kind: evCmp, op: op, pc: pc, depth: depth, frame: f.serial, a: peek(stack, 0), b: peek(stack, 1), taint: la | lb, envFirst: la != 0, targetCode: true})
+	// Both sides block state (`last + 12 hours < now`, last stored from an
+	// earlier `now`): no wait passes it (timeHints skips it), but it is a
+	// deadline all the same (timeLock).
+	t.add(event{kind: evCmp, op: op, pc: pc, depth: depth, frame: f.serial, a: peek(stack, 0), b: peek(stack, 1), taint: la | lb, envFirst: la != 0, bothEnv: la != 0 && lb != 0, targetCode: true})
 }
 
 // inputLabels are the parts of a transaction its sender chooses.
