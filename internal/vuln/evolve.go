@@ -345,26 +345,12 @@ func (e *engine) exactHints(run *seedRun) []exactHint {
 	return out
 }
 
-func hasExact(hints []exactHint, i int) bool {
-	for _, h := range hints {
-		if h.tx == i {
-			return true
-		}
-	}
-	return false
-}
-
 // applyExact sets an input of transaction i to the value one of its
 // equalities asked for: msg.value, or the integer argument that held the
 // compared value (else one drawn at random). It reports whether it changed
 // the transaction.
 func (e *engine) applyExact(tx *Tx, i int, hints []exactHint) bool {
-	var mine []exactHint
-	for _, h := range hints {
-		if h.tx == i {
-			mine = append(mine, h)
-		}
-	}
+	mine := hintsFor(hints, i)
 	h := mine[e.gen.Intn(len(mine))]
 	if h.value {
 		if !tx.fn.payable || h.want.BitLen() > 128 {
@@ -397,13 +383,18 @@ func (e *engine) applyExact(tx *Tx, i int, hints []exactHint) bool {
 	return true
 }
 
-func hasHint(hints []gapHint, i int) bool {
+func (h gapHint) txIndex() int   { return h.tx }
+func (h exactHint) txIndex() int { return h.tx }
+
+// hintsFor are the hints of transaction i.
+func hintsFor[H interface{ txIndex() int }](hints []H, i int) []H {
+	var mine []H
 	for _, h := range hints {
-		if h.tx == i {
-			return true
+		if h.txIndex() == i {
+			mine = append(mine, h)
 		}
 	}
-	return false
+	return mine
 }
 
 // mutateGap changes the wait before transaction i: to a gap a guard of the
@@ -411,12 +402,7 @@ func hasHint(hints []gapHint, i int) bool {
 // to one of the usual gaps, a block apart, or as many blocks as seconds
 // pass at 15 s a block.
 func (e *engine) mutateGap(tx *Tx, i int, hints []gapHint) {
-	var mine []gapHint
-	for _, h := range hints {
-		if h.tx == i {
-			mine = append(mine, h)
-		}
-	}
+	mine := hintsFor(hints, i)
 	if len(mine) > 0 && e.gen.Intn(4) > 0 {
 		h := mine[e.gen.Intn(len(mine))]
 		if h.seconds > 0 {
@@ -703,7 +689,7 @@ func (e *engine) mutate(s *Seed) *Seed {
 		if len(failed) > 0 && len(c.Txs) == len(s.Txs) && e.gen.Intn(2) == 0 {
 			i = failed[e.gen.Intn(len(failed))] // repair: a transaction that reverted
 		}
-		if e.cfg.extended() && len(c.Txs) == len(s.Txs) && hasExact(s.exact, i) && e.gen.Intn(2) == 0 &&
+		if e.cfg.extended() && len(c.Txs) == len(s.Txs) && len(hintsFor(s.exact, i)) > 0 && e.gen.Intn(2) == 0 &&
 			e.applyExact(&c.Txs[i], i, s.exact) {
 			continue
 		}
@@ -714,7 +700,7 @@ func (e *engine) mutate(s *Seed) *Seed {
 		if len(c.Txs) == len(s.Txs) {
 			hints = s.hints
 		}
-		if hasHint(hints, i) && e.chance(e.cfg.GapHints) {
+		if len(hintsFor(hints, i)) > 0 && e.chance(e.cfg.GapHints) {
 			e.mutateGap(&c.Txs[i], i, hints)
 			continue
 		}

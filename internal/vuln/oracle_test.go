@@ -81,11 +81,7 @@ func TestExactValuesReachAStakedLottery(t *testing.T) {
 	target := deployTestdata(t, "blockstate_stake.sol", "PricedFlip")
 	cfg := testConfig(1)
 	cfg.Population, cfg.Generations = 16, 10
-	if f := findingOf(run(t, target, cfg), BlockState); f == nil {
-		t.Fatal("extended: no block_state finding on the priced coin flip")
-	} else if !f.Reproduces {
-		t.Error("extended: the block_state finding does not reproduce")
-	}
+	mustFind(t, target, cfg, BlockState, "the priced coin flip")
 	cfg.Profile = ProfileSAEFUZZ
 	if f := findingOf(run(t, target, cfg), BlockState); f != nil {
 		t.Errorf("saefuzz found the priced coin flip without exact values: seed %s", f.Seed)
@@ -108,11 +104,7 @@ func TestDeployBlockStateSealedNumber(t *testing.T) {
 	}
 	cfg := testConfig(1)
 	cfg.Population, cfg.Generations = 16, 10
-	if f := findingOf(run(t, sealed, cfg), BlockState); f == nil {
-		t.Error("extended: no block_state finding on the sealed number")
-	} else if !f.Reproduces {
-		t.Error("extended: the block_state finding does not reproduce")
-	}
+	mustFind(t, sealed, cfg, BlockState, "the sealed number")
 	if f := findingOf(run(t, chosen, cfg), BlockState); f != nil {
 		t.Errorf("extended: block_state on the chosen number: seed %s evidence %s", f.Seed, f.Evidence)
 	}
@@ -131,11 +123,7 @@ func TestSendCallsLuckyBlockRefund(t *testing.T) {
 	cfg := testConfig(1)
 	cfg.Population, cfg.Generations = 16, 10
 	lucky := deployTestdata(t, "blockstate_sendcall.sol", "LuckyBlockRefund")
-	if f := findingOf(run(t, lucky, cfg), BlockState); f == nil {
-		t.Error("extended: no block_state finding on the lucky-block refund")
-	} else if !f.Reproduces {
-		t.Error("extended: the block_state finding does not reproduce")
-	}
+	mustFind(t, lucky, cfg, BlockState, "the lucky-block refund")
 	for _, name := range []string{"ThirdBetRefund", "HourlyRefund"} {
 		twin := deployTestdata(t, "blockstate_sendcall.sol", name)
 		if f := findingOf(run(t, twin, cfg), BlockState); f != nil {
@@ -145,5 +133,15 @@ func TestSendCallsLuckyBlockRefund(t *testing.T) {
 	cfg.Profile = ProfileSAEFUZZ
 	if f := findingOf(run(t, lucky, cfg), BlockState); f != nil {
 		t.Errorf("saefuzz: block_state on the lucky-block refund: seed %s", f.Seed)
+	}
+}
+
+// mustFind runs target under cfg and wants a reproducing finding of class.
+func mustFind(t *testing.T, target Target, cfg Config, class Class, what string) {
+	t.Helper()
+	if f := findingOf(run(t, target, cfg), class); f == nil {
+		t.Errorf("%s: no %s finding on %s", cfg.Profile, class, what)
+	} else if !f.Reproduces {
+		t.Errorf("%s: the %s finding on %s does not reproduce", cfg.Profile, class, what)
 	}
 }
