@@ -105,14 +105,44 @@ func DeployStandalone(out *solc.Output, c *solc.Contract, b chain.Block) (Target
 	if parsed.Constructor.IsPayable() {
 		value.Set(CreationValue)
 	}
-	res, err := h.Apply(chain.Msg{From: StandaloneDeployer, Data: append(code, args...), Value: value, Gas: chain.DefaultGas, Block: b})
+	msg := chain.Msg{From: StandaloneDeployer, Data: append(code, args...), Value: value, Gas: chain.DefaultGas, Block: b}
+	pre := h.Fork()
+	res, err := h.Apply(msg)
 	if err != nil {
 		return Target{}, err
 	}
 	if err := h.Created(res); err != nil {
 		return Target{}, err
 	}
-	return Target{Chain: h, Address: res.ContractAddress, Deployer: StandaloneDeployer, ABI: c.ABI, Block: b}, nil
+	return Target{Chain: h, Address: res.ContractAddress, Deployer: StandaloneDeployer, ABI: c.ABI, Block: b,
+		BlockSlots: blockSlots(pre, msg, h, res.ContractAddress)}, nil
+}
+
+// blockSlotRange is how many of the first storage slots blockSlots compares
+// (the state variables of a contract; mappings and arrays live elsewhere).
+const blockSlotRange = 64
+
+// blockSlots deploys msg again on pre (the state before the deployment) one
+// block and 15 seconds later, and returns the slots among the first
+// blockSlotRange whose value then differs from the deployment on done at
+// addr: block-state class, values the constructor derived from its block
+// (a lottery's answer drawn from blockhash and now at deployment, a start
+// time), which no transaction's trace shows (extension deploy-block-state).
+func blockSlots(pre *chain.Harness, msg chain.Msg, done *chain.Harness, addr common.Address) []uint256.Int {
+	defer pre.Release()
+	msg.Block = chain.Block{Number: msg.Block.Number + 1, Time: msg.Block.Time + 15}
+	res, err := pre.Apply(msg)
+	if err != nil || pre.Created(res) != nil || res.ContractAddress != addr {
+		return nil
+	}
+	var out []uint256.Int
+	for i := range uint64(blockSlotRange) {
+		slot := common.BigToHash(new(big.Int).SetUint64(i))
+		if pre.StorageAt(addr, slot) != done.StorageAt(addr, slot) {
+			out = append(out, *uint256.NewInt(i))
+		}
+	}
+	return out
 }
 
 // defaultArgs encodes the default of every input: StubAddress for an

@@ -9,8 +9,11 @@
 // three seed strategies below (cross-reentry, guard-waits, campaigns), the
 // 100 ETH funding (fund), the re-entry confirmation of the reentrancy
 // oracle (reentry-confirmation), the static condition of frozen Ether
-// (frozen-static) and exact stakes drawn from the code's constants
-// (stake-constants). Under saefuzz the reentrancy oracle is the paper's: a
+// (frozen-static), exact stakes drawn from the code's constants
+// (stake-constants) and the exact values the code's equalities ask of an
+// input (exact-values), and block state the constructor stored
+// (deploy-block-state), and a zero-wei send counted as a block-state
+// payout (send-calls). Under saefuzz the reentrancy oracle is the paper's: a
 // successful positive-value CALL of the target's code forwarding more than
 // GasThreshold gas with a read–call–write of one slot around it
 // (reentrancySAEFUZZ), and frozen Ether needs only that no outward

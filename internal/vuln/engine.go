@@ -91,8 +91,17 @@ func ParseProfile(s string) (Profile, error) {
 //     that could send Ether (else a payout the fuzzer did not reach reads
 //     as frozen);
 //   - stake-constants: a quarter of the Ether values sent are round amounts
-//     the code holds as constants (an exact stake, `msg.value == 10 ether`).
-var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants"}
+//     the code holds as constants (an exact stake, `msg.value == 10 ether`);
+//   - exact-values: half of the mutations of a transaction that compared its
+//     msg.value or an argument for equality with a value it did not hold
+//     send that value (an exact stake, a guess of a number derived from
+//     block state; see exactHints);
+//   - deploy-block-state: the slots the constructor derived from its block
+//     (Target.BlockSlots: an answer drawn from blockhash and now at
+//     deployment) carry block state into the taint of every seed;
+//   - send-calls: the block-state oracle counts a send or transfer of zero
+//     wei as a payout (ContractFuzzer's SendCall; see oracles.payout).
+var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants", "exact-values", "deploy-block-state", "send-calls"}
 
 // Config is one run's budget and parameters; zero fields take the defaults
 // of DefaultConfig.
@@ -205,6 +214,10 @@ type Target struct {
 	Deployer common.Address // the privileged account (owner-only code runs for it)
 	ABI      []byte         // the contract's ABI JSON
 	Block    chain.Block    // the deployment's block; transactions run after it
+	// BlockSlots are storage slots whose value after the constructor
+	// depends on the deployment's block (see DeployStandalone); nil when
+	// unknown.
+	BlockSlots []uint256.Int
 }
 
 // Report is the outcome of one run.
@@ -280,7 +293,8 @@ type engine struct {
 	// target's balance) or SELFDESTRUCT. Frozen Ether needs there to be none.
 	exitSites int
 	total     *coverage
-	stakes    []uint256.Int // round Ether amounts among the code's constants (extension stake-constants)
+	stakes    []uint256.Int   // round Ether amounts among the code's constants (extension stake-constants)
+	selectors map[uint32]bool // the ABI's function selectors (exact-values leaves the dispatcher's out)
 	report    Report
 	oracles   *oracles
 }
@@ -311,7 +325,10 @@ func newEngine(t Target, cfg Config) (*engine, error) {
 	if err != nil {
 		return nil, fmt.Errorf("vuln: ABI: %w", err)
 	}
-	e := &engine{cfg: cfg, target: t, directed: cfg.Ablation != AblationRandom}
+	e := &engine{cfg: cfg, target: t, directed: cfg.Ablation != AblationRandom, selectors: map[uint32]bool{}}
+	for _, m := range parsed.Methods {
+		e.selectors[uint32(m.ID[0])<<24|uint32(m.ID[1])<<16|uint32(m.ID[2])<<8|uint32(m.ID[3])] = true
+	}
 	e.setupActors(t)
 	cfgGraph := bytecode.BuildCFG(code)
 	e.instructions = len(cfgGraph.Instrs)
@@ -335,6 +352,9 @@ func newEngine(t Target, cfg Config) (*engine, error) {
 	e.stakes = stakes(dict.Words())
 	e.gen = fuzz.NewGenerator(uint64(cfg.Seed), dict)
 	e.tr = newTracer(t.Address, len(code))
+	if cfg.extended() {
+		e.tr.deploySlots = t.BlockSlots
+	}
 	e.total = newCoverage(len(code))
 	e.oracles = newOracles(e)
 	e.traced = e.prepare(t)

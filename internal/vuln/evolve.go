@@ -278,7 +278,7 @@ func timeHints(run *seedRun) []gapHint {
 	seen := map[gapHint]bool{}
 	for ti, tx := range run.txs {
 		for _, ev := range tx.trace.events {
-			if ev.kind != evCmp {
+			if ev.kind != evCmp || ev.bothEnv {
 				continue
 			}
 			env, other := ev.b, ev.a
@@ -311,13 +311,90 @@ func timeHints(run *seedRun) []gapHint {
 	return out
 }
 
-func hasHint(hints []gapHint, i int) bool {
-	for _, h := range hints {
-		if h.tx == i {
-			return true
+// exactHint is the value an equality of transaction tx compared an input
+// (msg.value, or an argument whose value was have) against (see exactHints).
+type exactHint struct {
+	tx         int
+	value      bool // the input side is msg.value (else call data)
+	have, want uint256.Int
+}
+
+// exactHints (extension exact-values) reads the equalities of a run one side
+// of which is the transaction's input and the other not: block-state class,
+// lotteries and guessing games whose payout needs an exact stake
+// (`msg.value == TICKET_AMOUNT`) or an exact guess (`n == answer`, the
+// answer derived from block state and kept in storage). The other side is
+// the value the contract derived, read as the code computed it, so a
+// mutation can send it (ContractFuzzer's and RedQueen's input-to-state
+// comparison). The dispatcher's comparisons of the selector are left out.
+func (e *engine) exactHints(run *seedRun) []exactHint {
+	var out []exactHint
+	seen := map[exactHint]bool{}
+	for ti, tx := range run.txs {
+		for _, ev := range tx.trace.events {
+			if ev.kind != evEq || ev.b.IsUint64() && ev.b.Uint64() <= 0xffffffff && e.selectors[uint32(ev.b.Uint64())] {
+				continue
+			}
+			h := exactHint{tx: ti, value: ev.taint&srcCallValue != 0, have: ev.a, want: ev.b}
+			if !seen[h] && len(out) < 16 {
+				seen[h] = true
+				out = append(out, h)
+			}
 		}
 	}
-	return false
+	return out
+}
+
+// applyExact sets an input of transaction i to the value one of its
+// equalities asked for: msg.value, or the integer argument that held the
+// compared value (else one drawn at random). It reports whether it changed
+// the transaction.
+func (e *engine) applyExact(tx *Tx, i int, hints []exactHint) bool {
+	mine := hintsFor(hints, i)
+	h := mine[e.gen.Intn(len(mine))]
+	if h.value {
+		if !tx.fn.payable || h.want.BitLen() > 128 {
+			return false
+		}
+		tx.Value = h.want.ToBig()
+		return true
+	}
+	if tx.words == nil || tx.fn.method == nil {
+		return false
+	}
+	var ints, same []int
+	for k, in := range tx.fn.method.Inputs {
+		switch in.Type.T {
+		case abi.UintTy, abi.IntTy, abi.FixedBytesTy, abi.AddressTy:
+			ints = append(ints, k)
+			if tx.words[k] == h.have {
+				same = append(same, k)
+			}
+		}
+	}
+	if len(same) > 0 {
+		ints = same
+	}
+	if len(ints) == 0 {
+		return false
+	}
+	k := ints[e.gen.Intn(len(ints))]
+	tx.words[k] = fuzz.Canonical(tx.fn.method.Inputs[k].Type, h.want)
+	return true
+}
+
+func (h gapHint) txIndex() int   { return h.tx }
+func (h exactHint) txIndex() int { return h.tx }
+
+// hintsFor are the hints of transaction i.
+func hintsFor[H interface{ txIndex() int }](hints []H, i int) []H {
+	var mine []H
+	for _, h := range hints {
+		if h.txIndex() == i {
+			mine = append(mine, h)
+		}
+	}
+	return mine
 }
 
 // mutateGap changes the wait before transaction i: to a gap a guard of the
@@ -325,12 +402,7 @@ func hasHint(hints []gapHint, i int) bool {
 // to one of the usual gaps, a block apart, or as many blocks as seconds
 // pass at 15 s a block.
 func (e *engine) mutateGap(tx *Tx, i int, hints []gapHint) {
-	var mine []gapHint
-	for _, h := range hints {
-		if h.tx == i {
-			mine = append(mine, h)
-		}
-	}
+	mine := hintsFor(hints, i)
 	if len(mine) > 0 && e.gen.Intn(4) > 0 {
 		h := mine[e.gen.Intn(len(mine))]
 		if h.seconds > 0 {
@@ -617,6 +689,10 @@ func (e *engine) mutate(s *Seed) *Seed {
 		if len(failed) > 0 && len(c.Txs) == len(s.Txs) && e.gen.Intn(2) == 0 {
 			i = failed[e.gen.Intn(len(failed))] // repair: a transaction that reverted
 		}
+		if e.cfg.extended() && len(c.Txs) == len(s.Txs) && len(hintsFor(s.exact, i)) > 0 && e.gen.Intn(2) == 0 &&
+			e.applyExact(&c.Txs[i], i, s.exact) {
+			continue
+		}
 		if e.gen.Intn(2) == 0 && e.mutateArgs(&c.Txs[i], c.Txs[:i]) {
 			continue
 		}
@@ -624,7 +700,7 @@ func (e *engine) mutate(s *Seed) *Seed {
 		if len(c.Txs) == len(s.Txs) {
 			hints = s.hints
 		}
-		if hasHint(hints, i) && e.chance(e.cfg.GapHints) {
+		if len(hintsFor(hints, i)) > 0 && e.chance(e.cfg.GapHints) {
 			e.mutateGap(&c.Txs[i], i, hints)
 			continue
 		}
@@ -720,6 +796,9 @@ func (e *engine) execute(s *Seed) *seedRun {
 		}
 	}
 	s.hints = timeHints(run)
+	if e.cfg.extended() {
+		s.exact = e.exactHints(run)
+	}
 	e.total.merge(run.cov)
 	w := e.cfg.BranchWeight
 	s.fitness = w*ratio(run.cov.branches(), e.branches) + (1-w)*ratio(run.cov.instructions(), e.instructions)

@@ -313,7 +313,7 @@ func (o *oracles) blockState(run *seedRun) (hit, bool) {
 	for ti, tx := range run.txs {
 		evs := tx.trace.events
 		for si, s := range evs {
-			if !isSend(s) || s.reverted || !s.targetCode {
+			if !o.payout(s) || s.reverted || !s.targetCode {
 				continue
 			}
 			if s.kind == evCall && s.taint&envLabels != 0 {
@@ -323,6 +323,9 @@ func (o *oracles) blockState(run *seedRun) (hit, bool) {
 				j := evs[ji]
 				if j.kind != evJumpI || j.frame != s.frame || j.reverted {
 					continue
+				}
+				if !isSend(s) && timeLock(evs, ji) {
+					continue // send-calls: a zero-wei send counts after a draw, not a deadline
 				}
 				if how, ok := o.decides(run.seed, ti, j, s); ok {
 					return hit{tx: ti, evidence: []Evidence{
@@ -340,11 +343,11 @@ func (o *oracles) blockState(run *seedRun) (hit, bool) {
 		// transferred" read in both directions: without it only the lucky
 		// block that paid is evidence, which a fuzzer rarely draws.
 		if tx.success {
-			for _, j := range evs {
-				if j.kind != evJumpI || j.reverted || sentAfter(evs, j) {
+			for ji, j := range evs {
+				if j.kind != evJumpI || j.reverted || o.sentAfter(evs, j) {
 					continue
 				}
-				if si, ok := o.unlocks(run.seed, ti, j); ok {
+				if si, ok := o.unlocks(run.seed, ti, j); ok && (isSend(si) || !timeLock(evs, ji)) {
 					return hit{tx: ti, evidence: []Evidence{
 						o.evidence(ti, j, "branch on "+envNames(j.taint)+"; no Ether sent after it"),
 						o.evidence(ti, si, "with the branch inverted (counterfactual rerun) the target sends Ether"),
@@ -358,14 +361,14 @@ func (o *oracles) blockState(run *seedRun) (hit, bool) {
 
 // sentAfter reports whether the target's code sent Ether, and kept it sent,
 // after the branch j in its transaction.
-func sentAfter(evs []event, j event) bool {
+func (o *oracles) sentAfter(evs []event, j event) bool {
 	past := false
 	for _, ev := range evs {
 		if ev.kind == evJumpI && ev.ord == j.ord && ev.pc == j.pc {
 			past = true
 			continue
 		}
-		if past && isSend(ev) && !ev.reverted && ev.targetCode {
+		if past && o.payout(ev) && !ev.reverted && ev.targetCode {
 			return true
 		}
 	}
@@ -389,7 +392,7 @@ func (o *oracles) unlocks(seed *Seed, tx int, j event) (event, bool) {
 	var found event
 	if tx < len(flipped.txs) && flipped.txs[tx].success {
 		for _, ev := range flipped.txs[tx].trace.events {
-			if isSend(ev) && !ev.reverted && ev.targetCode {
+			if o.payout(ev) && !ev.reverted && ev.targetCode {
 				found = ev
 				break
 			}
@@ -422,7 +425,7 @@ func (o *oracles) decides(seed *Seed, tx int, j, s event) (string, bool) {
 	how := "the transfer does not happen"
 	if tx < len(flipped.txs) {
 		for _, ev := range flipped.txs[tx].trace.events {
-			if ev.kind != s.kind || ev.pc != s.pc || !isSend(ev) || ev.reverted || !ev.targetCode {
+			if ev.kind != s.kind || ev.pc != s.pc || !o.payout(ev) || ev.reverted || !ev.targetCode {
 				continue
 			}
 			if ev.word == s.word {
@@ -434,6 +437,39 @@ func (o *oracles) decides(seed *Seed, tx int, j, s event) (string, bool) {
 	}
 	o.decided[key] = how
 	return how, how != ""
+}
+
+// payout is what the block-state oracle counts as a transfer out of the
+// target: isSend, and under extended (extension send-calls) also a send or
+// transfer of zero wei, a successful CALL of no value with at most the
+// 2,300-gas stipend (solc's shape for `send` and `transfer`), as
+// ContractFuzzer's block-state oracles count a SendCall whatever its value.
+// Block-state class, a lottery paying back the stake on a lucky block when
+// the stake is 0 (a bet function that takes no Ether): the block still
+// decides whether the payout runs.
+func (o *oracles) payout(ev event) bool {
+	if isSend(ev) {
+		return true
+	}
+	return o.e.cfg.extended() && ev.kind == evCall && ev.op == vm.CALL && ev.word.IsZero() && ev.success &&
+		ev.gas > 0 && ev.gas <= 2300 && ev.to != o.e.target.Address
+}
+
+// timeLock reports whether the block-state branch evs[ji] is a deadline: the
+// last event of its frame before it is a comparison of the block's time or
+// number with a value that is not (`now > last + 12 hours`), not a draw on
+// block state (`block.number % 2 == 0`, a hash of `now`). A miner moves a
+// deadline by seconds only (DASP's 15-second rule), so send-calls' zero-wei
+// sends count only after a draw (block-state class: lotteries, not time
+// locks); Ether sent after either counts as before.
+func timeLock(evs []event, ji int) bool {
+	j := evs[ji]
+	for k := ji - 1; k >= 0; k-- {
+		if ev := evs[k]; ev.frame == j.frame {
+			return ev.kind == evCmp
+		}
+	}
+	return false
 }
 
 // isSend reports whether ev moved (or tried to move) Ether out of the target.
@@ -542,6 +578,9 @@ func (o *oracles) evidence(tx int, ev event, note string) Evidence {
 }
 
 func envNames(l label) string {
+	if l&liveEnv == 0 && l&srcDeployBlock != 0 {
+		return "a value the constructor derived from its block"
+	}
 	switch {
 	case l&srcTimestamp != 0 && l&srcNumber != 0:
 		return "TIMESTAMP and NUMBER"

@@ -71,3 +71,77 @@ func checkFindingJSON(t *testing.T, f *Finding) {
 		t.Errorf("evidence is not a JSON trace excerpt: %v %s", err, f.Evidence)
 	}
 }
+
+// Extension exact-values (block-state class: a lottery behind an exact
+// stake): the fuzzer sends the price the code compares msg.value with, read
+// from the comparison, and the block-state oracle then sees the flip decide
+// the payout. Without the extension (saefuzz) no drawn value equals a price
+// fixed at deployment.
+func TestExactValuesReachAStakedLottery(t *testing.T) {
+	target := deployTestdata(t, "blockstate_stake.sol", "PricedFlip")
+	cfg := testConfig(1)
+	cfg.Population, cfg.Generations = 16, 10
+	mustFind(t, target, cfg, BlockState, "the priced coin flip")
+	cfg.Profile = ProfileSAEFUZZ
+	if f := findingOf(run(t, target, cfg), BlockState); f != nil {
+		t.Errorf("saefuzz found the priced coin flip without exact values: seed %s", f.Seed)
+	}
+}
+
+// Extension deploy-block-state (block-state class: a number drawn from the
+// deployment's block and kept in storage): the slot the constructor derived
+// from its block is block state in every seed, so the guess's branch is one
+// and the oracle's counterfactual sees it unlock the pot. A number the
+// deployer chose is not; saefuzz has no such taint.
+func TestDeployBlockStateSealedNumber(t *testing.T) {
+	sealed := deployTestdata(t, "blockstate_sealed.sol", "SealedNumber")
+	if len(sealed.BlockSlots) != 1 || sealed.BlockSlots[0].Uint64() != 0 {
+		t.Fatalf("SealedNumber: block slots %v, want [0]", sealed.BlockSlots)
+	}
+	chosen := deployTestdata(t, "blockstate_sealed.sol", "ChosenNumber")
+	if len(chosen.BlockSlots) != 0 {
+		t.Fatalf("ChosenNumber: block slots %v, want none", chosen.BlockSlots)
+	}
+	cfg := testConfig(1)
+	cfg.Population, cfg.Generations = 16, 10
+	mustFind(t, sealed, cfg, BlockState, "the sealed number")
+	if f := findingOf(run(t, chosen, cfg), BlockState); f != nil {
+		t.Errorf("extended: block_state on the chosen number: seed %s evidence %s", f.Seed, f.Evidence)
+	}
+	cfg.Profile = ProfileSAEFUZZ
+	if f := findingOf(run(t, sealed, cfg), BlockState); f != nil {
+		t.Errorf("saefuzz: block_state on the sealed number: seed %s", f.Seed)
+	}
+}
+
+// Extension send-calls (block-state class: a lucky block that sends back a
+// stake of 0 wei): the send the block decides counts as a payout, as
+// ContractFuzzer's SendCall; a send every third bet decides is not block
+// state, nor one behind a deadline (timeLock), and saefuzz counts only
+// positive values.
+func TestSendCallsLuckyBlockRefund(t *testing.T) {
+	cfg := testConfig(1)
+	cfg.Population, cfg.Generations = 16, 10
+	lucky := deployTestdata(t, "blockstate_sendcall.sol", "LuckyBlockRefund")
+	mustFind(t, lucky, cfg, BlockState, "the lucky-block refund")
+	for _, name := range []string{"ThirdBetRefund", "HourlyRefund"} {
+		twin := deployTestdata(t, "blockstate_sendcall.sol", name)
+		if f := findingOf(run(t, twin, cfg), BlockState); f != nil {
+			t.Errorf("extended: block_state on %s: seed %s evidence %s", name, f.Seed, f.Evidence)
+		}
+	}
+	cfg.Profile = ProfileSAEFUZZ
+	if f := findingOf(run(t, lucky, cfg), BlockState); f != nil {
+		t.Errorf("saefuzz: block_state on the lucky-block refund: seed %s", f.Seed)
+	}
+}
+
+// mustFind runs target under cfg and wants a reproducing finding of class.
+func mustFind(t *testing.T, target Target, cfg Config, class Class, what string) {
+	t.Helper()
+	if f := findingOf(run(t, target, cfg), class); f == nil {
+		t.Errorf("%s: no %s finding on %s", cfg.Profile, class, what)
+	} else if !f.Reproduces {
+		t.Errorf("%s: the %s finding on %s does not reproduce", cfg.Profile, class, what)
+	}
+}

@@ -63,8 +63,9 @@ type Seed struct {
 
 	fitness  float64
 	executed bool
-	failed   []int     // indices of the transactions that reverted when it ran
-	hints    []gapHint // waits that would pass the time and block guards it met
+	failed   []int       // indices of the transactions that reverted when it ran
+	hints    []gapHint   // waits that would pass the time and block guards it met
+	exact    []exactHint // input values its equality guards asked for (extension exact-values)
 }
 
 func (s *Seed) clone() *Seed {

@@ -6,19 +6,23 @@ package vuln
 type label uint64
 
 const (
-	srcTimestamp label = 1 << iota // TIMESTAMP
-	srcNumber                      // NUMBER
-	srcCalldata                    // CALLDATALOAD, CALLDATACOPY: transaction input
-	srcStorage                     // any SLOAD: data, not a constant
-	srcCallValue                   // CALLVALUE
-	srcCaller                      // CALLER, ORIGIN
-	srcExternal                    // balances, return data, other environment
+	srcTimestamp   label = 1 << iota // TIMESTAMP
+	srcNumber                        // NUMBER
+	srcCalldata                      // CALLDATALOAD, CALLDATACOPY: transaction input
+	srcStorage                       // any SLOAD: data, not a constant
+	srcCallValue                     // CALLVALUE
+	srcCaller                        // CALLER, ORIGIN
+	srcExternal                      // balances, return data, other environment
+	srcDeployBlock                   // a slot the constructor derived from its block (extension deploy-block-state)
 
 	overflowBit0 = 8 // first overflow-site bit; bits 8..63
 )
 
 const (
-	envLabels      = srcTimestamp | srcNumber
+	// envLabels is block state as the oracles read it; liveEnv the block
+	// of the transaction itself, which a wait can move (timeHints).
+	envLabels      = srcTimestamp | srcNumber | srcDeployBlock
+	liveEnv        = srcTimestamp | srcNumber
 	overflowLabels = ^label(0) &^ (1<<overflowBit0 - 1)
 )
 

@@ -23,7 +23,8 @@ const (
 	evSelfDestruct               // SELFDESTRUCT in the target's context
 	evEnv                        // TIMESTAMP or NUMBER read by the target's code
 	evValueIn                    // a frame of the target's code entered with value > 0
-	evCmp                        // LT/GT/SLT/SGT of the target's code with block state on one side only
+	evCmp                        // LT/GT/SLT/SGT of the target's code with block state on one side (bothEnv: on both)
+	evEq                         // EQ of the target's code with transaction input on one side only (a: that side)
 )
 
 // event is one observation of the tracer. Only the fields of its kind are set.
@@ -51,6 +52,7 @@ type event struct {
 	nestedSends int  // CALL: successful value-carrying calls the target made meanwhile
 	changed     bool // SSTORE: the stored word differs from the slot's value before it
 	envFirst    bool // CMP: the first operand (a) is the block-state side
+	bothEnv     bool // CMP: both operands carry block state
 }
 
 // opSet is a set of opcodes.
@@ -106,7 +108,10 @@ type tracer struct {
 	serial  int
 	tx      *txTrace
 	storage map[uint256.Int]label // target storage taint, across the seed's transactions
-	journal []undo
+	// deploySlots start every seed tainted srcDeployBlock (extension
+	// deploy-block-state; nil under saefuzz).
+	deploySlots []uint256.Int
+	journal     []undo
 
 	overflowSites map[uint64]label // pc -> its overflow bit (stable for the engine's life)
 	cov           *coverage
@@ -140,6 +145,9 @@ func (t *tracer) hooks() *tracing.Hooks {
 // beginSeed forgets the storage taint and coverage of the previous seed.
 func (t *tracer) beginSeed() {
 	t.storage = map[uint256.Int]label{}
+	for _, slot := range t.deploySlots {
+		t.storage[slot] = srcDeployBlock
+	}
 	t.cov.reset()
 	t.on = true
 	t.txIndex = -1
@@ -408,6 +416,8 @@ func (t *tracer) step(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, sc
 		t.add(event{kind: evSelfDestruct, op: op, pc: pc, depth: depth, frame: f.serial, targetCode: true})
 	case vm.LT, vm.GT, vm.SLT, vm.SGT:
 		t.compare(f, pc, op, stack, depth)
+	case vm.EQ:
+		t.equal(f, pc, stack, depth)
 	default:
 		pops, pushes := bytecode.StackEffect(op)
 		l := f.pop(pops)
@@ -497,17 +507,45 @@ func (t *tracer) sstore(f *frame, pc uint64, stack []uint256.Int, depth int) {
 	t.add(ev)
 }
 
-// compare records a comparison one side of which derives from the block's
-// time or number and the other does not: a guard the sequence can satisfy
-// by letting time pass (see timeHints). a is the first operand (the top).
+// compare records a comparison with the block's time or number on one side
+// or both: one side only is a guard the sequence can satisfy by letting
+// time pass (see timeHints); either is a deadline (timeLock). a is the
+// first operand (the top).
 func (t *tracer) compare(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, depth int) {
-	la, lb := f.at(0)&envLabels, f.at(1)&envLabels
+	la, lb := f.at(0)&liveEnv, f.at(1)&liveEnv
 	l := f.pop(2)
 	f.push(l)
-	if (la == 0) == (lb == 0) {
+	if la == 0 && lb == 0 {
 		return
 	}
-	t.add(event{kind: evCmp, op: op, pc: pc, depth: depth, frame: f.serial, a: peek(stack, 0), b: peek(stack, 1), taint: la | lb, envFirst: la != 0, targetCode: true})
+	// Both sides block state (`last + 12 hours < now`, last stored from an
+	// earlier `now`): no wait passes it (timeHints skips it), but it is a
+	// deadline all the same (timeLock).
+	t.add(event{kind: evCmp, op: op, pc: pc, depth: depth, frame: f.serial, a: peek(stack, 0), b: peek(stack, 1), taint: la | lb, envFirst: la != 0, bothEnv: la != 0 && lb != 0, targetCode: true})
+}
+
+// inputLabels are the parts of a transaction its sender chooses.
+const inputLabels = srcCallValue | srcCalldata
+
+// equal records an EQ one side of which derives from the transaction's
+// input (its Ether value or call data) and the other does not, when the two
+// differ: the exact value a guard or a guess asks for (`msg.value ==
+// TICKET`, `n == answer`; see exactHints). a is the input side.
+func (t *tracer) equal(f *frame, pc uint64, stack []uint256.Int, depth int) {
+	la, lb := f.at(0), f.at(1)
+	l := f.pop(2)
+	f.push(l)
+	if (la&inputLabels == 0) == (lb&inputLabels == 0) {
+		return
+	}
+	in, other, li := peek(stack, 0), peek(stack, 1), la
+	if la&inputLabels == 0 {
+		in, other, li = other, in, lb
+	}
+	if in == other {
+		return
+	}
+	t.add(event{kind: evEq, op: vm.EQ, pc: pc, depth: depth, frame: f.serial, a: in, b: other, taint: li & inputLabels, targetCode: true})
 }
 
 func (t *tracer) jumpi(f *frame, pc uint64, stack []uint256.Int, depth int) {

@@ -90,12 +90,17 @@ func (p CVSetting) apply(c engine.Config) engine.Config {
 	return c
 }
 
-// params is the setting's effective values, as JSON.
-func (p CVSetting) params(c engine.Config) string {
+// params is the setting's effective values under profile prof, as JSON.
+// The seed strategies' shares are extensions (engine.Extensions): a saefuzz
+// row lists only SAEFUZZ's own parameters, since its run ignores them.
+func (p CVSetting) params(c engine.Config, prof engine.Profile) string {
 	e := p.apply(c)
-	b, _ := json.Marshal(CVSetting{Population: e.Population, Generations: e.Generations, MaxTxs: e.MaxTxs,
-		BranchWeight: e.BranchWeight, GasThreshold: e.GasThreshold, CrossReentry: e.CrossReentry,
-		GapHints: e.GapHints, Campaigns: e.Campaigns})
+	v := CVSetting{Population: e.Population, Generations: e.Generations, MaxTxs: e.MaxTxs,
+		BranchWeight: e.BranchWeight, GasThreshold: e.GasThreshold}
+	if prof == engine.ProfileExtended {
+		v.CrossReentry, v.GapHints, v.Campaigns = e.CrossReentry, e.GapHints, e.Campaigns
+	}
+	b, _ := json.Marshal(v)
 	return string(b)
 }
 
@@ -140,7 +145,7 @@ func (s *Stage) cvUnits(env *pipeline.Env, files []*smartbugsFile, folds map[str
 		for i := range CVSettings[1:] {
 			p := &CVSettings[1+i]
 			units = append(units, pipeline.Unit{ID: unitID(f.id, prof, engine.AblationNone) + "/cv/" + p.Name, Contract: f.id,
-				Fingerprint: s.fingerprint(env, prof, engine.AblationNone, "cv", p.params(s.Config), folds[f.id], entry, f.source),
+				Fingerprint: s.fingerprint(env, prof, engine.AblationNone, "cv", p.params(s.Config, prof), folds[f.id], entry, f.source),
 				Payload:     unit{smartbugs: f, ablation: engine.AblationNone, profile: prof, cv: p, fold: folds[f.id]}})
 		}
 	}
@@ -156,7 +161,7 @@ func (s *Stage) cvRows(f *smartbugsFile, fold int, p *CVSetting, prof engine.Pro
 			found[string(x.Class)] = true
 		}
 	}
-	params := p.params(s.Config)
+	params := p.params(s.Config, prof)
 	var rows []schemas.VulnCVRow
 	for _, l := range f.labelRows() {
 		rows = append(rows, schemas.VulnCVRow{ContractID: f.id, Category: f.category(), Fold: int64(fold), Setting: p.Name, Profile: string(prof),

@@ -3,10 +3,12 @@ package vuln
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/stagetest"
 	"github.com/solbehave/solbehave/internal/views"
+	engine "github.com/solbehave/solbehave/internal/vuln"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -132,4 +134,24 @@ func wilson(x, n int) (float64, float64) {
 	c := (p + z*z/(2*nf)) / (1 + z*z/nf)
 	h := z * math.Sqrt(p*(1-p)/nf+z*z/(4*nf*nf)) / (1 + z*z/nf)
 	return c - h, c + h
+}
+
+// A saefuzz row's params list only SAEFUZZ's own parameters: the seed
+// strategies' shares are extensions its run ignores (issue 37).
+func TestCVParamsByProfile(t *testing.T) {
+	c := engine.DefaultConfig()
+	for _, p := range CVSettings {
+		sae, ext := p.params(c, engine.ProfileSAEFUZZ), p.params(c, engine.ProfileExtended)
+		for _, k := range []string{"cross_reentry", "gap_hints", "campaigns"} {
+			if strings.Contains(sae, k) {
+				t.Errorf("setting %s: saefuzz params %s list the extension share %s", p.Name, sae, k)
+			}
+			if !strings.Contains(ext, k) {
+				t.Errorf("setting %s: extended params %s lack %s", p.Name, ext, k)
+			}
+		}
+		if !strings.Contains(sae, "population") || !strings.Contains(sae, "gas_threshold") {
+			t.Errorf("setting %s: saefuzz params %s lack its own parameters", p.Name, sae)
+		}
+	}
 }
