@@ -3,9 +3,9 @@ package vuln
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"github.com/holiman/uint256"
 	"maps"
 	"math/big"
 	"slices"
@@ -14,6 +14,7 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
 	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/holiman/uint256"
 
 	"github.com/solbehave/solbehave/internal/bytecode"
 	"github.com/solbehave/solbehave/internal/chain"
@@ -327,7 +328,7 @@ func newEngine(t Target, cfg Config) (*engine, error) {
 	}
 	e := &engine{cfg: cfg, target: t, directed: cfg.Ablation != AblationRandom, selectors: map[uint32]bool{}}
 	for _, m := range parsed.Methods {
-		e.selectors[uint32(m.ID[0])<<24|uint32(m.ID[1])<<16|uint32(m.ID[2])<<8|uint32(m.ID[3])] = true
+		e.selectors[binary.BigEndian.Uint32(m.ID)] = true
 	}
 	e.setupActors(t)
 	cfgGraph := bytecode.BuildCFG(code)
