@@ -32,6 +32,13 @@ type Dataset struct {
 	// Volatile lists row columns whose values legitimately differ run to run
 	// (timings), so reproducibility checks must ignore them.
 	Volatile []string
+	// Pointers lists row columns that hold the id of a stored file rather
+	// than a result: an artifact id is the digest of a whole compiler
+	// output, which changes with what the compiler was asked to write (ASTs,
+	// code for contracts nobody deploys), not with the code deployed from
+	// it. Reproducibility checks leave them out, like Volatile; the deployed
+	// code is compared through its own columns and its calls' outcomes.
+	Pointers []string
 	// Doc is the embedded schemas/<Name>.md.
 	Doc string
 	// RunRecord marks a dataset that records runs, not results (runs,

@@ -28,4 +28,5 @@ type ReproducibilityRow struct {
 }
 
 // ReproducibilityRow is the reproducibility dataset: rows of ReproducibilityRow.
-var Reproducibility = Define[ReproducibilityRow](Dataset{Name: "reproducibility", Partitions: []string{"contract"}, Doc: reproducibilityDoc})
+var Reproducibility = Define[ReproducibilityRow](Dataset{Name: "reproducibility", Partitions: []string{"contract"},
+	Pointers: []string{"artifact"}, Doc: reproducibilityDoc})

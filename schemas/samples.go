@@ -34,4 +34,4 @@ type Sample struct {
 
 // Samples is the samples dataset: rows of Sample.
 var Samples = Define[Sample](Dataset{Name: "samples", Partitions: []string{"contract"},
-	Volatile: []string{"generation_ms", "repair_ms"}, Doc: samplesDoc})
+	Volatile: []string{"generation_ms", "repair_ms"}, Pointers: []string{"artifact"}, Doc: samplesDoc})

@@ -73,9 +73,9 @@ func checkColumnNames(t *testing.T, d Dataset, cols []string) {
 			t.Errorf("partition key %q collides with a row column (DuckDB adds it as a column)", p)
 		}
 	}
-	for _, v := range d.Volatile {
+	for _, v := range append(slices.Clone(d.Volatile), d.Pointers...) {
 		if !seen[v] {
-			t.Errorf("volatile column %q is not a row column", v)
+			t.Errorf("volatile or pointer column %q is not a row column", v)
 		}
 	}
 }

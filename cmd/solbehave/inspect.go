@@ -162,8 +162,8 @@ func newDigestCmd(g *globals) *cobra.Command {
 	var model string
 	cmd := &cobra.Command{
 		Use:   "digest",
-		Short: "Print `<dataset> <sha256>` per dataset, over its rows sorted, volatile columns left out",
-		Long: "Print `<dataset> <sha256>` per dataset, over its rows sorted, volatile columns left out. With --model, " +
+		Short: "Print `<dataset> <sha256>` per dataset, over its rows sorted, volatile and pointer columns left out",
+		Long: "Print `<dataset> <sha256>` per dataset, over its rows sorted, volatile and pointer columns left out. With --model, " +
 			"only the datasets with a model column, each over that model's rows: a run of another model must leave them as they were.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {

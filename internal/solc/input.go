@@ -8,6 +8,7 @@ import (
 	"maps"
 	"regexp"
 	"slices"
+	"strings"
 )
 
 // job is an Input with its sources and settings resolved.
@@ -120,7 +121,7 @@ func (j *job) standardInput(rel Release) ([]byte, []Diagnostic, error) {
 	if err := j.mergeLibraries(settings); err != nil {
 		return nil, nil, err
 	}
-	settings["outputSelection"] = outputSelection(v)
+	settings["outputSelection"] = outputSelection(v, j.codeFor(), !j.in.NoASTs)
 	sources := map[string]map[string]string{}
 	for name, content := range j.sources {
 		sources[name] = map[string]string{"content": content}
@@ -156,20 +157,54 @@ func (j *job) mergeLibraries(settings map[string]any) error {
 
 // outputSelection asks for what later stages use; legacyAST only where the
 // compact AST may be missing (before 0.5.0), storageLayout where offered.
-func outputSelection(v semver) map[string]any {
-	perContract := []string{
-		"abi",
-		"evm.bytecode.object", "evm.bytecode.sourceMap", "evm.bytecode.linkReferences",
-		"evm.deployedBytecode.object", "evm.deployedBytecode.sourceMap", "evm.deployedBytecode.linkReferences",
-	}
+// With names, only those contracts get bytecode (Input.Targets).
+func outputSelection(v semver, names []string, asts bool) map[string]any {
+	analysis := []string{"abi"}
 	if !v.less(semver{0, 5, 13}) {
-		perContract = append(perContract, "storageLayout")
+		analysis = append(analysis, "storageLayout")
 	}
-	perFile := []string{"ast"}
-	if v.less(semver{0, 5, 0}) {
-		perFile = append(perFile, "legacyAST")
+	code := append(slices.Clone(analysis),
+		"evm.bytecode.object", "evm.bytecode.sourceMap", "evm.bytecode.linkReferences",
+		"evm.deployedBytecode.object", "evm.deployedBytecode.sourceMap", "evm.deployedBytecode.linkReferences")
+	perFile := []string{}
+	if asts {
+		perFile = append(perFile, "ast")
+		if v.less(semver{0, 5, 0}) {
+			perFile = append(perFile, "legacyAST")
+		}
 	}
-	return map[string]any{"*": map[string]any{"*": perContract, "": perFile}}
+	if len(names) == 0 {
+		return map[string]any{"*": map[string]any{"*": code, "": perFile}}
+	}
+	all := map[string]any{"*": analysis, "": perFile}
+	for _, n := range names {
+		all[n] = code
+	}
+	return map[string]any{"*": all}
+}
+
+// libraryDecl finds library declarations; one inside a comment only asks for
+// code nobody deploys.
+var libraryDecl = regexp.MustCompile(`\blibrary\s+([A-Za-z_$][A-Za-z0-9_$]*)`)
+
+// codeFor is the contract names that get bytecode, sorted: nil (every
+// contract) without targets, else the targets' and the sources' libraries'.
+// A name stands for that contract in every file, as Output.Contract reads
+// a bare name.
+func (j *job) codeFor() []string {
+	if len(j.in.Targets) == 0 {
+		return nil
+	}
+	names := map[string]bool{}
+	for _, t := range j.in.Targets {
+		names[t[strings.LastIndex(t, ":")+1:]] = true
+	}
+	for _, src := range j.sources {
+		for _, m := range libraryDecl.FindAllStringSubmatch(src, -1) {
+			names[m[1]] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(names))
 }
 
 func note(msg string) Diagnostic {

@@ -37,6 +37,17 @@ type Input struct {
 	Runs         int                          // default 200
 	EVMVersion   string                       // "" = the compiler's default
 	Libraries    map[string]map[string]string // file -> library name -> 0x address (linked by solc)
+	// Targets, when set, names the contracts the caller deploys ("Name" or
+	// "file:Name"): only they and the libraries the sources declare (which a
+	// target may link) get bytecode; every contract keeps its ABI and storage
+	// layout. A verified source carries many contracts beside the deployed
+	// one (bases, interfaces, helpers), and their code generation is CPU
+	// spent for nothing; a target's code is the same either way.
+	Targets []string
+	// NoASTs leaves the syntax trees out (each Source keeps only its ID): a
+	// regenerated sample is deployed and called, never analysed, and writing
+	// a large source's trees is a sixth of its compile.
+	NoASTs bool
 }
 
 // Output is what a compile produced.

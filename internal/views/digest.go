@@ -6,6 +6,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -13,7 +14,8 @@ import (
 )
 
 // Digest is a content digest of one dataset: sha256 over its rows, each
-// rendered canonically, sorted, with the dataset's volatile columns left out.
+// rendered canonically, sorted, with the dataset's volatile and pointer
+// columns left out.
 // Two warehouses with the same rows have the same digests, however the rows
 // are split into files.
 type Digest struct {
@@ -49,7 +51,7 @@ func ModelDigests(ctx context.Context, db *sql.DB, model string) ([]Digest, erro
 }
 
 func datasetDigest(ctx context.Context, db *sql.DB, d schemas.Dataset, model string) (Digest, error) {
-	exclude := append([]string{}, d.Volatile...) // the partition column is hidden by the view itself
+	exclude := append(slices.Clone(d.Volatile), d.Pointers...) // the partition column is hidden by the view itself
 	q := fmt.Sprintf("SELECT * FROM %s", QuoteIdent(d.Name))
 	if len(exclude) > 0 {
 		quoted := make([]string, len(exclude))

@@ -75,6 +75,9 @@ func (c *compiler) compile(ctx context.Context, files map[string]string) (outcom
 	if err != nil {
 		return outcome{}, failure.New(failure.Source, false, err)
 	}
+	// A sample is deployed and called, never analysed: code for the target
+	// (and libraries) only, no syntax trees.
+	in.Targets, in.NoASTs = []string{c.target}, true
 	key, err := cacheKey(in, c.target)
 	if err != nil {
 		return outcome{}, err

@@ -233,6 +233,7 @@ func (s *Stage) compileStubbed(ctx context.Context, env *pipeline.Env, rec *depl
 	if err != nil {
 		return "", failure.New(failure.Source, false, err)
 	}
+	in.NoASTs = true // only whether it compiles is read
 	_, err = env.Engines.Solc().Compile(ctx, in)
 	var ce *solc.CompileError
 	switch {

@@ -4,12 +4,16 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/cpuclock"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
+	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 )
@@ -76,5 +80,70 @@ func BenchmarkReplay200(b *testing.B) {
 			}
 			b.ReportMetric(float64(len(rec.Txs))*float64(b.N)/b.Elapsed().Seconds(), "tx/s")
 		})
+	}
+}
+
+// BenchmarkCompileTargets compiles every original of a corpus (the demo, or
+// SOLBEHAVE_BENCH_CORPUS such as ../shared/corpus/mainnet) three ways on one
+// warm worker per compiler, in turn: bytecode for every contract (as before
+// Targets), for the deployed contract and libraries only (verify), and that
+// without ASTs (a sample's compile). It reports the process tree's CPU per
+// compile of each; the target's code must be the same all three ways.
+func BenchmarkCompileTargets(b *testing.B) {
+	corpus := filepath.Join("..", "..", "data", "corpus", "demo")
+	if c := os.Getenv("SOLBEHAVE_BENCH_CORPUS"); c != "" {
+		corpus = c
+	}
+	client, err := etherscan.NewRecorded(corpus)
+	if err != nil {
+		b.Fatal(err)
+	}
+	entries, _ := etherscan.ListCorpus(corpus)
+	m := solc.NewManager(solc.Options{MaxWorkers: 1})
+	defer m.Close()
+	modes := []struct {
+		name    string
+		targets bool
+		noASTs  bool
+	}{{"all", false, false}, {"targets", true, false}, {"targets-no-asts", true, true}}
+	cpu := make([]time.Duration, len(modes))
+	n := 0
+	for i := 0; i < b.N; i++ {
+		for _, e := range entries {
+			rec, err := deploy.Load(client, e, 1)
+			if err != nil {
+				continue
+			}
+			if _, err := m.Compile(context.Background(), rec.CompileInput(nil)); err != nil { // start the worker
+				continue
+			}
+			var want *solc.Contract
+			for j, mode := range modes {
+				in := rec.CompileInput(nil)
+				if mode.targets {
+					in.Targets = []string{rec.Name()}
+				}
+				in.NoASTs = mode.noASTs
+				before := cpuclock.Tree()
+				out, err := m.Compile(context.Background(), in)
+				cpu[j] += cpuclock.Tree() - before
+				if err != nil {
+					b.Fatalf("%s (%s): %v", rec.Name(), mode.name, err)
+				}
+				c, err := rec.Target(out)
+				if err != nil {
+					b.Fatalf("%s (%s): %v", rec.Name(), mode.name, err)
+				}
+				if want == nil {
+					want = c
+				} else if c.Creation != want.Creation || c.Runtime != want.Runtime {
+					b.Fatalf("%s: the target's code differs (%s)", rec.Name(), mode.name)
+				}
+			}
+			n++
+		}
+	}
+	for j, mode := range modes {
+		b.ReportMetric(float64(cpu[j].Milliseconds())/float64(n), mode.name+"-cpu-ms/compile")
 	}
 }

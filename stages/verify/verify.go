@@ -143,7 +143,9 @@ func transient(err error) bool {
 func (s *Stage) verify(ctx context.Context, env *pipeline.Env, v *verdict) error {
 	rec := v.rec
 	v.repro.SourceFormat = rec.Files.Format
-	out, err := env.Engines.Solc().Compile(ctx, rec.CompileInput(nil))
+	in := rec.CompileInput(nil)
+	in.Targets = []string{rec.Name()} // later stages deploy it and read every file's AST
+	out, err := env.Engines.Solc().Compile(ctx, in)
 	if transient(err) {
 		return err // its own class (network, storage): the contract is not judged on it
 	}
