@@ -221,7 +221,7 @@ func (b Bars) yAxis() (float64, plot.Ticker) {
 	for j := range b.Categories {
 		sum := 0.0
 		for _, s := range b.Series {
-			v := value(s, j)
+			v := bound(s.Values, j)
 			top = max(top, v, bound(s.High, j))
 			sum += v
 		}
@@ -236,8 +236,6 @@ func (b Bars) yAxis() (float64, plot.Ticker) {
 	return math.Max(step, math.Ceil(top/step)*step),
 		plot.TickerFunc(func(lo, hi float64) []plot.Tick { return IntegerTicks(lo, hi, step) })
 }
-
-func value(s Series, j int) float64 { return bound(s.Values, j) }
 
 // rowPlot is the plot of categories lo..hi-1 in a row of per slots: the x
 // range spans whole slots (half a slot beside the outer bars), so the grid
@@ -257,7 +255,7 @@ func (b Bars) rowPlot(lo, hi, per int, yMax float64, ticks plot.Ticker) (*plot.P
 	for i, s := range b.Series {
 		vals := make(plotter.Values, hi-lo)
 		for j := range vals {
-			vals[j] = value(s, lo+j)
+			vals[j] = bound(s.Values, lo+j)
 		}
 		bc, err := plotter.NewBarChart(vals, barWidth)
 		if err != nil {

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/solbehave/solbehave/internal/soltext"
 )
 
 // job is an Input with its sources and settings resolved.
@@ -183,10 +185,6 @@ func outputSelection(v semver, names []string, asts bool) map[string]any {
 	return map[string]any{"*": all}
 }
 
-// libraryDecl finds library declarations; one inside a comment only asks for
-// code nobody deploys.
-var libraryDecl = regexp.MustCompile(`\blibrary\s+([A-Za-z_$][A-Za-z0-9_$]*)`)
-
 // codeFor is the contract names that get bytecode, sorted: nil (every
 // contract) without targets, else the targets' and the sources' libraries'.
 // A name stands for that contract in every file, as Output.Contract reads
@@ -200,8 +198,10 @@ func (j *job) codeFor() []string {
 		names[t[strings.LastIndex(t, ":")+1:]] = true
 	}
 	for _, src := range j.sources {
-		for _, m := range libraryDecl.FindAllStringSubmatch(src, -1) {
-			names[m[1]] = true
+		for _, d := range soltext.Definitions(src) {
+			if d.Kind == "library" {
+				names[d.Name] = true
+			}
 		}
 	}
 	return slices.Sorted(maps.Keys(names))

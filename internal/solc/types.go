@@ -46,7 +46,7 @@ type Input struct {
 	Targets []string
 	// NoASTs leaves the syntax trees out (each Source keeps only its ID): a
 	// regenerated sample is deployed and called, never analysed, and writing
-	// a large source's trees is a sixth of its compile.
+	// a large source's trees is about a quarter of its compile.
 	NoASTs bool
 }
 

@@ -513,7 +513,7 @@ func TestFigure4HasIntervals(t *testing.T) {
 				t.Errorf("%s %s/%s: %v outside [%v, %v]", f.ID, p.cat, p.series, p.value, p.lo, p.hi)
 			}
 		}
-		if with == 0 || with < len(pts) {
+		if len(pts) == 0 || with < len(pts) {
 			t.Errorf("%s: %d of %d bars have an interval, want every one", f.ID, with, len(pts))
 		}
 	}
