@@ -29,9 +29,11 @@ type Sample struct {
 	GenerationMS       int64  `parquet:"generation_ms"`
 	RawError           string `parquet:"raw_error"`
 	RepairMS           int64  `parquet:"repair_ms"`
+	CompileMS          int64  `parquet:"compile_ms"`
+	RecompileMS        int64  `parquet:"recompile_ms"`
 	Ablation           bool   `parquet:"ablation"`
 }
 
 // Samples is the samples dataset: rows of Sample.
 var Samples = Define[Sample](Dataset{Name: "samples", Partitions: []string{"contract"},
-	Volatile: []string{"generation_ms", "repair_ms"}, Pointers: []string{"artifact"}, Doc: samplesDoc})
+	Volatile: []string{"generation_ms", "repair_ms", "compile_ms", "recompile_ms"}, Pointers: []string{"artifact"}, Doc: samplesDoc})

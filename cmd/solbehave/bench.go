@@ -28,7 +28,7 @@ func newBenchCmd(g *globals) *cobra.Command {
 			"Hardhat 2's in-process network (installed from npm into the cache on first use), compares their statuses, " +
 			"and measures compile throughput, O2 and O3 end to end on k mutant samples, Algorithm 1 calls per second, O1 call pairs per second and peak memory, with medians of " +
 			"several runs and the curve from 10 contracts to all. Then a cost run takes every stage through the pipeline runner at the paper's " +
-			"parameters with k mutant samples, one unit at a time, measures each unit's CPU (this process and its solc workers), fits it " +
+			"parameters with k mutant samples and k that do not compile (mutant:compile-error, so a failing compile is priced apart), one unit at a time, measures each unit's CPU (this process and its solc workers), fits it " +
 			"against contract size and projects the paper's evaluation (8,360 candidates, 250 kept, 7 models x k=10) in CPU-hours per stage. " +
 			"Without --corpus it uses " + mainnetCorpus + " when present.",
 		Args: cobra.NoArgs,
@@ -70,7 +70,7 @@ func newBenchCmd(g *globals) *cobra.Command {
 	f.StringVar(&cfg.Cache, "cache", "", "cache folder for Hardhat (default $SOLBEHAVE_CACHE or ~/.cache/solbehave)")
 	f.IntSliceVar(&temporalWorkers, "temporal", nil, "instead: the Temporal figure group, units/s of the whole pipeline on --corpus with the local runner and with these worker counts (e.g. 1,2,3), merged into latest.json")
 	f.StringVar(&curve, "curve", "", "contract counts of the curve, e.g. 10,20,30 (default every 10, and all)")
-	f.IntVar(&cfg.Projection.Samples, "projection-samples", cfg.Projection.Samples, "k of the cost run behind the projection: mutant samples per kept contract through every stage at the paper's parameters (0: no projection)")
+	f.IntVar(&cfg.Projection.Samples, "projection-samples", cfg.Projection.Samples, "k of the cost run behind the projection: mutant samples per kept contract through every stage at the paper's parameters, and as many mutant:compile-error ones (0: no projection)")
 	f.IntVar(&cfg.Projection.VulnSamples, "projection-vuln", cfg.Projection.VulnSamples, "samples per kept contract the cost run's vuln stage analyses (0: none)")
 	f.BoolVar(&cfg.Projection.Only, "projection-only", false, "only the cost run and the projection, merged into latest.json (the engine figures stay)")
 	f.IntSliceVar(&cfg.Projection.Cores, "projection-cores", cfg.Projection.Cores, "core counts the projected wall time is given for")

@@ -127,6 +127,16 @@ func TestTransactionsPaging(t *testing.T) {
 	if len(txs) != 2200 || txs[2199].BlockNumber != 2200 {
 		t.Fatalf("paging: got %d txs, last block %d", len(txs), txs[len(txs)-1].BlockNumber)
 	}
+	// A limit under a page asks for a page that size: the first ones, in order.
+	for _, limit := range []int{7, 201, 1000, 2500} {
+		txs, err := c.Transactions(context.Background(), addr, limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(txs) != limit || txs[0].BlockNumber != 1 || txs[limit-1].BlockNumber != limit {
+			t.Errorf("limit %d: got %d txs, blocks %d to %d", limit, len(txs), txs[0].BlockNumber, txs[len(txs)-1].BlockNumber)
+		}
+	}
 }
 
 // TestLiveRetriesCachesAndHidesKey runs the live client against a local

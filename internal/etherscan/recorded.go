@@ -305,8 +305,17 @@ func pageOf(body []byte, q map[string][]string) []byte {
 	if hi > len(env.Result) {
 		hi = len(env.Result)
 	}
-	items, _ := json.Marshal(env.Result[lo:hi])
-	return envelope("1", "OK", string(items))
+	// Each item is valid JSON as decoded: joined, not re-encoded.
+	items := bytes.Join(rawItems(env.Result[lo:hi]), []byte(","))
+	return envelope("1", "OK", "["+string(items)+"]")
+}
+
+func rawItems(rs []json.RawMessage) [][]byte {
+	out := make([][]byte, len(rs))
+	for i, r := range rs {
+		out[i] = r
+	}
+	return out
 }
 
 func first(v []string) string {

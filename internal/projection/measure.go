@@ -56,7 +56,10 @@ func Read(ctx context.Context, db *sql.DB) (*Measured, error) {
 	if err != nil {
 		return nil, err
 	}
-	m.addStageUnits(compiling)
+	m.addStageUnits()
+	if err := m.addCompiles(ctx, db); err != nil {
+		return nil, err
+	}
 	if err := m.addReplays(ctx, db, compiling); err != nil {
 		return nil, err
 	}
@@ -133,9 +136,7 @@ func (m *Measured) compilingSamples(ctx context.Context, db *sql.DB) (map[string
 }
 
 // addStageUnits turns the units of the stages costed per unit into points.
-// A compile unit (contract and model) compiles k samples: its point is one
-// sample's cost.
-func (m *Measured) addStageUnits(compiling map[string]float64) {
+func (m *Measured) addStageUnits() {
 	for _, u := range m.Units {
 		x := m.functions[u.Contract]
 		switch u.Stage {
@@ -143,11 +144,69 @@ func (m *Measured) addStageUnits(compiling map[string]float64) {
 			m.addStarts(u.Stage, u.Contract, x, u.CPU, u.Starts)
 		case "vuln": // an original's unit costs as a sample's
 			m.addStarts(kindVuln, u.Contract, x, u.CPU, u.Starts)
-		case "compile":
-			if k := m.Run.K; k > 0 && compiling != nil {
-				m.addStarts(kindCompile, u.Contract, x, u.CPU/k, u.Starts/k)
-			}
 		}
+	}
+}
+
+// addCompiles prices a compile that succeeds apart from one that fails: a
+// sample that does not compile stops solc before code generation, at a
+// fraction of the cost. Samples no compiler ran on (a failed generation)
+// are left out. A compile unit (contract and model) compiles its
+// samples one after another, each raw and, when repaired, once more; its
+// CPU (and worker starts) is split over those compiles in proportion to
+// their wall time (samples.compile_ms, recompile_ms; +1 ms each, so a
+// warehouse from before they were recorded splits evenly), and each
+// outcome's share, per compile, is one point of that unit.
+func (m *Measured) addCompiles(ctx context.Context, db *sql.DB) error {
+	byUnit := map[string]*compileShare{}
+	err := query(ctx, db, `SELECT contract_id || '/' || model, compiled_raw, coalesce(compile_ms, 0),
+		repair_attempted AND coalesce(recompile_ms, 0) > 0, compiled_repaired, coalesce(recompile_ms, 0)
+		FROM samples WHERE compiler_used <> '' ORDER BY ALL`, func(r *sql.Rows) error {
+		var unit string
+		var rawOK, recompiled, repairedOK bool
+		var rawMS, reMS float64
+		if err := r.Scan(&unit, &rawOK, &rawMS, &recompiled, &repairedOK, &reMS); err != nil {
+			return err
+		}
+		s := byUnit[unit]
+		if s == nil {
+			s = &compileShare{}
+			byUnit[unit] = s
+		}
+		s.add(rawOK, rawMS)
+		if recompiled {
+			s.add(repairedOK, reMS)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, u := range m.Units {
+		s := byUnit[u.ID]
+		if u.Stage != "compile" || s == nil {
+			continue
+		}
+		x, total := m.functions[u.Contract], s.ok+s.fail
+		if s.nOK > 0 {
+			m.addStarts(kindCompile, u.Contract, x, u.CPU*s.ok/total/s.nOK, u.Starts*s.ok/total/s.nOK)
+		}
+		if s.nFail > 0 {
+			m.addStarts(kindCompileFail, u.Contract, x, u.CPU*s.fail/total/s.nFail, u.Starts*s.fail/total/s.nFail)
+		}
+	}
+	return nil
+}
+
+// compileShare is one compile unit's compiles: wall ms (+1 each) and count
+// of those that succeeded and of those that failed.
+type compileShare struct{ ok, fail, nOK, nFail float64 }
+
+func (s *compileShare) add(ok bool, ms float64) {
+	if ok {
+		s.ok, s.nOK = s.ok+ms+1, s.nOK+1
+	} else {
+		s.fail, s.nFail = s.fail+ms+1, s.nFail+1
 	}
 }
 

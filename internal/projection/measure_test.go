@@ -3,6 +3,8 @@ package projection
 import (
 	"context"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/views"
@@ -44,7 +46,8 @@ func readWarehouse(t *testing.T) *Measured {
 	writeRows(t, w, schemas.Contracts, "c", schemas.Contract{ContractID: "c", NNontrivialFunctions: 4, Kept: true, CompilerRequested: "v0.8.20"})
 	writeRows(t, w, schemas.Contracts, "d", schemas.Contract{ContractID: "d", NNontrivialFunctions: 9, CompilerRequested: "v0.4.24"})
 	sample := func(k int64) schemas.Sample {
-		return schemas.Sample{ContractID: "c", Model: "m", Sample: k, CompiledRaw: true, CompiledRepaired: true, Artifact: "a"}
+		return schemas.Sample{ContractID: "c", Model: "m", Sample: k, CompiledRaw: true, CompiledRepaired: true, Artifact: "a",
+			CompilerUsed: "0.8.20", CompileMS: 300}
 	}
 	writeRows(t, w, schemas.Samples, "c", sample(0), sample(1))
 	writeRows(t, w, schemas.FuzzResults, "c",
@@ -58,6 +61,12 @@ func readWarehouse(t *testing.T) *Measured {
 		calls = append(calls, schemas.ReplayCall{ContractID: "c", Model: "m", Sample: k, Oracle: schemas.OracleO3, GraphSetting: "fixed"})
 	}
 	writeRows(t, w, schemas.ReplayCalls, "c", calls...)
+	return readMeasured(t, w)
+}
+
+// readMeasured reads a test warehouse as a projection does.
+func readMeasured(t *testing.T, w *warehouse.Warehouse) *Measured {
+	t.Helper()
 	db, err := views.OpenDatasetsInMemory(w.Root)
 	if err != nil {
 		t.Fatal(err)
@@ -102,6 +111,46 @@ func TestReadTurnsUnitsIntoPoints(t *testing.T) {
 	}
 }
 
+// A compile unit's CPU is split over its compiles by their wall time: a
+// failing compile (sample 1 as generated, and its repair) is priced apart
+// from one that succeeds (sample 0, and sample 2's repair); a sample no
+// compiler ran on (a failed generation) has no share.
+func TestFailingCompilesArePricedApart(t *testing.T) {
+	w := warehouse.New(t.TempDir())
+	writeRows(t, w, schemas.Units, "", schemas.UnitRow{Stage: "compile", Unit: "c/m", ContractID: "c", Model: "m", CPUMS: 1000, WallMS: 1000, Jobs: 1, SolcStarts: 1})
+	writeRows(t, w, schemas.Contracts, "c", schemas.Contract{ContractID: "c", NNontrivialFunctions: 4, Kept: true, CompilerRequested: "v0.8.20"})
+	writeRows(t, w, schemas.Samples, "c",
+		schemas.Sample{ContractID: "c", Model: "m", Sample: 0, CompiledRaw: true, CompiledRepaired: true, CompilerUsed: "0.8.20", CompileMS: 599},
+		schemas.Sample{ContractID: "c", Model: "m", Sample: 1, RepairAttempted: true, CompilerUsed: "0.8.20", CompileMS: 99, RecompileMS: 99},
+		schemas.Sample{ContractID: "c", Model: "m", Sample: 2, RepairAttempted: true, CompiledRepaired: true, CompilerUsed: "0.8.20", CompileMS: 99, RecompileMS: 599},
+		schemas.Sample{ContractID: "c", Model: "m", Sample: 3, Error: "nothing was generated"})
+	m := readMeasured(t, w)
+	ok, fail := m.points[kindCompile], m.points[kindCompileFail]
+	if len(ok) != 1 || len(fail) != 1 {
+		t.Fatalf("points: compiling %+v, failing %+v: want one each for the unit", ok, fail)
+	}
+	// Weights (ms + 1): succeeding 600 + 600, failing 100 x 3; 1,500 in all.
+	if math.Abs(ok[0].y-1.0*1200/1500/2) > 1e-9 || math.Abs(fail[0].y-1.0*300/1500/3) > 1e-9 {
+		t.Errorf("per compile: succeeding %v s, failing %v s; want 0.4 and 0.0667", ok[0].y, fail[0].y)
+	}
+	if math.Abs(ok[0].starts-0.8/2) > 1e-9 || math.Abs(fail[0].starts-0.2/3) > 1e-9 {
+		t.Errorf("the unit's worker start is split likewise: %v + %v", ok[0].starts, fail[0].starts)
+	}
+	// The paper's scale: half the samples fail raw, most repairs fail again;
+	// each is priced as what it is, not as a full compile.
+	e := estimate(m.points, Paper)
+	failing := Paper.Samples() - Paper.CompilingRaw() + Paper.Repairs() - (Paper.Compiling() - Paper.CompilingRaw())
+	want := (fail[0].y*failing + ok[0].y*Paper.Compiling()) / 3600
+	if got := e.hours["compile"] + e.hours["repair"]; math.Abs(got-want) > 0.01 {
+		t.Errorf("compile + repair %v CPU-hours, want %v (starts aside)", got, want)
+	}
+	for _, n := range e.notes {
+		if strings.Contains(n, "no failing compile") {
+			t.Errorf("failing compiles were measured, yet: %s", n)
+		}
+	}
+}
+
 // A run like the measured one, twice the size: the counts scale, the rates
 // and sizes stay the measured run's.
 func TestLikeRunScalesTheMeasuredRun(t *testing.T) {
@@ -116,5 +165,8 @@ func TestLikeRunScalesTheMeasuredRun(t *testing.T) {
 	p := Project(m, s, Options{Seed: 42, Resamples: 50})
 	if p.Goal != "" || len(p.TooFew) == 0 {
 		t.Errorf("a run like the measured one has no goal (%q) and too few units here (%v)", p.Goal, p.TooFew)
+	}
+	if !slices.ContainsFunc(p.Assumptions, func(a string) bool { return strings.Contains(a, "no failing compile was measured") }) {
+		t.Errorf("every sample compiled, yet no assumption says how a failing one is priced: %q", p.Assumptions)
 	}
 }

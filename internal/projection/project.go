@@ -135,20 +135,26 @@ func fitLine(ps []point) Fit {
 
 // costKinds name the unit costs, in the order the table lists them.
 const (
-	kindCrawl     = "crawl"
-	kindVerify    = "verify"
-	kindSkeleton  = "skeleton"
-	kindCompile   = "compile"
-	kindRepair    = "repair"
-	kindO1Eq      = "o1 equivalent"
-	kindO1Neq     = "o1 non-equivalent"
-	kindO1Pairs   = "o1 pairs per sample"
-	kindO2        = "o2"
-	kindDCR       = "dcr"
-	kindSequences = "sequences"
-	kindO3        = "o3"
-	kindVuln      = "vuln"
+	kindCrawl       = "crawl"
+	kindVerify      = "verify"
+	kindSkeleton    = "skeleton"
+	kindCompile     = "compile"         // a compile that succeeds
+	kindCompileFail = "compile failing" // a compile that fails (no code generation)
+	kindRepair      = "repair"
+	kindRepairFail  = "repair failing"
+	kindO1Eq        = "o1 equivalent"
+	kindO1Neq       = "o1 non-equivalent"
+	kindO1Pairs     = "o1 pairs per sample"
+	kindO2          = "o2"
+	kindDCR         = "dcr"
+	kindSequences   = "sequences"
+	kindO3          = "o3"
+	kindVuln        = "vuln"
 )
+
+// samplesKinds are the compile kinds that share the compile stage's
+// workers: the stage's worker starts are charged once, on kindCompile.
+var samplesKinds = []string{kindCompile, kindCompileFail, kindRepair, kindRepairFail}
 
 // warmFit fits the units that started no solc worker (when at least two
 // did not), and prices a worker start: what the units that started one
@@ -353,6 +359,10 @@ func estimate(measured map[string][]point, p Scale) estimation {
 	}
 	e := estimation{hours: map[string]float64{}, beside: map[string]float64{}}
 	pairs := atMix(fitLine(points[kindO1Pairs]), p.KeptMix)
+	if len(points[kindCompileFail]) == 0 && len(points[kindCompile]) > 0 {
+		points[kindCompileFail] = points[kindCompile]
+		e.notes = append(e.notes, "compile: no failing compile was measured (every sample compiled); a sample that does not compile is costed as one that does (an overestimate: solc stops before code generation; a run with `--generator mutant:compile-error` measures it)")
+	}
 	if len(points[kindO1Neq]) == 0 && len(points[kindO1Eq]) > 0 {
 		points[kindO1Neq] = points[kindO1Eq]
 		e.notes = append(e.notes, "o1: no non-equivalent pair was measured; those pairs are costed as equivalent ones (a full campaign)")
@@ -369,7 +379,7 @@ func estimate(measured map[string][]point, p Scale) estimation {
 		}
 		c := StageCost{Stage: stage, Unit: unit, Size: size, Measured: len(ps), MeanCPU: round4(meanY(ps)), Fit: roundFit(f),
 			PerUnit: round4(per), Units: math.Round(units), Beside: beside}
-		if perStart > 0 && kind != kindRepair {
+		if perStart > 0 && (kind == kindCompile || !slices.Contains(samplesKinds, kind)) {
 			c.StartCPU = round4(perStart)
 			c.WorkerStarts = min(units, p.WorkerStarts())
 		}
@@ -390,9 +400,13 @@ func estimate(measured map[string][]point, p Scale) estimation {
 	row(kindCrawl, "crawl", "candidate", fns, float64(p.Crawled), p.CrawledMix, nil, false)
 	row(kindVerify, "verify", "candidate", fns, float64(p.Crawled), p.CrawledMix, nil, false)
 	row(kindSkeleton, "skeleton", "kept contract", fns, float64(p.Kept), p.KeptMix, nil, false)
-	row(kindCompile, "compile", "sample", fns, p.Samples(), p.KeptMix, nil, false)
-	points[kindRepair] = points[kindCompile] // a repair is one more compile of the sample
-	row(kindRepair, "repair", "sample not compiling raw (its recompile)", fns, p.Repairs(), p.KeptMix, nil, false)
+	row(kindCompile, "compile", "sample compiling raw", fns, p.CompilingRaw(), p.KeptMix, nil, false)
+	row(kindCompileFail, "compile", "sample not compiling raw", fns, p.Samples()-p.CompilingRaw(), p.KeptMix, nil, false)
+	// A repair is one more compile of the sample: priced as one that
+	// succeeds or fails by its outcome.
+	points[kindRepair], points[kindRepairFail] = points[kindCompile], points[kindCompileFail]
+	row(kindRepair, "repair", "repair that compiles (its recompile)", fns, p.Compiling()-p.CompilingRaw(), p.KeptMix, nil, false)
+	row(kindRepairFail, "repair", "repair still not compiling (its recompile)", fns, p.Repairs()-(p.Compiling()-p.CompilingRaw()), p.KeptMix, nil, false)
 	row(kindO1Eq, "o1", "equivalent function pair", fns, p.Compiling()*pairs*p.Equivalent, p.KeptMix, nil, false)
 	row(kindO1Neq, "o1", "non-equivalent function pair", fns, p.Compiling()*pairs*(1-p.Equivalent), p.KeptMix, nil, false)
 	row(kindO2, "o2", "compiling sample", "replayed transactions", p.Compiling(), nil, &o2x, false)

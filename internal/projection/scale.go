@@ -66,6 +66,11 @@ func (p Scale) Repairs() float64 {
 	return float64(p.Kept*p.K) * sumOf(p.RawCompile, func(r float64) float64 { return 1 - r })
 }
 
+// CompilingRaw is the samples that compile as generated.
+func (p Scale) CompilingRaw() float64 {
+	return float64(p.Kept*p.K) * sumOf(p.RawCompile, func(r float64) float64 { return r })
+}
+
 // Compiling is the samples that compile after repair: the oracles' subjects.
 func (p Scale) Compiling() float64 {
 	return float64(p.Kept*p.K) * sumOf(p.Repaired, func(r float64) float64 { return r })

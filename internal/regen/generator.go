@@ -95,16 +95,16 @@ func New(spec string, cfg Config) (Generator, error) {
 		if rate < 0 || rate > 1 {
 			return nil, fmt.Errorf("mutation rate %v is not a probability", rate)
 		}
-		if arg != "" && arg != InterfaceVariant {
-			return nil, fmt.Errorf("unknown mutant variant %q (want mutant or mutant:%s)", arg, InterfaceVariant)
+		if arg != "" && arg != InterfaceVariant && arg != CompileErrorVariant {
+			return nil, fmt.Errorf("unknown mutant variant %q (want mutant, mutant:%s or mutant:%s)", arg, InterfaceVariant, CompileErrorVariant)
 		}
-		return mutant{rate: rate, renames: arg == InterfaceVariant}, nil
+		return mutant{rate: rate, variant: arg}, nil
 	case KindImport:
 		return newImporter(arg)
 	case KindOpenAI:
 		return newOpenAI(arg, cfg)
 	}
-	return nil, fmt.Errorf("unknown generator %q (want openai:<model>, mutant, mutant:interface, reference or import:<dir>)", spec)
+	return nil, fmt.Errorf("unknown generator %q (want openai:<model>, mutant, mutant:interface, mutant:compile-error, reference or import:<dir>)", spec)
 }
 
 // SampleSeed derives a sample's seed from the run seed; it fits in 31 bits,
@@ -184,5 +184,5 @@ func (reference) Generate(_ context.Context, t Task) *Result {
 }
 
 // GeneratorFlagUsage is the help of the shared --generator flag.
-const GeneratorFlagUsage = "generators, comma-separated: openai:<model> (needs --llm-url), mutant, mutant:interface (also renames one public function), reference, import:<dir> " +
+const GeneratorFlagUsage = "generators, comma-separated: openai:<model> (needs --llm-url), mutant, mutant:interface (also renames one public function), mutant:compile-error (also plants a type error: samples that do not compile), reference, import:<dir> " +
 	"(default mutant,reference when no --llm-url is given)"

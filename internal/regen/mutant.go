@@ -21,15 +21,32 @@ const InterfaceVariant = "interface"
 // RenameFunction is the operator of the interface variant's renaming.
 const RenameFunction = "rename_function"
 
+// CompileErrorVariant is the mutant generator's variant
+// (`mutant:compile-error`) whose every sample also declares, at the end of
+// one function body, a local that its initial value cannot fit: a sample
+// that does not compile, as half of the paper's raw LLM samples do (Table
+// I). solc reports it as a TypeError, so it runs its whole analysis and
+// stops before code generation, where an LLM sample that fails at parsing
+// stops sooner: what such a sample costs the compile stage, measured (the
+// cost projection prices a failing compile from these samples).
+const CompileErrorVariant = "compile-error"
+
+// PlantCompileError is the operator of the compile-error variant.
+const PlantCompileError = "compile_error"
+
+// plantedError is the statement the compile-error variant adds: a TypeError
+// in every compiler release (0.4.0 on).
+const plantedError = " uint8 solbehaveCompileError = 256; "
+
 // mutant regenerates the original bodies with mutations (see internal/mutate).
 type mutant struct {
 	rate    float64
-	renames bool // the interface variant
+	variant string // "", InterfaceVariant or CompileErrorVariant
 }
 
 func (m mutant) Name() string {
-	if m.renames {
-		return KindMutant + ":" + InterfaceVariant
+	if m.variant != "" {
+		return KindMutant + ":" + m.variant
 	}
 	return KindMutant
 }
@@ -37,8 +54,11 @@ func (m mutant) Name() string {
 func (mutant) Kind() string { return KindMutant }
 
 func (m mutant) Digest(string) string {
-	if m.renames {
+	switch m.variant {
+	case InterfaceVariant:
 		return fmt.Sprintf("mutant rate=%v renames one public function of the chain", m.rate)
+	case CompileErrorVariant:
+		return fmt.Sprintf("mutant rate=%v plants a type error in one function body:%s", m.rate, plantedError)
 	}
 	return fmt.Sprintf("mutant rate=%v", m.rate)
 }
@@ -53,7 +73,7 @@ func (m mutant) Generate(_ context.Context, t Task) *Result {
 		return &Result{Err: err.Error()}
 	}
 	opts := mutate.Options{Checked: checked(t.Original.Compiler), Modifiers: modifierNames(t.Original)}
-	bodies, headerEdits := map[int]string{}, map[int][]skeleton.Edit{}
+	bodies, bodyEdits, headerEdits := map[int]string{}, map[int][]skeleton.Edit{}, map[int][]skeleton.Edit{}
 	muts := []mutate.Mutation{}
 	for _, i := range t.Skeleton.Holes() {
 		f := t.Skeleton.Functions[i]
@@ -69,11 +89,21 @@ func (m mutant) Generate(_ context.Context, t Task) *Result {
 		if site.Header {
 			headerEdits[i] = append(headerEdits[i], e)
 		} else {
-			bodies[i] = orig.Body(f, e)
+			bodyEdits[i] = append(bodyEdits[i], e)
+			bodies[i] = orig.Body(f, bodyEdits[i]...)
 		}
 		muts = append(muts, mutate.Mutation{Function: f.Key, Signature: f.Signature, Operator: site.Operator, Detail: site.Detail})
 	}
-	if m.renames {
+	if m.variant == CompileErrorVariant {
+		if i, e, ok := errorSite(t); ok {
+			f := t.Skeleton.Functions[i]
+			bodyEdits[i] = append(bodyEdits[i], e)
+			bodies[i] = orig.Body(f, bodyEdits[i]...)
+			muts = append(muts, mutate.Mutation{Function: f.Key, Signature: f.Signature, Operator: PlantCompileError,
+				Detail: "declared" + plantedError + "at the end of the body"})
+		}
+	}
+	if m.variant == InterfaceVariant {
 		if i, e, ok := renameSite(t); ok {
 			f := t.Skeleton.Functions[i]
 			headerEdits[i] = append(headerEdits[i], e)
@@ -114,6 +144,24 @@ func renameSite(t Task) (int, skeleton.Edit, bool) {
 	}
 	start, end := f.Orig.Start+loc[2], f.Orig.Start+loc[3]
 	return i, skeleton.Edit{Start: start, End: end, Text: f.Name + "Renamed"}, true
+}
+
+// errorSite picks, by the sample's seed, one function with a hole and gives
+// the edit that plants the compile error just before its body's closing
+// brace (after any statement a mutation edits there).
+func errorSite(t Task) (int, skeleton.Edit, bool) {
+	var candidates []int
+	for _, i := range t.Skeleton.Holes() {
+		if t.Skeleton.Functions[i].HasBody {
+			candidates = append(candidates, i)
+		}
+	}
+	if len(candidates) == 0 {
+		return 0, skeleton.Edit{}, false
+	}
+	i := candidates[int(uint64(t.Seed)%uint64(len(candidates)))]
+	end := t.Skeleton.Functions[i].Orig.BodyEnd - 1 // the closing brace
+	return i, skeleton.Edit{Start: end, End: end, Text: plantedError}, true
 }
 
 // modifierNames are the modifier definitions of every file: a base's

@@ -134,6 +134,8 @@ func buildFile(tmpDB string, loc location, warehouseRoot string, datasetsOnly bo
 	w, err := pipeline.Selection(warehouseRoot)
 	if err != nil {
 		err = fmt.Errorf("views: %w", err)
+	} else if _, err = db.Exec("SET GLOBAL parquet_metadata_cache = true"); err != nil {
+		err = fmt.Errorf("views: build: %w", err)
 	} else if datasetsOnly {
 		err = createDatasetViews(context.Background(), db, loc, w)
 	} else {

@@ -51,6 +51,7 @@ func (s *Stage) repair(ctx context.Context, c *compiler, g schemas.Generation, f
 	if err := writeRepaired(c.env.Data, g, file, repaired, &row); err != nil {
 		return row, rc, err
 	}
+	start = time.Now()
 	res, err := c.compile(ctx, repaired)
 	if err != nil {
 		return row, rc, err
@@ -58,6 +59,7 @@ func (s *Stage) repair(ctx context.Context, c *compiler, g schemas.Generation, f
 	if res, err = c.keepInterface(ctx, g.ContractID, repaired, res, ReasonRepairChangedInterface); err != nil {
 		return row, rc, err
 	}
+	row.RecompileMS = time.Since(start).Milliseconds()
 	res.fill(&row)
 	return row, rc, nil
 }

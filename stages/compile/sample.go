@@ -5,6 +5,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/regen"
@@ -25,6 +26,7 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 	if err != nil {
 		return row, nil, failure.New(failure.Sample, true, err)
 	}
+	start := time.Now()
 	res, err := c.compile(ctx, files)
 	if err != nil {
 		return row, nil, err
@@ -32,6 +34,7 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 	if res, err = c.keepInterface(ctx, g.ContractID, files, res, ReasonChangedInterface); err != nil {
 		return row, nil, err
 	}
+	row.CompileMS = time.Since(start).Milliseconds()
 	res.fill(&row)
 	row.RawError = row.Error
 	row.CompiledRaw = res.OK

@@ -17,6 +17,7 @@ import (
 	"github.com/solbehave/solbehave/internal/cpuclock"
 	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/projection"
+	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
@@ -63,10 +64,12 @@ func costStages() []pipeline.Stage {
 }
 
 // costArgs are the `solbehave run` flags of the cost run: the paper's
-// parameters (every stage's default) with k mutant samples, no annotations,
+// parameters (every stage's default) with k mutant samples, k more that do
+// not compile (mutant:compile-error: half the paper's raw samples fail, and
+// a failing compile costs a fraction of one that succeeds), no annotations,
 // and whatever the configuration adds (the smoke run's small budgets).
 func costArgs(cfg ProjectionConfig) []string {
-	args := []string{"--generator", "mutant", "--samples", strconv.Itoa(cfg.Samples), "--dcr-annotations", ""}
+	args := []string{"--generator", "mutant,mutant:" + regen.CompileErrorVariant, "--samples", strconv.Itoa(cfg.Samples), "--dcr-annotations", ""}
 	return append(args, cfg.Args...)
 }
 
