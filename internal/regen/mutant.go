@@ -150,12 +150,7 @@ func renameSite(t Task) (int, skeleton.Edit, bool) {
 // the edit that plants the compile error just before its body's closing
 // brace (after any statement a mutation edits there).
 func errorSite(t Task) (int, skeleton.Edit, bool) {
-	var candidates []int
-	for _, i := range t.Skeleton.Holes() {
-		if t.Skeleton.Functions[i].HasBody {
-			candidates = append(candidates, i)
-		}
-	}
+	candidates := t.Skeleton.Holes() // each has a body
 	if len(candidates) == 0 {
 		return 0, skeleton.Edit{}, false
 	}

@@ -13,8 +13,15 @@ type Options struct {
 	CacheDir   string // default $SOLBEHAVE_CACHE, else the user cache dir + /solbehave (~/.cache/solbehave)
 	MaxWorkers int    // live Node workers in all, default 2
 	Spawn      bool   // baseline: one Node process per compile instead of persistent workers
-	Node       string // default "node"
-	Npm        string // default "npm"
+	// NoLiftoff starts the workers with V8's optimizing WebAssembly compiler
+	// from a function's first call (node --no-liftoff): each later compile
+	// costs 10-25% less CPU, the first (worker start included) 1.2-2.4 s more
+	// (stages/verify's BenchmarkWorkerTiering, mainnet and demo). Off by
+	// default: a run's worker serves too few compiles to pay for its start
+	// (`solbehave compile` on the 18 kept mainnet contracts did not gain).
+	NoLiftoff bool
+	Node      string // default "node"
+	Npm       string // default "npm"
 	// StartupTimeout bounds loading a soljson (about 0.4 s when warm);
 	// default DefaultStartupTimeout. A slow start is the machine's, not the
 	// source's: it fails as a walltime.Error (a retriable timeout), never as

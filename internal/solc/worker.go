@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -59,11 +60,15 @@ type workerReply struct {
 type workerSpec struct {
 	node, script, wrapper, soljson, key string
 	once                                bool // exit after one compile (spawn baseline)
+	noLiftoff                           bool // see Options.NoLiftoff
 	startup                             time.Duration
 }
 
 func startWorker(ctx context.Context, spec workerSpec) (*worker, error) {
 	args := []string{"--no-warnings", spec.script, spec.wrapper, spec.soljson}
+	if spec.noLiftoff {
+		args = slices.Insert(args, 1, "--no-liftoff")
+	}
 	if spec.once {
 		args = append(args, "--once")
 	}

@@ -131,6 +131,7 @@ func buildFile(tmpDB string, loc location, warehouseRoot string, datasetsOnly bo
 	if err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
+	// Each nested view re-reads every part's footer as it binds: cache them.
 	w, err := pipeline.Selection(warehouseRoot)
 	if err != nil {
 		err = fmt.Errorf("views: %w", err)

@@ -90,15 +90,7 @@ func BenchmarkReplay200(b *testing.B) {
 // without ASTs (a sample's compile). It reports the process tree's CPU per
 // compile of each; the target's code must be the same all three ways.
 func BenchmarkCompileTargets(b *testing.B) {
-	corpus := filepath.Join("..", "..", "data", "corpus", "demo")
-	if c := os.Getenv("SOLBEHAVE_BENCH_CORPUS"); c != "" {
-		corpus = c
-	}
-	client, err := etherscan.NewRecorded(corpus)
-	if err != nil {
-		b.Fatal(err)
-	}
-	entries, _ := etherscan.ListCorpus(corpus)
+	client, entries := benchCorpus(b)
 	m := solc.NewManager(solc.Options{MaxWorkers: 1})
 	defer m.Close()
 	modes := []struct {
@@ -146,4 +138,69 @@ func BenchmarkCompileTargets(b *testing.B) {
 	for j, mode := range modes {
 		b.ReportMetric(float64(cpu[j].Milliseconds())/float64(n), mode.name+"-cpu-ms/compile")
 	}
+}
+
+// BenchmarkWorkerTiering compares V8's default WebAssembly tiering in the
+// solc workers (Liftoff first) with solc.Options.NoLiftoff,
+// compiling each original of a corpus (the demo, or SOLBEHAVE_BENCH_CORPUS
+// such as ../shared/corpus/mainnet) five times on a fresh worker, as a
+// sample is compiled (target only, no ASTs): the first compile, worker
+// start included, and the four after it. It reports the process tree's CPU
+// per compile of each kind.
+func BenchmarkWorkerTiering(b *testing.B) {
+	client, entries := benchCorpus(b)
+	for _, mode := range []struct {
+		name      string
+		noLiftoff bool
+	}{{"liftoff", false}, {"no-liftoff", true}} {
+		b.Run(mode.name, func(b *testing.B) {
+			var first, warm time.Duration
+			var starts, warms int
+			for range b.N {
+				for _, e := range entries {
+					rec, err := deploy.Load(client, e, 1)
+					if err != nil {
+						continue
+					}
+					in := rec.CompileInput(nil)
+					in.Targets, in.NoASTs = []string{rec.Name()}, true
+					m := solc.NewManager(solc.Options{MaxWorkers: 1, NoLiftoff: mode.noLiftoff})
+					for i := range 5 {
+						before := cpuclock.Tree()
+						_, err := m.Compile(context.Background(), in)
+						spent := cpuclock.Tree() - before
+						if err != nil {
+							break // a source that does not compile (the mainnet corpus has some)
+						}
+						if i == 0 {
+							first, starts = first+spent, starts+1
+						} else {
+							warm, warms = warm+spent, warms+1
+						}
+					}
+					m.Close()
+				}
+			}
+			b.ReportMetric(float64(first.Milliseconds())/float64(max(starts, 1)), "first-cpu-ms")
+			b.ReportMetric(float64(warm.Milliseconds())/float64(max(warms, 1)), "warm-cpu-ms/compile")
+		})
+	}
+}
+
+// benchCorpus reads the corpus a compile benchmark runs on: the demo, or
+// SOLBEHAVE_BENCH_CORPUS.
+func benchCorpus(b *testing.B) (*etherscan.Client, []etherscan.Entry) {
+	corpus := filepath.Join("..", "..", "data", "corpus", "demo")
+	if c := os.Getenv("SOLBEHAVE_BENCH_CORPUS"); c != "" {
+		corpus = c
+	}
+	client, err := etherscan.NewRecorded(corpus)
+	if err != nil {
+		b.Fatal(err)
+	}
+	entries, err := etherscan.ListCorpus(corpus)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return client, entries
 }
