@@ -306,16 +306,14 @@ func pageOf(body []byte, q map[string][]string) []byte {
 		hi = len(env.Result)
 	}
 	// Each item is valid JSON as decoded: joined, not re-encoded.
-	items := bytes.Join(rawItems(env.Result[lo:hi]), []byte(","))
-	return envelope("1", "OK", "["+string(items)+"]")
-}
-
-func rawItems(rs []json.RawMessage) [][]byte {
-	out := make([][]byte, len(rs))
-	for i, r := range rs {
-		out[i] = r
+	var items strings.Builder
+	for i, r := range env.Result[lo:hi] {
+		if i > 0 {
+			items.WriteByte(',')
+		}
+		items.Write(r)
 	}
-	return out
+	return envelope("1", "OK", "["+items.String()+"]")
 }
 
 func first(v []string) string {

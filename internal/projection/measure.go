@@ -160,12 +160,11 @@ func (m *Measured) addStageUnits() {
 func (m *Measured) addCompiles(ctx context.Context, db *sql.DB) error {
 	byUnit := map[string]*compileShare{}
 	err := query(ctx, db, `SELECT contract_id || '/' || model, compiled_raw, coalesce(compile_ms, 0),
-		repair_attempted AND coalesce(recompile_ms, 0) > 0, compiled_repaired, coalesce(recompile_ms, 0)
-		FROM samples WHERE compiler_used <> '' ORDER BY ALL`, func(r *sql.Rows) error {
+		compiled_repaired, coalesce(recompile_ms, 0) FROM samples WHERE compiler_used <> '' ORDER BY ALL`, func(r *sql.Rows) error {
 		var unit string
-		var rawOK, recompiled, repairedOK bool
+		var rawOK, repairedOK bool
 		var rawMS, reMS float64
-		if err := r.Scan(&unit, &rawOK, &rawMS, &recompiled, &repairedOK, &reMS); err != nil {
+		if err := r.Scan(&unit, &rawOK, &rawMS, &repairedOK, &reMS); err != nil {
 			return err
 		}
 		s := byUnit[unit]
@@ -174,7 +173,7 @@ func (m *Measured) addCompiles(ctx context.Context, db *sql.DB) error {
 			byUnit[unit] = s
 		}
 		s.add(rawOK, rawMS)
-		if recompiled {
+		if reMS > 0 { // the repaired sample was compiled
 			s.add(repairedOK, reMS)
 		}
 		return nil

@@ -152,9 +152,9 @@ const (
 	kindVuln        = "vuln"
 )
 
-// compileKinds are the kinds that share the compile stage's workers: the
-// stage's worker starts are charged once, on kindCompile.
-var compileKinds = []string{kindCompile, kindCompileFail, kindRepair, kindRepairFail}
+// startsOnCompile are the kinds that share the compile stage's workers,
+// whose starts are charged once, on kindCompile.
+var startsOnCompile = []string{kindCompileFail, kindRepair, kindRepairFail}
 
 // warmFit fits the units that started no solc worker (when at least two
 // did not), and prices a worker start: what the units that started one
@@ -379,7 +379,7 @@ func estimate(measured map[string][]point, p Scale) estimation {
 		}
 		c := StageCost{Stage: stage, Unit: unit, Size: size, Measured: len(ps), MeanCPU: round4(meanY(ps)), Fit: roundFit(f),
 			PerUnit: round4(per), Units: math.Round(units), Beside: beside}
-		if perStart > 0 && (kind == kindCompile || !slices.Contains(compileKinds, kind)) {
+		if perStart > 0 && !slices.Contains(startsOnCompile, kind) {
 			c.StartCPU = round4(perStart)
 			c.WorkerStarts = min(units, p.WorkerStarts())
 		}

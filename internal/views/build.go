@@ -120,6 +120,10 @@ func place(built, dbPath string) error {
 	})
 }
 
+// cacheFooters keeps the Parquet footers a build reads: each nested view
+// re-reads every part's footer as it binds.
+const cacheFooters = "SET GLOBAL parquet_metadata_cache = true"
+
 func buildFile(tmpDB string, loc location, warehouseRoot string, datasetsOnly bool) error {
 	// The views bind while they are created: relative paths must resolve
 	// against the final file's folder, not the temporary one's.
@@ -131,11 +135,10 @@ func buildFile(tmpDB string, loc location, warehouseRoot string, datasetsOnly bo
 	if err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
-	// Each nested view re-reads every part's footer as it binds: cache them.
 	w, err := pipeline.Selection(warehouseRoot)
 	if err != nil {
 		err = fmt.Errorf("views: %w", err)
-	} else if _, err = db.Exec("SET GLOBAL parquet_metadata_cache = true"); err != nil {
+	} else if _, err = db.Exec(cacheFooters); err != nil {
 		err = fmt.Errorf("views: build: %w", err)
 	} else if datasetsOnly {
 		err = createDatasetViews(context.Background(), db, loc, w)

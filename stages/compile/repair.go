@@ -51,15 +51,11 @@ func (s *Stage) repair(ctx context.Context, c *compiler, g schemas.Generation, f
 	if err := writeRepaired(c.env.Data, g, file, repaired, &row); err != nil {
 		return row, rc, err
 	}
-	start = time.Now()
-	res, err := c.compile(ctx, repaired)
+	res, ms, err := c.compileKeepingInterface(ctx, g.ContractID, repaired, ReasonRepairChangedInterface)
 	if err != nil {
 		return row, rc, err
 	}
-	if res, err = c.keepInterface(ctx, g.ContractID, repaired, res, ReasonRepairChangedInterface); err != nil {
-		return row, rc, err
-	}
-	row.RecompileMS = time.Since(start).Milliseconds()
+	row.RecompileMS = ms
 	res.fill(&row)
 	return row, rc, nil
 }
