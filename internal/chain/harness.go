@@ -101,6 +101,10 @@ type Result struct {
 	// when the creation failed, as a receipt does).
 	ContractAddress common.Address
 	Coverage        *Coverage // only with Options.Coverage
+	// StateKept: the call left every account as it found it, the sender's
+	// nonce aside (which no code can read): the same call again on this
+	// state does the same.
+	StateKept bool
 }
 
 // Options configure a Harness.
@@ -126,6 +130,9 @@ type Harness struct {
 	tracer *tracing.Hooks    // nil unless something observes execution
 	cov    *coverageRecorder // nil without Options.Coverage
 	dog    watchdog          // enforces the timeout
+	// toppedUp: the current call's sender was given the balance for its
+	// value, a change no revert undoes.
+	toppedUp bool
 
 	// The EVM is kept while consecutive calls share a block, so its jump
 	// table, precompiles and jumpdest analyses are reused.
@@ -233,7 +240,7 @@ func (h *Harness) apply(m Msg, discard bool) (*Result, error) {
 		created = crypto.CreateAddress(m.From, h.msg.Nonce)
 	}
 	h.gp = *core.NewGasPool(evm.Context.GasLimit)
-	h.rec.begin()
+	h.rec.begin(m.From)
 	h.cov.begin()
 
 	snap := h.inner.Snapshot()
@@ -245,7 +252,9 @@ func (h *Harness) apply(m Msg, discard bool) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	return h.result(exec, m.To == nil, created), nil
+	r := h.result(exec, m.To == nil, created)
+	r.StateKept = !h.toppedUp && h.rec.kept()
+	return r, nil
 }
 
 // loadMessage fills the reused core.Message and funds the sender for the value.
@@ -259,7 +268,7 @@ func (h *Harness) loadMessage(m Msg) error {
 			return fmt.Errorf("%w: value %s exceeds 256 bits", ErrRejected, m.Value)
 		}
 	}
-	h.topUp(m.From, &h.value)
+	h.toppedUp = h.topUp(m.From, &h.value)
 
 	h.msg.From = m.From
 	h.msg.To = nil
@@ -276,12 +285,14 @@ func (h *Harness) loadMessage(m Msg) error {
 	return nil
 }
 
-// topUp raises a's balance to v if it is lower, so that any value is payable.
-func (h *Harness) topUp(a common.Address, v *uint256.Int) {
+// topUp raises a's balance to v if it is lower, so that any value is
+// payable, and tells whether it did.
+func (h *Harness) topUp(a common.Address, v *uint256.Int) bool {
 	if v.IsZero() || h.inner.GetBalance(a).Cmp(v) >= 0 {
-		return
+		return false
 	}
 	h.inner.SetBalance(a, v.Clone(), tracing.BalanceChangeUnspecified)
+	return true
 }
 
 // evmFor returns an EVM for the block, reusing the last one when the block

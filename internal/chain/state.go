@@ -6,6 +6,7 @@ import (
 	"github.com/ethereum/go-ethereum/core/tracing"
 	"github.com/ethereum/go-ethereum/core/types"
 	"github.com/ethereum/go-ethereum/core/vm"
+	"github.com/holiman/uint256"
 )
 
 // recordingState is the StateDB the EVM runs on. It records the call's logs
@@ -19,10 +20,16 @@ type recordingState struct {
 	logs   []*types.Log
 	writes []StorageWrite // every changing SSTORE of the call, in order
 	marks  []snapshotMark
+	// changes counts the call's other changes to accounts: balances, nonces
+	// (but the sender's, which no code can read), code, creations,
+	// self-destructs, and touches that delete an empty account.
+	changes int
+	sender  common.Address
 }
 
-// snapshotMark remembers how many logs and writes existed at a snapshot.
-type snapshotMark struct{ id, logs, writes int }
+// snapshotMark remembers how many logs, writes and changes existed at a
+// snapshot.
+type snapshotMark struct{ id, logs, writes, changes int }
 
 // slotKey identifies a storage slot.
 type slotKey struct {
@@ -49,16 +56,21 @@ func watchesState(h *tracing.Hooks) bool {
 }
 
 // begin clears what the previous call recorded.
-func (s *recordingState) begin() {
+func (s *recordingState) begin(sender common.Address) {
 	clear(s.logs) // let the old logs be collected
 	s.logs = s.logs[:0]
 	s.writes = s.writes[:0]
 	s.marks = s.marks[:0]
+	s.changes, s.sender = 0, sender
 }
+
+// kept tells whether the call left every account as it found it (the
+// sender's nonce aside): no storage write, no other change survived.
+func (s *recordingState) kept() bool { return len(s.writes) == 0 && s.changes == 0 }
 
 func (s *recordingState) Snapshot() int {
 	id := s.StateDB.Snapshot()
-	s.marks = append(s.marks, snapshotMark{id: id, logs: len(s.logs), writes: len(s.writes)})
+	s.marks = append(s.marks, snapshotMark{id: id, logs: len(s.logs), writes: len(s.writes), changes: s.changes})
 	return id
 }
 
@@ -68,6 +80,7 @@ func (s *recordingState) RevertToSnapshot(id int) {
 		if m := s.marks[i]; m.id == id {
 			s.logs = s.logs[:m.logs]
 			s.writes = s.writes[:m.writes]
+			s.changes = m.changes
 			s.marks = s.marks[:i]
 			return
 		}
@@ -88,6 +101,62 @@ func (s *recordingState) SetState(addr common.Address, slot, value common.Hash) 
 		s.writes = append(s.writes, StorageWrite{Address: addr, Slot: slot, Value: value})
 	}
 	return prev
+}
+
+func (s *recordingState) AddBalance(a common.Address, v *uint256.Int, r tracing.BalanceChangeReason) uint256.Int {
+	s.noteBalance(a, v)
+	return s.StateDB.AddBalance(a, v, r)
+}
+
+func (s *recordingState) SubBalance(a common.Address, v *uint256.Int, r tracing.BalanceChangeReason) uint256.Int {
+	s.noteBalance(a, v)
+	return s.StateDB.SubBalance(a, v, r)
+}
+
+// noteBalance counts a balance change, or a zero one that touches an
+// existing empty account (the block's end deletes it, EIP-161).
+func (s *recordingState) noteBalance(a common.Address, v *uint256.Int) {
+	if !v.IsZero() || s.emptyAccount(a) {
+		s.changes++
+	}
+}
+
+func (s *recordingState) emptyAccount(a common.Address) bool {
+	return s.StateDB.Exist(a) && s.StateDB.Empty(a)
+}
+
+func (s *recordingState) Touch(a common.Address) {
+	if s.emptyAccount(a) {
+		s.changes++
+	}
+	s.StateDB.Touch(a)
+}
+
+func (s *recordingState) SetNonce(a common.Address, n uint64, r tracing.NonceChangeReason) {
+	if a != s.sender {
+		s.changes++
+	}
+	s.StateDB.SetNonce(a, n, r)
+}
+
+func (s *recordingState) SetCode(a common.Address, code []byte, r tracing.CodeChangeReason) []byte {
+	s.changes++
+	return s.StateDB.SetCode(a, code, r)
+}
+
+func (s *recordingState) CreateAccount(a common.Address) {
+	s.changes++
+	s.StateDB.CreateAccount(a)
+}
+
+func (s *recordingState) CreateContract(a common.Address) {
+	s.changes++
+	s.StateDB.CreateContract(a)
+}
+
+func (s *recordingState) SelfDestruct(a common.Address) {
+	s.changes++
+	s.StateDB.SelfDestruct(a)
 }
 
 // resultLogs copies the surviving logs out.

@@ -18,12 +18,14 @@ import (
 const timeCheckEvery = 64
 
 // side is one deployment under fuzzing: its pristine state (forked, never
-// run on), the fork of the current sequence, and its coverage.
+// run on), the fork of the current sequence, its coverage and the calls it
+// need not run again.
 type side struct {
 	target Target
 	cov    *tracker
 	base   *chain.Harness // target's state with the coverage hook; forked per sequence
 	cur    *chain.Harness
+	memo   *callMemo
 }
 
 // campaign is the state of one Differential run.
@@ -48,22 +50,24 @@ type campaign struct {
 	// fails with it rather than compare a cut call.
 	wallErr error
 	data    []byte // call data buffer, reused
+	// memoised counts the calls the sides' memos answered.
+	memoised int
 }
 
 func newCampaign(ref, sample Target, m abi.Method, cfg Config) *campaign {
 	c := &campaign{cfg: cfg, method: m, gen: NewGenerator(cfg.Seed, cfg.Dictionary)}
-	c.ref = newSide(ref, !cfg.Unguided)
-	c.sample = newSide(sample, !cfg.Unguided)
+	c.ref = newSide(ref, !cfg.Unguided, !cfg.NoMemo)
+	c.sample = newSide(sample, !cfg.Unguided, !cfg.NoMemo)
 	return c
 }
 
-func newSide(t Target, guided bool) side {
+func newSide(t Target, guided, memo bool) side {
 	cov := newTracker()
 	opts := chain.Options{}
 	if guided {
 		opts = cov.options()
 	}
-	return side{target: t, cov: cov, base: t.Chain.WithOptions(opts)}
+	return side{target: t, cov: cov, base: t.Chain.WithOptions(opts), memo: newCallMemo(memo)}
 }
 
 // run fuzzes until the call budget, the gas budget or a confirmed
@@ -145,14 +149,17 @@ func (c *campaign) reset() {
 	}
 	c.seq = c.seq[:0]
 	c.block = blockFor(c.cfg.Block, c.gen)
+	c.ref.memo.startIn(c.block.Number, c.block.Time)
+	c.sample.memo.startIn(c.block.Number, c.block.Time)
 }
 
 // execute runs one call on both current forks and notes new coverage.
 func (c *campaign) execute(call Call) Step {
 	c.data = call.Args.AppendCallData(c.data[:0], c.method.ID)
 	step := Step{Call: call}
-	step.Ref = c.apply(&c.ref, call)
-	step.Sample = c.apply(&c.sample, call)
+	key := callDigest(&call.Value, c.data)
+	step.Ref = c.apply(&c.ref, call, key)
+	step.Sample = c.apply(&c.sample, call, key)
 	for _, s := range []*side{&c.ref, &c.sample} {
 		for _, w := range s.cov.cmps {
 			c.gen.AddHint(w)
@@ -161,11 +168,21 @@ func (c *campaign) execute(call Call) Step {
 	return step
 }
 
-func (c *campaign) apply(s *side, call Call) Outcome {
+// apply runs one call on a side's current fork, unless the memo knows what
+// it does there: then the tracker gets the comparisons it made (it reaches
+// no new coverage: its first run set the bits).
+func (c *campaign) apply(s *side, call Call, key digest) Outcome {
 	s.cov.begin()
+	if e, ok := s.memo.lookup(key); ok {
+		c.memoised++
+		s.cov.cmps = append(s.cov.cmps, e.cmps...)
+		return e.outcome
+	}
 	res, err := s.cur.Apply(chain.Msg{From: c.cfg.Sender, To: &s.target.Address, Data: c.data, Gas: c.cfg.Gas,
 		Value: c.valueOf(call), Block: call.Block})
-	return c.outcomeOf(res, err)
+	o := c.outcomeOf(res, err)
+	s.memo.record(key, o, err == nil && res.StateKept, s.cov.cmps)
+	return o
 }
 
 // valueOf is call.Value as the big.Int chain.Msg takes (nil for zero).
@@ -262,5 +279,6 @@ func (c *campaign) report() *Report {
 		StopReason:     c.stop,
 		Counterexample: c.cx,
 		Unconfirmed:    c.unconfirmed,
+		Memoised:       c.memoised,
 	}
 }

@@ -68,6 +68,10 @@ type Config struct {
 	// Unguided turns coverage feedback off (every input is fresh): for
 	// measuring what the guidance buys, not for results.
 	Unguided bool
+	// NoMemo runs every call, even one a side is known to answer alike
+	// (see callMemo): for measuring what the memo saves; reports are the
+	// same either way.
+	NoMemo bool
 }
 
 func (c Config) withDefaults() Config {
@@ -169,6 +173,10 @@ type Report struct {
 	// the fresh deployments did not reproduce; fuzzing went on past them.
 	// Non-zero means something other than the inputs decided an outcome.
 	Unconfirmed int
+	// Memoised counts the calls (on either deployment) answered from the
+	// memo instead of run: a cost figure, the rest of the report is the
+	// same without it.
+	Memoised int
 }
 
 // Differential fuzzes function m on two deployments of the same contract
