@@ -56,7 +56,7 @@
 // Input is compiled through standard JSON with the recorded optimizer
 // settings, evmVersion (from 0.4.21) and libraries. Requested: abi,
 // bytecode and deployed bytecode (object, sourceMap, linkReferences), the
-// AST (plus legacyAST before 0.5.0) and storageLayout from 0.5.13. Compilers
+// AST (legacyAST before 0.4.12) and storageLayout from 0.5.13. Compilers
 // without native standard JSON (0.4.9, 0.4.10) go through the wrapper's
 // translation, which honours only optimizer.enabled (runs stay 200) and
 // yields only the legacy AST; Source.LegacyAST says which form came back.

@@ -158,7 +158,9 @@ func (j *job) mergeLibraries(settings map[string]any) error {
 }
 
 // outputSelection asks for what later stages use; legacyAST only where the
-// compact AST may be missing (before 0.5.0), storageLayout where offered.
+// compact AST is missing (before 0.4.12: from there on the compact one is
+// written and used, and a legacy one asked for too is written for nothing,
+// about a fifth of a 0.4 compile), storageLayout where offered.
 // With names, only those contracts get bytecode (Input.Targets).
 func outputSelection(v semver, names []string, asts bool) map[string]any {
 	analysis := []string{"abi"}
@@ -171,7 +173,7 @@ func outputSelection(v semver, names []string, asts bool) map[string]any {
 	perFile := []string{}
 	if asts {
 		perFile = append(perFile, "ast")
-		if v.less(semver{0, 5, 0}) {
+		if v.less(semver{0, 4, 12}) {
 			perFile = append(perFile, "legacyAST")
 		}
 	}

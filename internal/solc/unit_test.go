@@ -77,8 +77,12 @@ func TestStandardInputSettings(t *testing.T) {
 	}
 	old, _ := ResolveRelease("0.4.24")
 	raw, _, _ = j.standardInput(old)
-	if !bytes.Contains(raw, []byte("legacyAST")) || bytes.Contains(raw, []byte("storageLayout")) {
-		t.Errorf("0.4.24 output selection: %s", raw)
+	if bytes.Contains(raw, []byte("legacyAST")) || !bytes.Contains(raw, []byte(`"ast"`)) || bytes.Contains(raw, []byte("storageLayout")) {
+		t.Errorf("0.4.24 output selection (the compact AST only): %s", raw)
+	}
+	old, _ = ResolveRelease("0.4.11")
+	if raw, _, _ = j.standardInput(old); !bytes.Contains(raw, []byte("legacyAST")) {
+		t.Errorf("0.4.11 output selection (no compact AST yet, the legacy one): %s", raw)
 	}
 	j2, _ := prepare(Input{Compiler: "0.4.9", Sources: map[string]string{"a.sol": "x"}, EVMVersion: "byzantium"})
 	rel049, _ := ResolveRelease("0.4.9")
