@@ -28,6 +28,23 @@ type Generator struct {
 	hints    []uint256.Int
 	hintSeen map[uint256.Int]bool
 	hintNext int
+	// recent holds hints known to be in hintSeen, one per slot of a fold of
+	// their bits: most operands a call compares were offered by the calls
+	// before it, and an array look is cheaper than the map's.
+	recent [recentSlots]recentHint
+}
+
+// recentHint is one slot of Generator.recent.
+type recentHint struct {
+	w  uint256.Int
+	ok bool
+}
+
+const recentSlots = 256
+
+// recentSlot is w's slot in Generator.recent.
+func recentSlot(w *uint256.Int) int {
+	return int((w[0] ^ w[1] ^ w[2] ^ w[3]) * 0x9e3779b97f4a7c15 >> 56)
 }
 
 // maxHints bounds the hint pool; when full, new hints replace the oldest.
@@ -47,9 +64,14 @@ func NewGenerator(seed uint64, dict *Dictionary) *Generator {
 // values computed at run time (another argument, a stored balance) that
 // no static dictionary holds.
 func (g *Generator) AddHint(w uint256.Int) {
+	slot := &g.recent[recentSlot(&w)]
+	if slot.ok && slot.w == w {
+		return
+	}
 	if g.hintSeen == nil {
 		g.hintSeen = map[uint256.Int]bool{}
 	}
+	*slot = recentHint{w, true}
 	if g.hintSeen[w] {
 		return
 	}
@@ -58,8 +80,12 @@ func (g *Generator) AddHint(w uint256.Int) {
 		g.hints = append(g.hints, w)
 		return
 	}
-	delete(g.hintSeen, g.hints[g.hintNext])
-	g.hints[g.hintNext] = w
+	old := &g.hints[g.hintNext]
+	delete(g.hintSeen, *old)
+	if s := &g.recent[recentSlot(old)]; s.w == *old {
+		s.ok = false
+	}
+	*old = w
 	g.hintNext = (g.hintNext + 1) % maxHints
 }
 

@@ -3,6 +3,7 @@ package fuzz
 import (
 	"bytes"
 	"math/big"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strings"
@@ -241,5 +242,37 @@ func TestDictionaryMining(t *testing.T) {
 	d.AddWords(append(common.LeftPadBytes(big.NewInt(7).Bytes(), 32), 1, 2))
 	if n := len(d.Words()); n != 4 {
 		t.Errorf("AddWords: %d words, want 4 (a short tail is ignored)", n)
+	}
+}
+
+// TestHintPoolIsARing: the hint pool keeps the last maxHints distinct
+// values offered, in offering order, however often each was offered again
+// (the recent-hint slots only spare map looks, they never keep a value the
+// pool dropped).
+func TestHintPoolIsARing(t *testing.T) {
+	g := NewGenerator(1, nil)
+	rng := rand.New(rand.NewPCG(3, 4))
+	var want []uint256.Int
+	seen := map[uint256.Int]bool{}
+	for i := range 20_000 {
+		// Few distinct values at first, so repeats hit the recent slots; then
+		// many, so the pool wraps and drops values that come back later.
+		w := *uint256.NewInt(uint64(rng.IntN(min(64+i/4, 3000))))
+		g.AddHint(w)
+		if seen[w] {
+			continue
+		}
+		seen[w] = true
+		want = append(want, w)
+		if len(want) > maxHints {
+			delete(seen, want[0])
+			want = want[1:]
+		}
+	}
+	got := slices.Clone(g.hints)
+	slices.SortFunc(got, func(a, b uint256.Int) int { return a.Cmp(&b) })
+	slices.SortFunc(want, func(a, b uint256.Int) int { return a.Cmp(&b) })
+	if !slices.Equal(got, want) || len(g.hintSeen) != len(want) {
+		t.Errorf("the pool holds %d values (%d seen), want the last %d distinct ones", len(got), len(g.hintSeen), len(want))
 	}
 }
