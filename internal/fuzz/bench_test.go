@@ -15,6 +15,7 @@ import (
 	"github.com/holiman/uint256"
 
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/cpuclock"
 )
 
 // benchCase is a function of a demo contract fuzzed against its reference
@@ -251,4 +252,38 @@ func bareBlock(p *pair) vm.BlockContext { return bareBlockAt(afterDeployment(p.o
 // bareBlockAt is the harness's block context, so both run the same code paths.
 func bareBlockAt(blk chain.Block) vm.BlockContext {
 	return chain.BlockContext(params.MainnetChainConfig, blk, chain.BlockGasLimit)
+}
+
+// BenchmarkMemo fuzzes every fuzzable function of the reference GiftToken
+// (the whole 10,000-call budget each) with the call memo and without it
+// (Config.NoMemo), one right after the other, and reports the CPU time of
+// each (this process: the campaigns run here) and the share of calls the
+// memo answered.
+func BenchmarkMemo(b *testing.B) {
+	p := deployPair(b, loadDemo(b, "GiftToken"), nil)
+	ref, sample := p.targets()
+	var with, without time.Duration
+	memoised, calls := 0, 0
+	for b.Loop() {
+		for _, m := range FuzzableMethods(p.orig.ABI) {
+			for _, off := range []bool{false, true} {
+				cfg := p.config(42)
+				cfg.NoMemo = off
+				before := cpuclock.Process()
+				rep, err := Differential(context.Background(), ref, sample, m, cfg)
+				spent := cpuclock.Process() - before
+				if err != nil {
+					b.Fatal(err)
+				}
+				if off {
+					without += spent
+				} else {
+					with, memoised, calls = with+spent, memoised+rep.Memoised, calls+2*rep.Calls
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(with.Milliseconds())/float64(b.N), "memo-cpu-ms")
+	b.ReportMetric(float64(without.Milliseconds())/float64(b.N), "no-memo-cpu-ms")
+	b.ReportMetric(float64(memoised)/float64(max(calls, 1)), "memoised-share")
 }

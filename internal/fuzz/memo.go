@@ -63,7 +63,7 @@ func digestOf(parts ...[]byte) digest {
 }
 
 // startIn names the state a sequence starts from: the deployment's state
-// after creation, in block b.
+// after creation, in the block of that number and time.
 func (m *callMemo) startIn(number, time uint64) {
 	var b [17]byte
 	b[0] = 0xff // a block never reads like a call
