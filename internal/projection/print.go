@@ -55,6 +55,9 @@ func (p *Projection) PrintTable(w io.Writer) {
 	if len(p.TooFew) > 0 {
 		fmt.Fprintf(w, "too few units behind %s: the projection means little there; measure a larger run\n", strings.Join(p.TooFew, ", "))
 	}
+	if warmth := p.Warmth(); len(warmth) > 0 {
+		fmt.Fprintf(w, "solc workers: %s; a worker's first compiles cost more than its later ones, so where it serves more units a stage is priced high (BenchmarkWorkerWarmup, stages/verify)\n", strings.Join(warmth, "; "))
+	}
 	var walls []string
 	for _, x := range p.Wall {
 		walls = append(walls, fmt.Sprintf("%d cores %.2f h", x.Cores, x.Hours))

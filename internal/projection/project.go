@@ -73,8 +73,14 @@ type StageCost struct {
 	// started one; WorkerStarts is how many the evaluation makes.
 	StartCPU     float64 `json:"start_cpu_s,omitempty"`
 	WorkerStarts float64 `json:"worker_starts,omitempty"`
-	CPUHours     float64 `json:"cpu_hours"`
-	Beside       bool    `json:"beside,omitempty"` // not in the total
+	// MeasuredStarts is how many workers the measured units started. Units
+	// per start, measured against the evaluation's, says how warm the fit's
+	// units ran beside the evaluation's: a worker's first compiles cost more
+	// than its later ones (BenchmarkWorkerWarmup, stages/verify), and the
+	// fit prices every unit at the measured warmth.
+	MeasuredStarts float64 `json:"measured_worker_starts,omitempty"`
+	CPUHours       float64 `json:"cpu_hours"`
+	Beside         bool    `json:"beside,omitempty"` // not in the total
 	// TooFew says, when the fit rests on fewer units than the floor, how
 	// many would be enough.
 	TooFew string `json:"too_few,omitempty"`
@@ -382,6 +388,7 @@ func estimate(measured map[string][]point, p Scale) estimation {
 		if perStart > 0 && !slices.Contains(startsOnCompile, kind) {
 			c.StartCPU = round4(perStart)
 			c.WorkerStarts = min(units, p.WorkerStarts())
+			c.MeasuredStarts = round4(sumStarts(ps))
 		}
 		hours := (per*units + c.StartCPU*c.WorkerStarts) / 3600
 		c.CPUHours = round4(hours)
@@ -452,6 +459,33 @@ func projectionAssumptions(p Scale) []string {
 		"CPU is user + system time of the process and its children (the Node solc workers) around each unit, as the units dataset records it (each unit's share when units ran side by side): on a machine whose cores are shared (SMT, busy neighbours) a unit's CPU grows with the load; the interval resamples the measured contracts, each with all its units (bootstrap, seeded), and says nothing of a machine unlike the measuring one",
 		fmt.Sprintf("solc worker starts are priced apart (their CPU beyond a warm unit's, measured on the units that started one): the runner keeps each job on one compiler while its units last, so a compiling stage starts about one worker per compiler version and job, here %d versions + %d jobs", p.Compilers, p.Jobs),
 	}
+}
+
+func sumStarts(ps []point) float64 {
+	s := 0.0
+	for _, p := range ps {
+		s += p.starts
+	}
+	return s
+}
+
+// Warmth compares, for each stage that starts solc workers, the units a
+// start served in the measured run with those it serves in the evaluation.
+// A worker's first compiles cost more than its later ones (V8 is still
+// compiling the compiler's hot code), and the fit prices every unit at the
+// measured warmth: where the evaluation's workers serve many more units,
+// the stage is priced high. Only verify and skeleton have a point per
+// unit; compile's point is a contract's samples, averaged.
+func (pr *Projection) Warmth() []string {
+	var out []string
+	for _, c := range pr.Stages {
+		if c.MeasuredStarts <= 0 || c.WorkerStarts <= 0 || (c.Stage != "verify" && c.Stage != "skeleton") {
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s %.1f units a worker start measured, %.1f in the evaluation",
+			c.Stage, float64(c.Measured)/c.MeasuredStarts, c.Units/c.WorkerStarts))
+	}
+	return out
 }
 
 func meanY(ps []point) float64 {

@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
@@ -157,5 +158,22 @@ func TestProjectIntervals(t *testing.T) {
 	}
 	if tooFew["verify"] || !tooFew["skeleton"] || !tooFew["o2"] {
 		t.Errorf("too few: %v (verify has 40 units, skeleton and o2 none)", tooFew)
+	}
+}
+
+// Warmth says how many units a worker start served in the measured run and
+// in the evaluation, for the stages whose points are one unit each.
+func TestWarmthComparesUnitsPerStart(t *testing.T) {
+	m := &Measured{points: map[string][]point{
+		// 6 candidates, 3 of them started a worker (plus the warm units' fit)
+		kindVerify:   {{1, 3, 1}, {2, 1, 0}, {3, 1.2, 0}, {1, 3.1, 1}, {2, 1.1, 0}, {4, 3.5, 1}},
+		kindSkeleton: {{1, 0.5, 0}, {2, 0.6, 0}}, // no start measured: nothing to compare
+	}}
+	p := Project(m, Paper, Options{})
+	w := p.Warmth()
+	starts := Paper.WorkerStarts()
+	want := fmt.Sprintf("verify 2.0 units a worker start measured, %.1f in the evaluation", 8360/starts)
+	if len(w) != 1 || w[0] != want {
+		t.Errorf("warmth: %q, want [%q]", w, want)
 	}
 }

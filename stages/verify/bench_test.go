@@ -4,8 +4,10 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -203,4 +205,60 @@ func benchCorpus(b *testing.B) (*etherscan.Client, []etherscan.Entry) {
 		b.Fatal(err)
 	}
 	return client, entries
+}
+
+// BenchmarkWorkerWarmup measures how much of a warm unit's compile is its
+// worker still warming up. verify keeps each compiler's worker while that
+// compiler's candidates last; a cost run of tens of contracts gives a worker
+// two or three of them, the paper's 8,360 candidates about 75. It compiles
+// each compiler's originals of a corpus (as verify does: target's code,
+// ASTs) on one fresh worker in name order, as a cost run does, then passes
+// over them again; it reports the process tree's CPU per compile of the
+// first pass's warm compiles (a worker's second and later: the units the
+// projection fits) and of the same compiles in the last pass.
+func BenchmarkWorkerWarmup(b *testing.B) {
+	const passes = 4
+	client, entries := benchCorpus(b)
+	byCompiler := map[string][]*deploy.Record{}
+	for _, e := range entries {
+		rec, err := deploy.Load(client, e, 1)
+		if err != nil || rec.Source == nil {
+			continue
+		}
+		v := rec.Source.CompilerVersion
+		byCompiler[v] = append(byCompiler[v], rec)
+	}
+	var costRun, steady time.Duration
+	var n int
+	for range b.N {
+		for _, v := range slices.Sorted(maps.Keys(byCompiler)) {
+			recs := byCompiler[v]
+			if len(recs) < 2 {
+				continue
+			}
+			m := solc.NewManager(solc.Options{MaxWorkers: 1})
+			spent := make([][]time.Duration, passes)
+			for p := range passes {
+				for _, rec := range recs {
+					in := rec.CompileInput(nil)
+					in.Targets = []string{rec.Name()}
+					before := cpuclock.Tree()
+					_, err := m.Compile(context.Background(), in)
+					spent[p] = append(spent[p], cpuclock.Tree()-before)
+					if err != nil {
+						spent[p][len(spent[p])-1] = -1 // does not compile: left out
+					}
+				}
+			}
+			m.Close()
+			for i := 1; i < len(recs); i++ {
+				if spent[0][i] >= 0 && spent[passes-1][i] >= 0 {
+					costRun, steady, n = costRun+spent[0][i], steady+spent[passes-1][i], n+1
+				}
+			}
+		}
+	}
+	b.ReportMetric(float64(costRun.Milliseconds())/float64(max(n, 1)), "cost-run-warm-cpu-ms")
+	b.ReportMetric(float64(steady.Milliseconds())/float64(max(n, 1)), "steady-cpu-ms")
+	b.ReportMetric(float64(n)/float64(b.N), "compiles")
 }
