@@ -51,6 +51,11 @@ func TestCostProjectsFromARunsUnits(t *testing.T) {
 	if p.TotalInterval[0] > p.TotalCPUHours || p.TotalCPUHours > p.TotalInterval[1] || len(p.TooFew) == 0 {
 		t.Errorf("total %v [%v], too few %v", p.TotalCPUHours, p.TotalInterval, p.TooFew)
 	}
+	// The run's verify workers each served a few candidates; the paper's
+	// serve about 75: cost says so.
+	if w := p.Warmth(); len(w) == 0 || !strings.HasPrefix(w[0], "verify ") {
+		t.Errorf("warmth: %q, want verify's units per worker start", w)
+	}
 	like := project("--candidates", "40", "--k", "4")
 	if !strings.Contains(like.Target, "40 candidates") || like.Goal != "" || like.TotalCPUHours >= p.TotalCPUHours {
 		t.Errorf("a run like the measured one: %q, goal %q, %v CPU-hours (the paper's %v)", like.Target, like.Goal, like.TotalCPUHours, p.TotalCPUHours)

@@ -482,7 +482,7 @@ func (pr *Projection) Warmth() []string {
 		if c.MeasuredStarts <= 0 || c.WorkerStarts <= 0 || (c.Stage != "verify" && c.Stage != "skeleton") {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s %.1f units a worker start measured, %.1f in the evaluation",
+		out = append(out, fmt.Sprintf("%s %.1f units per worker start measured, %.1f in the evaluation",
 			c.Stage, float64(c.Measured)/c.MeasuredStarts, c.Units/c.WorkerStarts))
 	}
 	return out

@@ -172,7 +172,7 @@ func TestWarmthComparesUnitsPerStart(t *testing.T) {
 	p := Project(m, Paper, Options{})
 	w := p.Warmth()
 	starts := Paper.WorkerStarts()
-	want := fmt.Sprintf("verify 2.0 units a worker start measured, %.1f in the evaluation", 8360/starts)
+	want := fmt.Sprintf("verify 2.0 units per worker start measured, %.1f in the evaluation", 8360/starts)
 	if len(w) != 1 || w[0] != want {
 		t.Errorf("warmth: %q, want [%q]", w, want)
 	}
