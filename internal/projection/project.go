@@ -73,11 +73,13 @@ type StageCost struct {
 	// started one; WorkerStarts is how many the evaluation makes.
 	StartCPU     float64 `json:"start_cpu_s,omitempty"`
 	WorkerStarts float64 `json:"worker_starts,omitempty"`
-	// MeasuredStarts is how many workers the measured units started. Units
-	// per start, measured against the evaluation's, says how warm the fit's
-	// units ran beside the evaluation's: a worker's first compiles cost more
-	// than its later ones (BenchmarkWorkerWarmup, stages/verify), and the
-	// fit prices every unit at the measured warmth.
+	// MeasuredStarts is how many workers the measured units started, for
+	// the kinds whose point is one unit (verify, skeleton; compile's point
+	// is a contract's samples, averaged). Units per start, measured against
+	// the evaluation's, says how warm the fit's units ran beside the
+	// evaluation's: a worker's first compiles cost more than its later ones
+	// (BenchmarkWorkerWarmup, stages/verify), and the fit prices every unit
+	// at the measured warmth.
 	MeasuredStarts float64 `json:"measured_worker_starts,omitempty"`
 	CPUHours       float64 `json:"cpu_hours"`
 	Beside         bool    `json:"beside,omitempty"` // not in the total
@@ -157,6 +159,9 @@ const (
 	kindO3          = "o3"
 	kindVuln        = "vuln"
 )
+
+// pointPerUnit are the compiling kinds whose measured point is one unit.
+var pointPerUnit = []string{kindVerify, kindSkeleton}
 
 // startsOnCompile are the kinds that share the compile stage's workers,
 // whose starts are charged once, on kindCompile.
@@ -388,7 +393,9 @@ func estimate(measured map[string][]point, p Scale) estimation {
 		if perStart > 0 && !slices.Contains(startsOnCompile, kind) {
 			c.StartCPU = round4(perStart)
 			c.WorkerStarts = min(units, p.WorkerStarts())
-			c.MeasuredStarts = round4(sumStarts(ps))
+			if slices.Contains(pointPerUnit, kind) {
+				c.MeasuredStarts = round4(sumStarts(ps))
+			}
 		}
 		hours := (per*units + c.StartCPU*c.WorkerStarts) / 3600
 		c.CPUHours = round4(hours)
@@ -474,12 +481,11 @@ func sumStarts(ps []point) float64 {
 // A worker's first compiles cost more than its later ones (V8 is still
 // compiling the compiler's hot code), and the fit prices every unit at the
 // measured warmth: where the evaluation's workers serve many more units,
-// the stage is priced high. Only verify and skeleton have a point per
-// unit; compile's point is a contract's samples, averaged.
+// the stage is priced high (see StageCost.MeasuredStarts).
 func (pr *Projection) Warmth() []string {
 	var out []string
 	for _, c := range pr.Stages {
-		if c.MeasuredStarts <= 0 || c.WorkerStarts <= 0 || (c.Stage != "verify" && c.Stage != "skeleton") {
+		if c.MeasuredStarts <= 0 || c.WorkerStarts <= 0 {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s %.1f units per worker start measured, %.1f in the evaluation",
