@@ -18,10 +18,14 @@ type Engines struct {
 }
 
 // Meter returns the run's unit meter: every unit's wall time, its share of
-// the process tree's CPU (solc workers included) and of the solc workers
-// started, however many units run at once.
+// the process tree's CPU (solc workers included), of the solc workers
+// started and of their youth (Usage.Counts in that order), however many
+// units run at once.
 func (e *Engines) Meter() *cpuclock.Meter {
-	e.meterOnce.Do(func() { e.meter = cpuclock.NewMeter(e.Solc().Started) })
+	e.meterOnce.Do(func() {
+		m := e.Solc()
+		e.meter = cpuclock.NewMeter(func() float64 { return float64(m.Started()) }, m.Youth)
+	})
 	return e.meter
 }
 

@@ -70,12 +70,13 @@ type manifest struct {
 
 // Cost is what running a unit took (see Engines.Meter): wall and CPU
 // milliseconds (this process and its solc workers; the unit's share when
-// units ran side by side), its share of the solc workers started, and how
-// many jobs the run had.
+// units ran side by side), its share of the solc workers started and of
+// their youth (solc.Manager.Youth), and how many jobs the run had.
 type Cost struct {
 	WallMS     int64   `json:"wall_ms,omitempty"`
 	CPUMS      int64   `json:"cpu_ms,omitempty"`
 	SolcStarts float64 `json:"solc_starts,omitempty"`
+	SolcYouth  float64 `json:"solc_youth,omitempty"`
 	Jobs       int     `json:"jobs,omitempty"`
 }
 
@@ -283,7 +284,7 @@ func (r *Runner) meteredRun(ctx context.Context, s Stage, u Unit) (*Output, Cost
 	out, err := safeRun(ctx, s, r.Env, u)
 	used := meter.Stop(span)
 	return out, Cost{WallMS: used.Wall.Milliseconds(), CPUMS: used.CPU.Milliseconds(),
-		SolcStarts: math.Round(used.Count*1000) / 1000, Jobs: max(1, r.Env.Jobs)}, err
+		SolcStarts: math.Round(used.Counts[0]*1000) / 1000, SolcYouth: math.Round(used.Counts[1]*1000) / 1000, Jobs: max(1, r.Env.Jobs)}, err
 }
 
 func safeRun(ctx context.Context, s Stage, env *Env, u Unit) (out *Output, err error) {

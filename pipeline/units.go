@@ -16,7 +16,7 @@ func UnitRows(ms []Manifest) []schemas.UnitRow {
 		files, _ := json.Marshal(m.Files)
 		rows = append(rows, schemas.UnitRow{Stage: m.Stage, Unit: m.Unit, ContractID: m.Contract, Model: m.Model, Version: m.Version,
 			Fingerprint: m.Fingerprint, RunID: m.Run, Params: string(params), Failed: m.Failed, Files: string(files),
-			WallMS: m.WallMS, CPUMS: m.CPUMS, SolcStarts: m.SolcStarts, Jobs: int64(m.Jobs)})
+			WallMS: m.WallMS, CPUMS: m.CPUMS, SolcStarts: m.SolcStarts, SolcYouth: m.SolcYouth, Jobs: int64(m.Jobs)})
 	}
 	return rows
 }

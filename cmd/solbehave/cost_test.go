@@ -26,6 +26,12 @@ func TestCostProjectsFromARunsUnits(t *testing.T) {
 	if n := strings.Split(strings.TrimSpace(out), "\n"); n[len(n)-1] == "0/0" || strings.HasPrefix(n[len(n)-1], "0/") {
 		t.Fatalf("units with CPU recorded: %s", out)
 	}
+	// A compile unit compiles its samples one after another on one worker:
+	// all but a worker's first compile add to its youth.
+	out, err = solbehave(t, "sql", "--data", data, "--format", "csv", "SELECT sum(solc_youth) > 0 FROM units WHERE stage = 'compile'")
+	if n := strings.Split(strings.TrimSpace(out), "\n"); err != nil || n[len(n)-1] != "true" {
+		t.Fatalf("compile units' youth recorded: %s %v", out, err)
+	}
 	project := func(args ...string) projection.Projection {
 		t.Helper()
 		out, err := solbehave(t, append([]string{"cost", "--data", data, "--json", "--resamples", "200"}, args...)...)

@@ -9,8 +9,8 @@ import (
 // shares add up to the whole.
 func TestMeterSharesOverlap(t *testing.T) {
 	var clock time.Duration
-	var starts int64
-	m := NewMeter(func() int64 { return starts })
+	var starts, youth float64
+	m := NewMeter(func() float64 { return starts }, func() float64 { return youth })
 	m.cpu = func() time.Duration { return clock }
 
 	a := m.Start()
@@ -19,6 +19,7 @@ func TestMeterSharesOverlap(t *testing.T) {
 	b := m.Start()
 	clock += 2 * time.Second // a and b
 	starts += 2
+	youth += 0.5
 	ua := m.Stop(a)
 	clock += 3 * time.Second // b alone
 	ub := m.Stop(b)
@@ -29,14 +30,14 @@ func TestMeterSharesOverlap(t *testing.T) {
 	if ua.CPU != 5*time.Second || ub.CPU != 4*time.Second || uc.CPU != 0 {
 		t.Fatalf("cpu a %s b %s c %s; want 5s, 4s, 0", ua.CPU, ub.CPU, uc.CPU)
 	}
-	if ua.Count != 2 || ub.Count != 1 {
-		t.Fatalf("counts a %g b %g; want 2 and 1", ua.Count, ub.Count)
+	if ua.Counts[0] != 2 || ub.Counts[0] != 1 || ua.Counts[1] != 0.25 || ub.Counts[1] != 0.25 || len(uc.Counts) != 2 {
+		t.Fatalf("counts a %v b %v c %v; want [2 0.25], [1 0.25], two zeros", ua.Counts, ub.Counts, uc.Counts)
 	}
 }
 
 // The real clock: a unit that burns CPU is charged at least most of it.
 func TestMeterChargesBusyUnit(t *testing.T) {
-	m := NewMeter(nil)
+	m := NewMeter()
 	s := m.Start()
 	deadline := time.Now().Add(150 * time.Millisecond)
 	x := 0

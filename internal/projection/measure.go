@@ -13,6 +13,7 @@ type Unit struct {
 	Stage, ID, Contract, Model string
 	CPU                        float64 // seconds
 	Starts                     float64 // solc workers started (its share)
+	Youth                      float64 // their youth (units.solc_youth)
 }
 
 // Measured is what a projection reads of a warehouse: every unit cost as a
@@ -67,11 +68,17 @@ func Read(ctx context.Context, db *sql.DB) (*Measured, error) {
 }
 
 func (m *Measured) readUnits(ctx context.Context, db *sql.DB) error {
-	return query(ctx, db, `SELECT stage, unit, contract_id, model, cpu_ms / 1000.0, solc_starts, jobs FROM units
+	youth := "0"
+	if has, err := hasColumn(ctx, db, "units", "solc_youth"); err != nil {
+		return err
+	} else if has { // a warehouse from before it was recorded: no warm-up term
+		youth = "solc_youth"
+	}
+	return query(ctx, db, `SELECT stage, unit, contract_id, model, cpu_ms / 1000.0, solc_starts, `+youth+`, jobs FROM units
 		WHERE stage <> 'report' AND (cpu_ms > 0 OR wall_ms > 0) ORDER BY stage, unit`, func(r *sql.Rows) error {
 		var u Unit
 		var jobs int
-		if err := r.Scan(&u.Stage, &u.ID, &u.Contract, &u.Model, &u.CPU, &u.Starts, &jobs); err != nil {
+		if err := r.Scan(&u.Stage, &u.ID, &u.Contract, &u.Model, &u.CPU, &u.Starts, &u.Youth, &jobs); err != nil {
 			return err
 		}
 		m.Units = append(m.Units, u)
@@ -141,9 +148,9 @@ func (m *Measured) addStageUnits() {
 		x := m.functions[u.Contract]
 		switch u.Stage {
 		case "crawl", "verify", "skeleton", "dcr", "sequences":
-			m.addStarts(u.Stage, u.Contract, x, u.CPU, u.Starts)
+			m.addPoint(u.Stage, u.Contract, point{x, u.CPU, u.Starts, u.Youth})
 		case "vuln": // an original's unit costs as a sample's
-			m.addStarts(kindVuln, u.Contract, x, u.CPU, u.Starts)
+			m.addPoint(kindVuln, u.Contract, point{x, u.CPU, u.Starts, u.Youth})
 		}
 	}
 }
@@ -153,7 +160,7 @@ func (m *Measured) addStageUnits() {
 // fraction of the cost. Samples no compiler ran on (a failed generation)
 // are left out. A compile unit (contract and model) compiles its
 // samples one after another, each raw and, when repaired, once more; its
-// CPU (and worker starts) is split over those compiles in proportion to
+// CPU (and worker starts, and their youth) is split over those compiles in proportion to
 // their wall time (samples.compile_ms, recompile_ms; +1 ms each, so a
 // warehouse from before they were recorded splits evenly), and each
 // outcome's share, per compile, is one point of that unit.
@@ -187,11 +194,15 @@ func (m *Measured) addCompiles(ctx context.Context, db *sql.DB) error {
 			continue
 		}
 		x, total := m.functions[u.Contract], s.ok+s.fail
+		share := func(part, n float64) point {
+			f := part / total / n
+			return point{x, u.CPU * f, u.Starts * f, u.Youth * f}
+		}
 		if s.nOK > 0 {
-			m.addStarts(kindCompile, u.Contract, x, u.CPU*s.ok/total/s.nOK, u.Starts*s.ok/total/s.nOK)
+			m.addPoint(kindCompile, u.Contract, share(s.ok, s.nOK))
 		}
 		if s.nFail > 0 {
-			m.addStarts(kindCompileFail, u.Contract, x, u.CPU*s.fail/total/s.nFail, u.Starts*s.fail/total/s.nFail)
+			m.addPoint(kindCompileFail, u.Contract, share(s.fail, s.nFail))
 		}
 	}
 	return nil
@@ -315,11 +326,23 @@ func (m *Measured) addPairs(ctx context.Context, db *sql.DB) error {
 	return nil
 }
 
-func (m *Measured) add(kind, contract string, x, y float64) { m.addStarts(kind, contract, x, y, 0) }
+func (m *Measured) add(kind, contract string, x, y float64) {
+	m.addPoint(kind, contract, point{x: x, y: y})
+}
 
-func (m *Measured) addStarts(kind, contract string, x, y, starts float64) {
-	m.points[kind] = append(m.points[kind], point{x, y, starts})
+func (m *Measured) addPoint(kind, contract string, p point) {
+	m.points[kind] = append(m.points[kind], p)
 	m.owners[kind] = append(m.owners[kind], contract)
+}
+
+// hasColumn says whether a view or table has a column.
+func hasColumn(ctx context.Context, db *sql.DB, table, column string) (bool, error) {
+	var n int
+	err := db.QueryRowContext(ctx, `SELECT count(*) FROM information_schema.columns WHERE table_name = ? AND column_name = ?`, table, column).Scan(&n)
+	if err != nil {
+		return false, fmt.Errorf("projection: %w", err)
+	}
+	return n > 0, nil
 }
 
 // query runs q and calls each for every row.

@@ -117,7 +117,7 @@ func TestReadTurnsUnitsIntoPoints(t *testing.T) {
 // compiler ran on (a failed generation) has no share.
 func TestFailingCompilesArePricedApart(t *testing.T) {
 	w := warehouse.New(t.TempDir())
-	writeRows(t, w, schemas.Units, "", schemas.UnitRow{Stage: "compile", Unit: "c/m", ContractID: "c", Model: "m", CPUMS: 1000, WallMS: 1000, Jobs: 1, SolcStarts: 1})
+	writeRows(t, w, schemas.Units, "", schemas.UnitRow{Stage: "compile", Unit: "c/m", ContractID: "c", Model: "m", CPUMS: 1000, WallMS: 1000, Jobs: 1, SolcStarts: 1, SolcYouth: 2})
 	writeRows(t, w, schemas.Contracts, "c", schemas.Contract{ContractID: "c", NNontrivialFunctions: 4, Kept: true, CompilerRequested: "v0.8.20"})
 	writeRows(t, w, schemas.Samples, "c",
 		schemas.Sample{ContractID: "c", Model: "m", Sample: 0, CompiledRaw: true, CompiledRepaired: true, CompilerUsed: "0.8.20", CompileMS: 599},
@@ -135,6 +135,9 @@ func TestFailingCompilesArePricedApart(t *testing.T) {
 	}
 	if math.Abs(ok[0].starts-0.8/2) > 1e-9 || math.Abs(fail[0].starts-0.2/3) > 1e-9 {
 		t.Errorf("the unit's worker start is split likewise: %v + %v", ok[0].starts, fail[0].starts)
+	}
+	if math.Abs(ok[0].youth-2*0.8/2) > 1e-9 || math.Abs(fail[0].youth-2*0.2/3) > 1e-9 {
+		t.Errorf("and its workers' youth: %v + %v", ok[0].youth, fail[0].youth)
 	}
 	// The paper's scale: half the samples fail raw, most repairs fail again;
 	// each is priced as what it is, not as a full compile.

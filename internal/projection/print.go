@@ -16,7 +16,7 @@ func (p *Projection) PrintTable(w io.Writer) {
 		fmt.Fprintf(w, "measured run: solbehave run %s\n", strings.Join(p.Args, " "))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "stage\tunit\tmeasured\tmean CPU s\tfit (warm units): a + b x size (r2)\tCPU s/unit\tunits\tworker starts x CPU s\tCPU-h\t")
+	fmt.Fprintln(tw, "stage\tunit\tmeasured\tmean CPU s\tfit (warm units): a + b x size [+ c x youth] (r2)\tCPU s/unit\tunits\tworker starts x CPU s\tCPU-h\t")
 	for _, c := range p.Stages {
 		h := fmt.Sprintf("%.3f", c.CPUHours)
 		if c.Beside {
@@ -28,9 +28,16 @@ func (p *Projection) PrintTable(w io.Writer) {
 		starts := "-"
 		if c.WorkerStarts > 0 {
 			starts = fmt.Sprintf("%.0f x %.2f", c.WorkerStarts, c.StartCPU)
+			if c.WarmupCPU > 0 {
+				starts = fmt.Sprintf("%.0f x (%.2f + %.2f warm-up)", c.WorkerStarts, c.StartCPU, c.WarmupCPU)
+			}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f + %.4f x %s (%.2f)\t%.3f\t%.0f\t%s\t%s\t\n", c.Stage, clip(c.Unit, 40), c.Measured, c.MeanCPU,
-			c.Fit.Intercept, c.Fit.Slope, c.Size, c.Fit.R2, c.PerUnit, c.Units, starts, h)
+		youth := ""
+		if c.Fit.Youth > 0 {
+			youth = fmt.Sprintf(" + %.3f x youth", c.Fit.Youth)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.3f\t%.3f + %.4f x %s%s (%.2f)\t%.3f\t%.0f\t%s\t%s\t\n", c.Stage, clip(c.Unit, 40), c.Measured, c.MeanCPU,
+			c.Fit.Intercept, c.Fit.Slope, c.Size, youth, c.Fit.R2, c.PerUnit, c.Units, starts, h)
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "per stage, CPU-hours [95%% interval, %d resamples of the measured contracts, each with all its units]:", p.Resamples)
@@ -56,7 +63,11 @@ func (p *Projection) PrintTable(w io.Writer) {
 		fmt.Fprintf(w, "too few units behind %s: the projection means little there; measure a larger run\n", strings.Join(p.TooFew, ", "))
 	}
 	if warmth := p.Warmth(); len(warmth) > 0 {
-		fmt.Fprintf(w, "solc workers: %s; a worker's first compiles cost more than its later ones, so where it serves more units a stage is priced high (BenchmarkWorkerWarmup, stages/verify)\n", strings.Join(warmth, "; "))
+		how := "a fit with a warm-up term prices units on a long-warm worker (its youth term, units.solc_youth) and the warm-up per start; one without prices every unit at the measured warmth"
+		if !p.youthFitted() {
+			how = "no fit has a warm-up term (too few warm units with youth, none that raises the cost, or a warehouse from before units.solc_youth), so where a worker serves more units a stage is priced high"
+		}
+		fmt.Fprintf(w, "solc workers: %s; a worker's first compiles cost more than its later ones (BenchmarkWorkerWarmup, stages/verify): %s\n", strings.Join(warmth, "; "), how)
 	}
 	var walls []string
 	for _, x := range p.Wall {
@@ -72,4 +83,14 @@ func clip(s string, n int) string {
 		return s
 	}
 	return s[:n-1] + "…"
+}
+
+// youthFitted says whether any stage's fit has a warm-up (youth) term.
+func (p *Projection) youthFitted() bool {
+	for _, c := range p.Stages {
+		if c.Fit.Youth > 0 {
+			return true
+		}
+	}
+	return false
 }

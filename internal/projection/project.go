@@ -75,24 +75,37 @@ type StageCost struct {
 	WorkerStarts float64 `json:"worker_starts,omitempty"`
 	// MeasuredStarts is how many workers the measured units started, for
 	// the kinds whose point is one unit (verify, skeleton; compile's point
-	// is a contract's samples, averaged). Units per start, measured against
+	// is a contract's samples, averaged), the kinds whose fit may take a
+	// youth term. Units per start, measured against
 	// the evaluation's, says how warm the fit's units ran beside the
 	// evaluation's: a worker's first compiles cost more than its later ones
-	// (BenchmarkWorkerWarmup, stages/verify), and the fit prices every unit
-	// at the measured warmth.
+	// (BenchmarkWorkerWarmup, stages/verify): the fit's youth term
+	// (Fit.Youth) prices that apart, per start (WarmupCPU).
 	MeasuredStarts float64 `json:"measured_worker_starts,omitempty"`
-	CPUHours       float64 `json:"cpu_hours"`
-	Beside         bool    `json:"beside,omitempty"` // not in the total
+	// WarmupCPU is what a worker's warm-up costs beyond its units' cost on
+	// a long-warm worker (PerUnit), over the units it serves in the
+	// evaluation: Fit.Youth x (1 + 1/2 + ... + 1/(units per start - 1)),
+	// charged per worker start with StartCPU.
+	WarmupCPU float64 `json:"warmup_cpu_s,omitempty"`
+	CPUHours  float64 `json:"cpu_hours"`
+	Beside    bool    `json:"beside,omitempty"` // not in the total
 	// TooFew says, when the fit rests on fewer units than the floor, how
 	// many would be enough.
 	TooFew string `json:"too_few,omitempty"`
 }
 
-// Fit is cpu_s = Intercept + Slope*size, least squares over the measured
-// units; a fit that falls with size is replaced by the mean (Slope 0).
+// Fit is cpu_s = Intercept + Slope*size + Youth*youth, least squares over
+// the measured units; a fit that falls with size is replaced by the mean
+// (Slope 0). youth is how young the solc workers were that served the
+// unit's compiles (units.solc_youth: the sum of 1/n over its compiles on a
+// worker that had served n ≥ 1 before), so Intercept + Slope*size is a
+// compile on a long-warm worker and Youth what a worker's second compile
+// costs beyond it; Youth is 0 where the units compile nothing, or where
+// no warm-up shows.
 type Fit struct {
 	Intercept float64 `json:"intercept"`
 	Slope     float64 `json:"slope"`
+	Youth     float64 `json:"youth,omitempty"`
 	R2        float64 `json:"r2"`
 	MinSize   float64 `json:"min_size"`
 	MaxSize   float64 `json:"max_size"`
@@ -105,12 +118,83 @@ type WallTime struct {
 	Hours float64 `json:"hours"`
 }
 
-// At is the fitted cost at size x.
+// At is the fitted cost at size x on a long-warm worker.
 func (f Fit) At(x float64) float64 { return f.Intercept + f.Slope*x }
 
-// point is one measured unit: its size, its CPU seconds and the solc
-// workers it started.
-type point struct{ x, y, starts float64 }
+// at is the fitted cost of a measured point.
+func (f Fit) at(p point) float64 { return f.At(p.x) + f.Youth*p.youth }
+
+// point is one measured unit: its size, its CPU seconds, the solc workers
+// it started and their youth (units.solc_youth).
+type point struct{ x, y, starts, youth float64 }
+
+// minYoungPoints is how many points with youth a youth term needs (the
+// unit floor of a stage's fit).
+const minYoungPoints = 10
+
+// fitWarm fits the size and, where enough points have youth, the workers'
+// youth; a youth term that comes out negative (no warm-up shows) is left
+// out, and a size slope that does is fitted away as fitLine does.
+func fitWarm(ps []point) Fit {
+	line := fitLine(ps)
+	young := 0
+	for _, p := range ps {
+		if p.youth > 0 {
+			young++
+		}
+	}
+	if young < minYoungPoints {
+		return line
+	}
+	n := float64(len(ps))
+	var mx, my, mw float64
+	for _, p := range ps {
+		mx, my, mw = mx+p.x/n, my+p.y/n, mw+p.youth/n
+	}
+	var sxx, sxw, sww, sxy, swy, syy float64
+	for _, p := range ps {
+		dx, dw, dy := p.x-mx, p.youth-mw, p.y-my
+		sxx, sxw, sww = sxx+dx*dx, sxw+dx*dw, sww+dw*dw
+		sxy, swy, syy = sxy+dx*dy, swy+dw*dy, syy+dy*dy
+	}
+	if sww == 0 {
+		return line
+	}
+	f := line
+	f.Slope, f.Youth = 0, swy/sww // youth alone, unless size adds to it
+	if d := sxx*sww - sxw*sxw; sxx > 0 && d > 1e-9*sxx*sww {
+		if b, c := (sxy*sww-swy*sxw)/d, (swy*sxx-sxy*sxw)/d; b >= 0 {
+			f.Slope, f.Youth = b, c
+		}
+	}
+	if f.Youth <= 0 {
+		return line
+	}
+	f.Intercept = my - f.Slope*mx - f.Youth*mw
+	f.R2 = 0
+	if syy > 0 {
+		res := 0.0
+		for _, p := range ps {
+			d := p.y - f.at(p)
+			res += d * d
+		}
+		f.R2 = 1 - res/syy
+	}
+	return f
+}
+
+// harmonic is 1 + 1/2 + ... + 1/n: the youth a worker accumulates over
+// n compiles after its first.
+func harmonic(n float64) float64 {
+	s := 0.0
+	for i := 1.0; i <= n; i++ {
+		s += 1 / i
+	}
+	if frac := n - math.Floor(n); frac > 0 {
+		s += frac / (math.Floor(n) + 1)
+	}
+	return s
+}
 
 func fitLine(ps []point) Fit {
 	if len(ps) == 0 {
@@ -160,7 +244,8 @@ const (
 	kindVuln        = "vuln"
 )
 
-// pointPerUnit are the compiling kinds whose measured point is one unit.
+// pointPerUnit are the compiling kinds whose measured point is one unit:
+// their fits may take the workers' youth (warmFit).
 var pointPerUnit = []string{kindVerify, kindSkeleton}
 
 // startsOnCompile are the kinds that share the compile stage's workers,
@@ -172,8 +257,17 @@ var startsOnCompile = []string{kindCompileFail, kindRepair, kindRepairFail}
 // spent beyond that fit, per start. Where too few units ran warm (each
 // compile unit of the cost run is a new compiler version), the starts are
 // taken out at shared, the price another stage measured: a start is the
-// same Node load and compiler warm-up whichever stage makes it.
-func warmFit(ps []point, shared float64) (Fit, float64) {
+// same Node load and compiler warm-up whichever stage makes it. With youth,
+// the fit has a term in the workers' youth (fitWarm): only for the kinds
+// whose point is one unit, where a warm point's youth is its one compile's
+// 1/n; a compile unit's point averages a contract's samples, whose youth
+// moves with its share of a start, and a youth term there would price the
+// start twice.
+func warmFit(ps []point, shared float64, youth bool) (Fit, float64) {
+	fit := fitLine
+	if youth {
+		fit = fitWarm
+	}
 	var warm []point
 	starts := 0.0
 	for _, p := range ps {
@@ -183,19 +277,19 @@ func warmFit(ps []point, shared float64) (Fit, float64) {
 		starts += p.starts
 	}
 	if starts == 0 {
-		return fitLine(ps), 0
+		return fit(ps), 0
 	}
 	if len(warm) < 2 {
 		if shared == 0 {
-			return fitLine(ps), 0
+			return fit(ps), 0
 		}
-		return fitLine(lessStarts(ps, shared)), shared
+		return fit(lessStarts(ps, shared)), shared
 	}
-	f := fitLine(warm)
+	f := fit(warm)
 	extra := 0.0
 	for _, p := range ps {
 		if p.starts > 0 {
-			extra += p.y - f.At(p.x)
+			extra += p.y - f.at(p)
 		}
 	}
 	return f, max(extra/starts, 0)
@@ -205,7 +299,7 @@ func warmFit(ps []point, shared float64) (Fit, float64) {
 func lessStarts(ps []point, price float64) []point {
 	out := make([]point, len(ps))
 	for i, p := range ps {
-		out[i] = point{p.x, max(p.y-price*p.starts, 0), 0}
+		out[i] = point{p.x, max(p.y-price*p.starts, 0), 0, p.youth}
 	}
 	return out
 }
@@ -214,7 +308,7 @@ func lessStarts(ps []point, price float64) []point {
 // stage whose warm units can price it.
 func startPrice(points map[string][]point) float64 {
 	for _, kind := range []string{kindVerify, kindSkeleton, kindCompile} {
-		if _, price := warmFit(points[kind], 0); price > 0 {
+		if _, price := warmFit(points[kind], 0, slices.Contains(pointPerUnit, kind)); price > 0 {
 			return price
 		}
 	}
@@ -381,7 +475,7 @@ func estimate(measured map[string][]point, p Scale) estimation {
 	shared := startPrice(points)
 	row := func(kind, stage, unit, size string, units float64, mix []SizeShare, x *float64, beside bool) {
 		ps := points[kind]
-		f, perStart := warmFit(ps, shared)
+		f, perStart := warmFit(ps, shared, slices.Contains(pointPerUnit, kind))
 		per := 0.0
 		if x != nil {
 			per = max(f.At(*x), 0)
@@ -390,14 +484,15 @@ func estimate(measured map[string][]point, p Scale) estimation {
 		}
 		c := StageCost{Stage: stage, Unit: unit, Size: size, Measured: len(ps), MeanCPU: round4(meanY(ps)), Fit: roundFit(f),
 			PerUnit: round4(per), Units: math.Round(units), Beside: beside}
-		if perStart > 0 && !slices.Contains(startsOnCompile, kind) {
+		if (perStart > 0 || f.Youth > 0) && !slices.Contains(startsOnCompile, kind) {
 			c.StartCPU = round4(perStart)
 			c.WorkerStarts = min(units, p.WorkerStarts())
 			if slices.Contains(pointPerUnit, kind) {
 				c.MeasuredStarts = round4(sumStarts(ps))
 			}
+			c.WarmupCPU = round4(f.Youth * harmonic(max(units/c.WorkerStarts-1, 0)))
 		}
-		hours := (per*units + c.StartCPU*c.WorkerStarts) / 3600
+		hours := (per*units + (c.StartCPU+c.WarmupCPU)*c.WorkerStarts) / 3600
 		c.CPUHours = round4(hours)
 		e.rows = append(e.rows, c)
 		if len(ps) == 0 {
@@ -465,6 +560,7 @@ func projectionAssumptions(p Scale) []string {
 		"o1 pair costs split each unit's CPU over its pairs in proportion to their wall time; pairs that ran no campaign (undeployed, same_code) are left out, so every equivalent pair is costed as a full campaign; vuln runs at its default budget, beside the total (our extension)",
 		"CPU is user + system time of the process and its children (the Node solc workers) around each unit, as the units dataset records it (each unit's share when units ran side by side): on a machine whose cores are shared (SMT, busy neighbours) a unit's CPU grows with the load; the interval resamples the measured contracts, each with all its units (bootstrap, seeded), and says nothing of a machine unlike the measuring one",
 		fmt.Sprintf("solc worker starts are priced apart (their CPU beyond a warm unit's, measured on the units that started one): the runner keeps each job on one compiler while its units last, so a compiling stage starts about one worker per compiler version and job, here %d versions + %d jobs", p.Compilers, p.Jobs),
+		"a worker's warm-up is priced per start too: the warm units' fit has a term in their workers' youth (units.solc_youth, the sum of 1/n over compiles on a worker that had served n before), a unit is priced on a long-warm worker (youth 0), and each start adds the term's coefficient x (1 + 1/2 + ... + 1/(units per start - 1)) at the evaluation's units per start; only verify's and skeleton's points are one compile each, and only where at least 10 warm units have youth (a compile unit's point averages a contract's samples, and its youth moves with its share of a start); the 1/n shape is an assumption (BenchmarkWorkerWarmup, stages/verify, checks it), and where the youth term does not raise the cost it is left out",
 	}
 }
 
@@ -477,19 +573,22 @@ func sumStarts(ps []point) float64 {
 }
 
 // Warmth compares, for each stage that starts solc workers, the units a
-// start served in the measured run with those it serves in the evaluation.
-// A worker's first compiles cost more than its later ones (V8 is still
-// compiling the compiler's hot code), and the fit prices every unit at the
-// measured warmth: where the evaluation's workers serve many more units,
-// the stage is priced high (see StageCost.MeasuredStarts).
+// start served in the measured run with those it serves in the evaluation,
+// and says what the warm-up costs: a worker's first compiles cost more than
+// its later ones (V8 is still compiling the compiler's hot code), so the
+// fit prices units on a long-warm worker and the warm-up apart, per start.
 func (pr *Projection) Warmth() []string {
 	var out []string
 	for _, c := range pr.Stages {
 		if c.MeasuredStarts <= 0 || c.WorkerStarts <= 0 {
 			continue
 		}
-		out = append(out, fmt.Sprintf("%s %.1f units per worker start measured, %.1f in the evaluation",
-			c.Stage, float64(c.Measured)/c.MeasuredStarts, c.Units/c.WorkerStarts))
+		warmup := "no warm-up term"
+		if c.Fit.Youth > 0 {
+			warmup = fmt.Sprintf("warm-up %.3f CPU-s at a worker's second unit, %.2f per start", c.Fit.Youth, c.WarmupCPU)
+		}
+		out = append(out, fmt.Sprintf("%s %.1f units per worker start measured, %.1f in the evaluation (%s)",
+			c.Stage, float64(c.Measured)/c.MeasuredStarts, c.Units/c.WorkerStarts, warmup))
 	}
 	return out
 }
@@ -516,7 +615,7 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 func round2(v float64) float64 { return math.Round(v*100) / 100 }
 
 func roundFit(f Fit) Fit {
-	return Fit{Intercept: round4(f.Intercept), Slope: round4(f.Slope), R2: round4(f.R2), MinSize: f.MinSize, MaxSize: f.MaxSize}
+	return Fit{Intercept: round4(f.Intercept), Slope: round4(f.Slope), Youth: round4(f.Youth), R2: round4(f.R2), MinSize: f.MinSize, MaxSize: f.MaxSize}
 }
 
 // sortedStages lists a map's stages in pipeline order.

@@ -3,19 +3,20 @@ package projection
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
 func TestFitLine(t *testing.T) {
-	f := fitLine([]point{{1, 3, 0}, {2, 5, 0}, {4, 9, 0}}) // y = 1 + 2x
+	f := fitLine([]point{{1, 3, 0, 0}, {2, 5, 0, 0}, {4, 9, 0, 0}}) // y = 1 + 2x
 	if math.Abs(f.Intercept-1) > 1e-9 || math.Abs(f.Slope-2) > 1e-9 || math.Abs(f.R2-1) > 1e-9 || f.MinSize != 1 || f.MaxSize != 4 {
 		t.Errorf("y = 1 + 2x: got %+v", f)
 	}
 	// A cost that falls with size is noise: the mean, flat.
-	if f := fitLine([]point{{1, 4, 0}, {3, 2, 0}}); f.Slope != 0 || f.Intercept != 3 {
+	if f := fitLine([]point{{1, 4, 0, 0}, {3, 2, 0, 0}}); f.Slope != 0 || f.Intercept != 3 {
 		t.Errorf("falling: got %+v, want the mean 3 and slope 0", f)
 	}
-	if f := fitLine([]point{{5, 2, 0}, {5, 4, 0}}); f.Slope != 0 || f.Intercept != 3 {
+	if f := fitLine([]point{{5, 2, 0, 0}, {5, 4, 0, 0}}); f.Slope != 0 || f.Intercept != 3 {
 		t.Errorf("one size: got %+v, want the mean", f)
 	}
 }
@@ -24,10 +25,10 @@ func TestFitLine(t *testing.T) {
 // every stage is its unit cost times the paper's count of units, vuln stays
 // beside the total, and the wall time spreads the total over the cores.
 func TestProjectScalesToThePaper(t *testing.T) {
-	flat := func(y float64) []point { return []point{{3, y, 0}, {8, y, 0}, {16, y, 0}} }
+	flat := func(y float64) []point { return []point{{3, y, 0, 0}, {8, y, 0, 0}, {16, y, 0, 0}} }
 	m := &Measured{points: map[string][]point{
 		kindCrawl: flat(0.01), kindVerify: flat(1), kindSkeleton: flat(0.5), kindCompile: flat(0.4),
-		kindO1Eq: flat(0.2), kindO1Neq: flat(0.02), kindO1Pairs: flat(10), kindO2: {{1000, 0.05, 0}},
+		kindO1Eq: flat(0.2), kindO1Neq: flat(0.02), kindO1Pairs: flat(10), kindO2: {{1000, 0.05, 0, 0}},
 		kindDCR: flat(0.03), kindSequences: flat(0.3), kindO3: flat(0.04), kindVuln: flat(5),
 	}}
 	p := Project(m, Paper, Options{Args: []string{"--samples", "10"}, Cores: []int{16}})
@@ -67,7 +68,7 @@ func TestProjectScalesToThePaper(t *testing.T) {
 // Sizes matter: a cost that grows with the function count is evaluated at
 // Figure 2's sizes, not at the measured contracts' mean.
 func TestProjectEvaluatesFitsAtThePaperSizes(t *testing.T) {
-	m := &Measured{points: map[string][]point{kindVerify: {{0, 1, 0}, {10, 2, 0}, {20, 3, 0}}}} // 1 + 0.1 x
+	m := &Measured{points: map[string][]point{kindVerify: {{0, 1, 0, 0}, {10, 2, 0, 0}, {20, 3, 0, 0}}}} // 1 + 0.1 x
 	p := Project(m, Paper, Options{})
 	perCandidate := 0.0
 	for _, b := range Paper.CrawledMix {
@@ -81,7 +82,7 @@ func TestProjectEvaluatesFitsAtThePaperSizes(t *testing.T) {
 // Without a measured non-equivalent pair (a corpus whose mutants all stay
 // equivalent), such pairs are costed as equivalent ones, not as free.
 func TestProjectUnmeasuredNonEquivalentPairs(t *testing.T) {
-	m := &Measured{points: map[string][]point{kindO1Eq: {{5, 0.2, 0}}, kindO1Pairs: {{5, 10, 0}}}}
+	m := &Measured{points: map[string][]point{kindO1Eq: {{5, 0.2, 0, 0}}, kindO1Pairs: {{5, 10, 0, 0}}}}
 	p := Project(m, Paper, Options{})
 	if want := Paper.Compiling() * 10 * 0.2 / 3600; math.Abs(p.CPUHours["o1"]-want) > 1e-2 {
 		t.Errorf("o1: %.4f CPU-hours, want %.4f (every pair at the equivalent cost)", p.CPUHours["o1"], want)
@@ -92,7 +93,7 @@ func TestProjectUnmeasuredNonEquivalentPairs(t *testing.T) {
 // the projection costs units at the warm units' fit and prices the starts
 // apart, as many as the evaluation makes (one per compiler version and job).
 func TestProjectPricesWorkerStartsApart(t *testing.T) {
-	m := &Measured{points: map[string][]point{kindVerify: {{0, 1, 0}, {10, 2, 0}, {20, 3, 0}, {5, 4.5, 1}, {15, 6.5, 2}}}} // warm: 1 + 0.1 x
+	m := &Measured{points: map[string][]point{kindVerify: {{0, 1, 0, 0}, {10, 2, 0, 0}, {20, 3, 0, 0}, {5, 4.5, 1, 0}, {15, 6.5, 2, 0}}}} // warm: 1 + 0.1 x
 	p := Project(m, Paper, Options{})
 	// The cold units spent 4.5 - 1.5 = 3 and 6.5 - 2.5 = 4 over the fit: 7 s for 3 starts.
 	perCandidate := 0.0
@@ -113,8 +114,8 @@ func TestProjectPricesWorkerStartsApart(t *testing.T) {
 // warm units set, not folded into every sample's cost.
 func TestProjectTakesStartsOutAtTheSharedPrice(t *testing.T) {
 	m := &Measured{points: map[string][]point{
-		kindVerify:  {{0, 1, 0}, {10, 1, 0}, {5, 3, 1}},               // warm 1 s; a start costs 2 s
-		kindCompile: {{3, 0.5 + 2.0/10, 0.1}, {16, 0.5 + 2.0/5, 0.2}}, // 0.5 s warm, a start over k samples
+		kindVerify:  {{0, 1, 0, 0}, {10, 1, 0, 0}, {5, 3, 1, 0}},            // warm 1 s; a start costs 2 s
+		kindCompile: {{3, 0.5 + 2.0/10, 0.1, 0}, {16, 0.5 + 2.0/5, 0.2, 0}}, // 0.5 s warm, a start over k samples
 	}}
 	p := Project(m, Paper, Options{})
 	starts := float64(Paper.Compilers + Paper.Jobs)
@@ -130,15 +131,15 @@ func TestProjectTakesStartsOutAtTheSharedPrice(t *testing.T) {
 // of width 0 at the estimate; noisy ones an interval around it; the same
 // seed the same interval; a fit on few units says so.
 func TestProjectIntervals(t *testing.T) {
-	flat := func(y float64) []point { return []point{{3, y, 0}, {8, y, 0}, {16, y, 0}} }
-	m := &Measured{points: map[string][]point{kindVerify: flat(1), kindO2: {{1000, 0.05, 0}}}}
+	flat := func(y float64) []point { return []point{{3, y, 0, 0}, {8, y, 0, 0}, {16, y, 0, 0}} }
+	m := &Measured{points: map[string][]point{kindVerify: flat(1), kindO2: {{1000, 0.05, 0, 0}}}}
 	p := Project(m, Paper, Options{Seed: 1})
 	if iv := p.CPUHoursInterval["verify"]; iv[0] != p.CPUHours["verify"] || iv[1] != p.CPUHours["verify"] {
 		t.Errorf("flat verify: interval %v, want width 0 at %v", iv, p.CPUHours["verify"])
 	}
 	var noisy []point
 	for i := range 40 {
-		noisy = append(noisy, point{float64(i % 5), float64(i%7) * 0.3, 0})
+		noisy = append(noisy, point{float64(i % 5), float64(i%7) * 0.3, 0, 0})
 	}
 	m = &Measured{points: map[string][]point{kindVerify: noisy}}
 	a, b := Project(m, Paper, Options{Seed: 7}), Project(m, Paper, Options{Seed: 7})
@@ -166,14 +167,73 @@ func TestProjectIntervals(t *testing.T) {
 func TestWarmthComparesUnitsPerStart(t *testing.T) {
 	m := &Measured{points: map[string][]point{
 		// 6 candidates, 3 of them started a worker (plus the warm units' fit)
-		kindVerify:   {{1, 3, 1}, {2, 1, 0}, {3, 1.2, 0}, {1, 3.1, 1}, {2, 1.1, 0}, {4, 3.5, 1}},
-		kindSkeleton: {{1, 0.5, 0}, {2, 0.6, 0}}, // no start measured: nothing to compare
+		kindVerify:   {{1, 3, 1, 0}, {2, 1, 0, 0}, {3, 1.2, 0, 0}, {1, 3.1, 1, 0}, {2, 1.1, 0, 0}, {4, 3.5, 1, 0}},
+		kindSkeleton: {{1, 0.5, 0, 0}, {2, 0.6, 0, 0}}, // no start measured: nothing to compare
 	}}
 	p := Project(m, Paper, Options{})
 	w := p.Warmth()
 	starts := Paper.WorkerStarts()
-	want := fmt.Sprintf("verify 2.0 units per worker start measured, %.1f in the evaluation", 8360/starts)
+	want := fmt.Sprintf("verify 2.0 units per worker start measured, %.1f in the evaluation (no warm-up term)", 8360/starts)
 	if len(w) != 1 || w[0] != want {
 		t.Errorf("warmth: %q, want [%q]", w, want)
+	}
+}
+
+// A worker's first compiles cost more than its later ones: the warm units'
+// fit takes the workers' youth as a second term, prices each unit on a
+// long-warm worker, and charges the warm-up per start over the units a start
+// serves in the evaluation (1 + 1/2 + ... + 1/(units per start - 1)).
+func TestProjectPricesWarmupPerStart(t *testing.T) {
+	cost := func(x, youth float64) float64 { return 1 + 0.1*x + 0.6*youth }
+	var ps []point
+	for i, w := range []float64{1, 0.5, 1.0 / 3, 1, 0.25, 0.5, 1, 0.2, 1.0 / 3, 1, 0.125, 0.5} {
+		x := float64(2 + 3*(i%6) + i/6)
+		ps = append(ps, point{x, cost(x, w), 0, w})
+	}
+	ps = append(ps, point{5, cost(5, 0) + 2, 1, 0}, point{9, cost(9, 0) + 2, 1, 0}) // a start costs 2 s
+	// The same points as a compile's: no youth term (a compile point averages
+	// a contract's samples), nor with fewer than 10 young points.
+	if f, _ := warmFit(ps, 0, false); f.Youth != 0 {
+		t.Errorf("a fit without youth: %+v", f)
+	}
+	if f := fitWarm(ps[3:]); f.Youth != 0 {
+		t.Errorf("9 young points: %+v, want no youth term", f)
+	}
+	p := Project(&Measured{points: map[string][]point{kindVerify: ps}}, Paper, Options{})
+	c := p.Stages[1]
+	if w := p.Warmth(); len(w) != 1 || !strings.Contains(w[0], "warm-up 0.600 CPU-s at a worker's second unit") {
+		t.Errorf("warmth %q: want verify's warm-up", w)
+	}
+	if c.Stage != "verify" || math.Abs(c.Fit.Youth-0.6) > 1e-3 || math.Abs(c.Fit.Intercept-1) > 1e-3 || math.Abs(c.Fit.Slope-0.1) > 1e-3 {
+		t.Fatalf("verify fit %+v: want 1 + 0.1 x + 0.6 youth", c.Fit)
+	}
+	starts := Paper.WorkerStarts()
+	warmup := 0.0
+	for n := 1.0; n <= 8360/starts-1; n++ {
+		warmup += 0.6 / n
+	}
+	if math.Abs(c.StartCPU-2) > 1e-3 || math.Abs(c.WarmupCPU-warmup) > 0.6/(8360/starts-1)+1e-3 {
+		t.Errorf("verify per start: %.3f + warm-up %.3f, want 2 + %.3f", c.StartCPU, c.WarmupCPU, warmup)
+	}
+	perCandidate := 0.0
+	for _, b := range Paper.CrawledMix {
+		perCandidate += b.Share * (1 + 0.1*b.Functions)
+	}
+	if got, want := p.CPUHours["verify"], (8360*perCandidate+starts*(2+c.WarmupCPU))/3600; math.Abs(got-want) > 1e-3 {
+		t.Errorf("verify: %.4f CPU-hours, want %.4f", got, want)
+	}
+}
+
+// Youth that does not raise the cost is no warm-up: the plain fit stands.
+func TestFitWarmLeavesOutAFallingYouth(t *testing.T) {
+	thrice := func(ps []point) []point { return append(append(ps, ps...), ps...) }
+	ps := thrice([]point{{1, 2, 0, 1}, {2, 2.5, 0, 0.5}, {3, 3, 0, 1}, {4, 3.5, 0, 0.2}}) // 1.5 + 0.5 x, youth no matter
+	f := fitWarm(ps)
+	if f.Youth != 0 || math.Abs(f.Slope-0.5) > 1e-9 || math.Abs(f.Intercept-1.5) > 1e-9 {
+		t.Errorf("fit %+v: want 1.5 + 0.5 x, no youth term", f)
+	}
+	ps = thrice([]point{{1, 2.6, 0, 1}, {2, 2, 0, 0.5}, {3, 1.4, 0, 0.1}, {4, 2.08, 0, 1}}) // 2 - 0.2 x + 0.8 youth: size falls, youth alone
+	if f := fitWarm(ps); f.Slope != 0 || f.Youth <= 0 {
+		t.Errorf("fit %+v: want youth alone", f)
 	}
 }

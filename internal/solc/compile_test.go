@@ -495,19 +495,28 @@ func TestSlowStartIsATimeout(t *testing.T) {
 }
 
 // Started counts worker processes: a compile on a warm worker of the same
-// compiler starts none, another compiler starts one.
+// compiler starts none, another compiler starts one. Youth adds 1/n for a
+// compile on a worker that had served n before: a worker's first compile
+// adds nothing (its start's), its second 1, its third 1/2.
 func TestStartedCountsWorkers(t *testing.T) {
 	needNode(t)
 	m := NewManager(Options{MaxWorkers: 1})
 	defer m.Close()
 	in := Input{Compiler: "v0.4.24+commit.e67f0147", Sources: map[string]string{"c.sol": src04}}
 	compile(t, m, in)
+	if y := m.Youth(); y != 0 {
+		t.Errorf("a worker's first compile: youth %g, want 0", y)
+	}
+	compile(t, m, in)
 	compile(t, m, in)
 	if n := m.Started(); n != 1 {
-		t.Errorf("two compiles on one compiler started %d workers, want 1", n)
+		t.Errorf("three compiles on one compiler started %d workers, want 1", n)
+	}
+	if y := m.Youth(); y != 1.5 {
+		t.Errorf("a worker's second and third compiles: youth %g, want 1 + 1/2", y)
 	}
 	compile(t, m, Input{Compiler: "0.8.19", Sources: map[string]string{"c.sol": src08}})
-	if n := m.Started(); n != 2 {
-		t.Errorf("another compiler: %d workers started, want 2", n)
+	if n, y := m.Started(), m.Youth(); n != 2 || y != 1.5 {
+		t.Errorf("another compiler: %d workers started, youth %g; want 2 and 1.5 (a new worker's first compile)", n, y)
 	}
 }

@@ -21,11 +21,35 @@ type Manager struct {
 	spawned map[*worker]bool // Spawn mode: processes running now, killed by Close
 
 	started atomic.Int64 // worker processes started, for cost accounting
+	youthMu sync.Mutex
+	youth   float64 // sum of 1/n over compiles on a worker that had served n ≥ 1 before
 }
 
 // Started is how many worker processes the manager has started: each loads
 // its compiler and warms it up, seconds of CPU that a warm worker saves.
 func (m *Manager) Started() int64 { return m.started.Load() }
+
+// Youth is how young the workers were that served the compiles so far: the
+// sum, over every compile on a worker that had served n ≥ 1 compiles before,
+// of 1/n (a worker's first compile is its start's, counted by Started). V8
+// goes on optimising the compiler's hot code over a worker's first compiles,
+// so they cost more than its later ones: the cost projection fits that
+// warm-up as a term in youth and prices it per worker start.
+func (m *Manager) Youth() float64 {
+	m.youthMu.Lock()
+	defer m.youthMu.Unlock()
+	return m.youth
+}
+
+// served counts one compile on a worker that had served n compiles before.
+func (m *Manager) served(n int) {
+	if n <= 0 {
+		return
+	}
+	m.youthMu.Lock()
+	m.youth += 1 / float64(n)
+	m.youthMu.Unlock()
+}
 
 // NewManager returns a Manager; zero Options give the defaults.
 func NewManager(opts Options) *Manager {
@@ -157,8 +181,10 @@ func (m *Manager) run(ctx context.Context, rel Release, input []byte) ([]byte, s
 		m.pool.release(w, false)
 		return nil, "", err
 	}
+	served := w.uses // the pool changes it only on release: ours until then
 	out, err := w.compile(ctx, input)
 	m.pool.release(w, err != nil)
+	m.served(served)
 	return out, w.version, err
 }
 

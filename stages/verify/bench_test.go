@@ -216,6 +216,12 @@ func benchCorpus(b *testing.B) (*etherscan.Client, []etherscan.Entry) {
 // over them again; it reports the process tree's CPU per compile of the
 // first pass's warm compiles (a worker's second and later: the units the
 // projection fits) and of the same compiles in the last pass.
+//
+// It also checks the shape the projection gives the warm-up (a compile on a
+// worker that served n before costs c/n more than on a long-warm one):
+// c is fitted on the first two passes only, each source against itself
+// (the second pass's compile of a source is the first's at a greater n),
+// and the last pass is predicted from the first with it.
 func BenchmarkWorkerWarmup(b *testing.B) {
 	const passes = 4
 	client, entries := benchCorpus(b)
@@ -230,6 +236,7 @@ func BenchmarkWorkerWarmup(b *testing.B) {
 	}
 	var costRun, steady time.Duration
 	var n int
+	var fit []warmupPoint
 	for range b.N {
 		for _, v := range slices.Sorted(maps.Keys(byCompiler)) {
 			recs := byCompiler[v]
@@ -252,13 +259,49 @@ func BenchmarkWorkerWarmup(b *testing.B) {
 			}
 			m.Close()
 			for i := 1; i < len(recs); i++ {
-				if spent[0][i] >= 0 && spent[passes-1][i] >= 0 {
+				if spent[0][i] >= 0 && spent[1][i] >= 0 && spent[passes-1][i] >= 0 {
 					costRun, steady, n = costRun+spent[0][i], steady+spent[passes-1][i], n+1
+					fit = append(fit, warmupPoint{len(recs), i, [3]time.Duration{spent[0][i], spent[1][i], spent[passes-1][i]}})
 				}
 			}
 		}
 	}
+	c := warmupSlope(fit)
+	predicted := 0.0
+	for _, f := range fit {
+		predicted += ms(f.spent[0]) - c*(f.youth(0)-f.youth(passes-1))
+	}
 	b.ReportMetric(float64(costRun.Milliseconds())/float64(max(n, 1)), "cost-run-warm-cpu-ms")
 	b.ReportMetric(float64(steady.Milliseconds())/float64(max(n, 1)), "steady-cpu-ms")
+	b.ReportMetric(predicted/float64(max(n, 1)), "steady-predicted-cpu-ms")
+	b.ReportMetric(c, "warmup-c-ms")
 	b.ReportMetric(float64(n)/float64(b.N), "compiles")
 }
+
+// warmupPoint is one source's compile CPU in the first, second and last
+// pass over its compiler's sources: the i-th of per.
+type warmupPoint struct {
+	per, i int
+	spent  [3]time.Duration
+}
+
+// youth is 1/n for the source's compile in pass p: the worker had served
+// p*per + i compiles before it.
+func (f warmupPoint) youth(p int) float64 { return 1 / float64(p*f.per+f.i) }
+
+// warmupSlope is the least-squares c in spent = source's own cost + c/n,
+// fitted on the first two passes: each source's difference between them
+// against the difference of its youth.
+func warmupSlope(fit []warmupPoint) float64 {
+	var sxy, sxx float64
+	for _, f := range fit {
+		dx, dy := f.youth(0)-f.youth(1), ms(f.spent[0])-ms(f.spent[1])
+		sxy, sxx = sxy+dx*dy, sxx+dx*dx
+	}
+	if sxx == 0 {
+		return 0
+	}
+	return sxy / sxx
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
