@@ -18,13 +18,33 @@ const clockTicks = 100
 // the difference of two readings around it, so compiles done in a Node
 // worker count as much as the Go code's own work. Where /proc cannot be read,
 // living children are left out.
+//
+// A child waited for while /proc is read moves from one count to the other:
+// counted in neither, or in both, it would make a reading fall or jump, and
+// charge a unit a negative share. So the waited-for count is read on both
+// sides of the /proc scan, and the scan redone until no wait fell in it.
 func Tree() time.Duration {
-	total := Process()
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) == nil {
-		total += time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	own := Process()
+	waited := childrenCPU()
+	var living time.Duration
+	for range 10 {
+		living = descendantsCPU(os.Getpid())
+		after := childrenCPU()
+		if after == waited {
+			break
+		}
+		waited = after
 	}
-	return total + descendantsCPU(os.Getpid())
+	return own + waited + living
+}
+
+// childrenCPU is the user and system time of the children waited for.
+func childrenCPU() time.Duration {
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_CHILDREN, &ru) != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // procStat is what Tree reads of one /proc/<pid>/stat.

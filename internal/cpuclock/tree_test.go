@@ -62,3 +62,45 @@ func TestParseProcStatNameWithSpacesAndParens(t *testing.T) {
 	}
 }
 
+
+// A child that is waited for moves its CPU from /proc to RUSAGE_CHILDREN.
+// Tree reads both, so a wait that falls between the two reads must not
+// make the tree's CPU drop (a unit charged a negative share) or jump.
+func TestTreeStaysMonotoneAcrossAWait(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads /proc")
+	}
+	for round := range 8 {
+		child := exec.Command("sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; echo burnt; sleep 30")
+		out, err := child.StdoutPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := child.Start(); err != nil {
+			t.Fatal(err)
+		}
+		buf := make([]byte, 16)
+		out.Read(buf)
+		waited := make(chan struct{})
+		go func() {
+			time.Sleep(time.Duration(round) * time.Millisecond)
+			child.Process.Kill()
+			child.Wait()
+			close(waited)
+		}()
+		last := Tree()
+		for done := false; !done; {
+			select {
+			case <-waited:
+				done = true
+			default:
+			}
+			now := Tree()
+			// Our own CPU only grows; a drop of more than a tick is the child lost.
+			if now < last-10*time.Millisecond {
+				t.Fatalf("round %d: the tree's CPU fell from %s to %s while a child was waited for", round, last, now)
+			}
+			last = now
+		}
+	}
+}

@@ -190,11 +190,15 @@ func BenchmarkWorkerTiering(b *testing.B) {
 }
 
 // benchCorpus reads the corpus a compile benchmark runs on: the demo, or
-// SOLBEHAVE_BENCH_CORPUS.
+// SOLBEHAVE_BENCH_CORPUS (a relative path is the repository root's, where
+// the README's commands run: go test runs in the package's folder).
 func benchCorpus(b *testing.B) (*etherscan.Client, []etherscan.Entry) {
 	corpus := filepath.Join("..", "..", "data", "corpus", "demo")
 	if c := os.Getenv("SOLBEHAVE_BENCH_CORPUS"); c != "" {
 		corpus = c
+		if !filepath.IsAbs(c) {
+			corpus = filepath.Join("..", "..", c)
+		}
 	}
 	client, err := etherscan.NewRecorded(corpus)
 	if err != nil {
