@@ -18,19 +18,8 @@ func TestTreeCPUCountsLivingChildren(t *testing.T) {
 	}
 	before := Tree()
 	// Burn CPU, then stay alive so the time is only in /proc, not yet in RUSAGE_CHILDREN.
-	child := exec.Command("sh", "-c", "i=0; while [ $i -lt 400000 ]; do i=$((i+1)); done; echo burnt; sleep 30")
-	out, err := child.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := child.Start(); err != nil {
-		t.Fatal(err)
-	}
+	child := startBurner(t, 400000)
 	defer func() { child.Process.Kill(); child.Wait() }()
-	buf := make([]byte, 16)
-	if n, _ := out.Read(buf); !strings.Contains(string(buf[:n]), "burnt") {
-		t.Fatalf("child said %q", buf[:n])
-	}
 	childCPU := procCPU(t, child.Process.Pid)
 	if childCPU < 50*time.Millisecond {
 		t.Skipf("the child burnt only %s", childCPU)
@@ -38,6 +27,27 @@ func TestTreeCPUCountsLivingChildren(t *testing.T) {
 	if got := Tree() - before; got < childCPU {
 		t.Fatalf("Tree grew by %s while a living child used %s", got, childCPU)
 	}
+}
+
+// startBurner starts a shell that counts to loops, says "burnt" and sleeps,
+// and returns once it has said so.
+func startBurner(t *testing.T, loops int) *exec.Cmd {
+	t.Helper()
+	child := exec.Command("sh", "-c", "i=0; while [ $i -lt "+strconv.Itoa(loops)+" ]; do i=$((i+1)); done; echo burnt; sleep 30")
+	out, err := child.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := child.Start(); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 16)
+	if n, _ := out.Read(buf); !strings.Contains(string(buf[:n]), "burnt") {
+		child.Process.Kill()
+		child.Wait()
+		t.Fatalf("child said %q", buf[:n])
+	}
+	return child
 }
 
 // procCPU reads one process's utime + stime.
@@ -62,7 +72,6 @@ func TestParseProcStatNameWithSpacesAndParens(t *testing.T) {
 	}
 }
 
-
 // A child that is waited for moves its CPU from /proc to RUSAGE_CHILDREN.
 // Tree reads both, so a wait that falls between the two reads must not
 // make the tree's CPU drop (a unit charged a negative share) or jump.
@@ -71,16 +80,7 @@ func TestTreeStaysMonotoneAcrossAWait(t *testing.T) {
 		t.Skip("reads /proc")
 	}
 	for round := range 8 {
-		child := exec.Command("sh", "-c", "i=0; while [ $i -lt 100000 ]; do i=$((i+1)); done; echo burnt; sleep 30")
-		out, err := child.StdoutPipe()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := child.Start(); err != nil {
-			t.Fatal(err)
-		}
-		buf := make([]byte, 16)
-		out.Read(buf)
+		child := startBurner(t, 100000)
 		waited := make(chan struct{})
 		go func() {
 			time.Sleep(time.Duration(round) * time.Millisecond)
