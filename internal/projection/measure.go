@@ -68,11 +68,14 @@ func Read(ctx context.Context, db *sql.DB) (*Measured, error) {
 }
 
 func (m *Measured) readUnits(ctx context.Context, db *sql.DB) error {
+	// A warehouse from before solc_youth was recorded has no such column in
+	// its views, or NULL in it where views are built on today's schemas:
+	// no youth, so no warm-up term.
 	youth := "0"
 	if has, err := hasColumn(ctx, db, "units", "solc_youth"); err != nil {
 		return err
-	} else if has { // a warehouse from before it was recorded: no warm-up term
-		youth = "solc_youth"
+	} else if has {
+		youth = "coalesce(solc_youth, 0)"
 	}
 	return query(ctx, db, `SELECT stage, unit, contract_id, model, cpu_ms / 1000.0, solc_starts, `+youth+`, jobs FROM units
 		WHERE stage <> 'report' AND (cpu_ms > 0 OR wall_ms > 0) ORDER BY stage, unit`, func(r *sql.Rows) error {

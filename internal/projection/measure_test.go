@@ -173,3 +173,33 @@ func TestLikeRunScalesTheMeasuredRun(t *testing.T) {
 		t.Errorf("every sample compiled, yet no assumption says how a failing one is priced: %q", p.Assumptions)
 	}
 }
+
+// A warehouse from before units.solc_youth was recorded still projects:
+// its units read with no youth, so no fit takes a warm-up term.
+func TestUnitsWithoutYouthRead(t *testing.T) {
+	type oldUnit struct { // schemas.UnitRow before solc_youth
+		Stage      string  `parquet:"stage"`
+		Unit       string  `parquet:"unit"`
+		ContractID string  `parquet:"contract_id"`
+		Model      string  `parquet:"model"`
+		Version    string  `parquet:"version"`
+		WallMS     int64   `parquet:"wall_ms"`
+		CPUMS      int64   `parquet:"cpu_ms"`
+		SolcStarts float64 `parquet:"solc_starts"`
+		Jobs       int64   `parquet:"jobs"`
+	}
+	w := warehouse.New(t.TempDir())
+	if err := warehouse.Write(w.Path(schemas.Units.Name(), nil, "t"), []oldUnit{
+		{Stage: "verify", Unit: "c", ContractID: "c", CPUMS: 1500, WallMS: 1500, SolcStarts: 1, Jobs: 1},
+		{Stage: "verify", Unit: "d", ContractID: "d", CPUMS: 500, WallMS: 500, Jobs: 1},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	writeRows(t, w, schemas.Contracts, "c", schemas.Contract{ContractID: "c", NNontrivialFunctions: 4, Kept: true, CompilerRequested: "v0.8.20"})
+	writeRows(t, w, schemas.Contracts, "d", schemas.Contract{ContractID: "d", NNontrivialFunctions: 9, CompilerRequested: "v0.8.20"})
+	m := readMeasured(t, w)
+	v := m.points[kindVerify]
+	if len(v) != 2 || v[0].youth != 0 || v[1].youth != 0 || v[0].y+v[1].y != 2 {
+		t.Errorf("verify points %+v: want two, CPU 1.5 and 0.5 s, no youth", v)
+	}
+}
