@@ -25,7 +25,10 @@ type Measured struct {
 	functions map[string]float64  // contract -> non-trivial functions (chain count)
 	points    map[string][]point  // kind -> (size, CPU s) per unit
 	owners    map[string][]string // kind -> the contract of each point (the bootstrap resamples contracts)
-	Run       RunShape
+	// perCompile says some compile unit's points are one compile each (its
+	// samples record their workers' age), not one per unit and outcome.
+	perCompile bool
+	Run        RunShape
 }
 
 // RunShape is the measured run's composition.
@@ -161,30 +164,45 @@ func (m *Measured) addStageUnits() {
 // addCompiles prices a compile that succeeds apart from one that fails: a
 // sample that does not compile stops solc before code generation, at a
 // fraction of the cost. Samples no compiler ran on (a failed generation)
-// are left out. A compile unit (contract and model) compiles its
-// samples one after another, each raw and, when repaired, once more; its
-// CPU (and worker starts, and their youth) is split over those compiles in proportion to
-// their wall time (samples.compile_ms, recompile_ms; +1 ms each, so a
-// warehouse from before they were recorded splits evenly), and each
-// outcome's share, per compile, is one point of that unit.
+// are left out. A compile unit (contract and model) compiles its samples
+// one after another, each raw and, when repaired, once more; its CPU is
+// split over those compiles in proportion to their wall time
+// (samples.compile_ms, recompile_ms; +1 ms each, so a warehouse from before
+// they were recorded splits evenly). Where the samples record their
+// workers' age (compile_solc_starts, compile_solc_youth, ...), each compile
+// is a point with its own starts and youth, as a verify unit is, so the
+// fits price a warm compile and the warm-up apart; a warehouse from before
+// them gets a point per unit and outcome, the mean of its compiles, with
+// the unit's starts split like its CPU and no youth.
 func (m *Measured) addCompiles(ctx context.Context, db *sql.DB) error {
+	hasAges, err := hasColumn(ctx, db, "samples", "compile_solc_youth")
+	if err != nil {
+		return err
+	}
+	// Parts from before the ages were recorded read NULL in today's views.
+	ages := "false, 0, 0, 0, 0"
+	if hasAges {
+		ages = `compile_solc_starts IS NOT NULL, coalesce(compile_solc_starts, 0), coalesce(compile_solc_youth, 0),
+			coalesce(recompile_solc_starts, 0), coalesce(recompile_solc_youth, 0)`
+	}
 	byUnit := map[string]*compileShare{}
-	err := query(ctx, db, `SELECT contract_id || '/' || model, compiled_raw, coalesce(compile_ms, 0),
-		compiled_repaired, coalesce(recompile_ms, 0) FROM samples WHERE compiler_used <> '' ORDER BY ALL`, func(r *sql.Rows) error {
+	err = query(ctx, db, `SELECT contract_id || '/' || model, compiled_raw, coalesce(compile_ms, 0),
+		compiled_repaired, coalesce(recompile_ms, 0), `+ages+` FROM samples WHERE compiler_used <> '' ORDER BY ALL`, func(r *sql.Rows) error {
 		var unit string
-		var rawOK, repairedOK bool
-		var rawMS, reMS float64
-		if err := r.Scan(&unit, &rawOK, &rawMS, &repairedOK, &reMS); err != nil {
+		var aged bool
+		var raw, re compileRun
+		if err := r.Scan(&unit, &raw.ok, &raw.ms, &re.ok, &re.ms, &aged, &raw.starts, &raw.youth, &re.starts, &re.youth); err != nil {
 			return err
 		}
 		s := byUnit[unit]
 		if s == nil {
-			s = &compileShare{}
+			s = &compileShare{aged: true}
 			byUnit[unit] = s
 		}
-		s.add(rawOK, rawMS)
-		if reMS > 0 { // the repaired sample was compiled
-			s.add(repairedOK, reMS)
+		s.aged = s.aged && aged
+		s.add(raw)
+		if re.ms > 0 { // the repaired sample was compiled
+			s.add(re)
 		}
 		return nil
 	})
@@ -192,35 +210,64 @@ func (m *Measured) addCompiles(ctx context.Context, db *sql.DB) error {
 		return err
 	}
 	for _, u := range m.Units {
-		s := byUnit[u.ID]
-		if u.Stage != "compile" || s == nil {
-			continue
-		}
-		x, total := m.functions[u.Contract], s.ok+s.fail
-		share := func(part, n float64) point {
-			f := part / total / n
-			return point{x, u.CPU * f, u.Starts * f, u.Youth * f}
-		}
-		if s.nOK > 0 {
-			m.addPoint(kindCompile, u.Contract, share(s.ok, s.nOK))
-		}
-		if s.nFail > 0 {
-			m.addPoint(kindCompileFail, u.Contract, share(s.fail, s.nFail))
+		if s := byUnit[u.ID]; u.Stage == "compile" && s != nil {
+			m.addCompileUnit(u, s)
+			m.perCompile = m.perCompile || s.aged
 		}
 	}
 	return nil
 }
 
-// compileShare is one compile unit's compiles: wall ms (+1 each) and count
-// of those that succeeded and of those that failed.
-type compileShare struct{ ok, fail, nOK, nFail float64 }
-
-func (s *compileShare) add(ok bool, ms float64) {
-	if ok {
-		s.ok, s.nOK = s.ok+ms+1, s.nOK+1
-	} else {
-		s.fail, s.nFail = s.fail+ms+1, s.nFail+1
+// addCompileUnit adds one compile unit's points: one per compile, or with
+// unaged samples one per outcome.
+func (m *Measured) addCompileUnit(u Unit, s *compileShare) {
+	x, total := m.functions[u.Contract], s.ok+s.fail
+	kind := func(ok bool) string {
+		if ok {
+			return kindCompile
+		}
+		return kindCompileFail
 	}
+	if s.aged {
+		for _, c := range s.runs {
+			m.addPoint(kind(c.ok), u.Contract, point{x, u.CPU * (c.ms + 1) / total, c.starts, c.youth})
+		}
+		return
+	}
+	share := func(part, n float64) point {
+		f := part / total / n
+		return point{x, u.CPU * f, u.Starts * f, 0}
+	}
+	if s.nOK > 0 {
+		m.addPoint(kindCompile, u.Contract, share(s.ok, s.nOK))
+	}
+	if s.nFail > 0 {
+		m.addPoint(kindCompileFail, u.Contract, share(s.fail, s.nFail))
+	}
+}
+
+// compileRun is one compile of a sample: its outcome, wall ms, and the
+// workers' starts and youth it recorded.
+type compileRun struct {
+	ok                bool
+	ms, starts, youth float64
+}
+
+// compileShare is one compile unit's compiles: wall ms (+1 each) and count
+// of those that succeeded and of those that failed, and each compile.
+type compileShare struct {
+	ok, fail, nOK, nFail float64
+	runs                 []compileRun
+	aged                 bool // every sample recorded its workers' age
+}
+
+func (s *compileShare) add(c compileRun) {
+	if c.ok {
+		s.ok, s.nOK = s.ok+c.ms+1, s.nOK+1
+	} else {
+		s.fail, s.nFail = s.fail+c.ms+1, s.nFail+1
+	}
+	s.runs = append(s.runs, c)
 }
 
 // addReplays adds O2's and O3's points: each contract's replay CPU (the

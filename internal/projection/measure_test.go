@@ -111,22 +111,80 @@ func TestReadTurnsUnitsIntoPoints(t *testing.T) {
 	}
 }
 
-// A compile unit's CPU is split over its compiles by their wall time: a
-// failing compile (sample 1 as generated, and its repair) is priced apart
-// from one that succeeds (sample 0, and sample 2's repair); a sample no
-// compiler ran on (a failed generation) has no share.
-func TestFailingCompilesArePricedApart(t *testing.T) {
+// oldSample is schemas.Sample before the samples recorded their workers'
+// age (compile_solc_starts and the rest), the columns the projection reads.
+type oldSample struct {
+	ContractID       string `parquet:"contract_id"`
+	Model            string `parquet:"model"`
+	Sample           int64  `parquet:"sample"`
+	CompiledRaw      bool   `parquet:"compiled_raw"`
+	RepairAttempted  bool   `parquet:"repair_attempted"`
+	CompiledRepaired bool   `parquet:"compiled_repaired"`
+	Error            string `parquet:"error"`
+	CompilerUsed     string `parquet:"compiler_used"`
+	CompileMS        int64  `parquet:"compile_ms"`
+	RecompileMS      int64  `parquet:"recompile_ms"`
+}
+
+// compileUnitOf writes one compile unit (1 CPU-s, one worker start) and its
+// samples: sample 0 compiles raw, sample 1 fails raw and after its repair,
+// sample 2 fails raw and compiles repaired, sample 3 was never generated.
+// Each sample's workers' age is recorded unless old.
+func compileUnitOf(t *testing.T, old bool) *warehouse.Warehouse {
 	w := warehouse.New(t.TempDir())
 	writeRows(t, w, schemas.Units, "", schemas.UnitRow{Stage: "compile", Unit: "c/m", ContractID: "c", Model: "m", CPUMS: 1000, WallMS: 1000, Jobs: 1, SolcStarts: 1, SolcYouth: 2})
 	writeRows(t, w, schemas.Contracts, "c", schemas.Contract{ContractID: "c", NNontrivialFunctions: 4, Kept: true, CompilerRequested: "v0.8.20"})
-	writeRows(t, w, schemas.Samples, "c",
-		schemas.Sample{ContractID: "c", Model: "m", Sample: 0, CompiledRaw: true, CompiledRepaired: true, CompilerUsed: "0.8.20", CompileMS: 599},
-		schemas.Sample{ContractID: "c", Model: "m", Sample: 1, RepairAttempted: true, CompilerUsed: "0.8.20", CompileMS: 99, RecompileMS: 99},
-		schemas.Sample{ContractID: "c", Model: "m", Sample: 2, RepairAttempted: true, CompiledRepaired: true, CompilerUsed: "0.8.20", CompileMS: 99, RecompileMS: 599},
-		schemas.Sample{ContractID: "c", Model: "m", Sample: 3, Error: "nothing was generated"})
-	m := readMeasured(t, w)
+	rows := []schemas.Sample{
+		{ContractID: "c", Model: "m", Sample: 0, CompiledRaw: true, CompiledRepaired: true, CompilerUsed: "0.8.20", CompileMS: 599, CompileSolcStarts: 1},
+		{ContractID: "c", Model: "m", Sample: 1, RepairAttempted: true, CompilerUsed: "0.8.20", CompileMS: 99, RecompileMS: 99,
+			CompileSolcYouth: 1, RecompileSolcYouth: 0.5},
+		{ContractID: "c", Model: "m", Sample: 2, RepairAttempted: true, CompiledRepaired: true, CompilerUsed: "0.8.20", CompileMS: 99, RecompileMS: 599,
+			CompileSolcYouth: 1.0 / 3, RecompileSolcYouth: 0.25},
+		{ContractID: "c", Model: "m", Sample: 3, Error: "nothing was generated"}}
+	if !old {
+		writeRows(t, w, schemas.Samples, "c", rows...)
+		return w
+	}
+	var olds []oldSample
+	for _, r := range rows {
+		olds = append(olds, oldSample{r.ContractID, r.Model, r.Sample, r.CompiledRaw, r.RepairAttempted, r.CompiledRepaired, r.Error, r.CompilerUsed, r.CompileMS, r.RecompileMS})
+	}
+	if err := warehouse.Write(w.Path(schemas.Samples.Name(), warehouse.ByContract("c"), "t"), olds); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// Where the samples record their workers' age, each compile is a point:
+// its share of the unit's CPU by wall time, and its own starts and youth.
+func TestEachCompileIsAPoint(t *testing.T) {
+	m := readMeasured(t, compileUnitOf(t, false))
 	ok, fail := m.points[kindCompile], m.points[kindCompileFail]
-	if len(ok) != 1 || len(fail) != 1 {
+	// Weights (ms + 1): succeeding 600 + 600, failing 100 x 3; 1,500 in all.
+	wantOK := []point{{4, 0.4, 0, 0.25}, {4, 0.4, 1, 0}} // in the query's order: sample 2's repair, sample 0
+	wantFail := []point{{4, 0.1 / 1.5, 0, 1}, {4, 0.1 / 1.5, 0, 0.5}, {4, 0.1 / 1.5, 0, 1.0 / 3}}
+	same := func(a, b []point) bool {
+		return slices.EqualFunc(a, b, func(p, q point) bool {
+			return p.x == q.x && math.Abs(p.y-q.y) < 1e-9 && p.starts == q.starts && math.Abs(p.youth-q.youth) < 1e-9
+		})
+	}
+	if !same(ok, wantOK) || !same(fail, wantFail) {
+		t.Errorf("points: compiling %+v, failing %+v; want %+v and %+v", ok, fail, wantOK, wantFail)
+	}
+	if !m.perCompile || m.unitCounts()[kindCompile] != 1 || m.unitCounts()[kindCompileFail] != 1 {
+		t.Errorf("per compile %v, units %v: the floor counts the one contract", m.perCompile, m.unitCounts())
+	}
+}
+
+// A compile unit's CPU is split over its compiles by their wall time: a
+// failing compile (sample 1 as generated, and its repair) is priced apart
+// from one that succeeds (sample 0, and sample 2's repair); a sample no
+// compiler ran on (a failed generation) has no share. Samples from before
+// their workers' age was recorded give one point per unit and outcome.
+func TestFailingCompilesArePricedApart(t *testing.T) {
+	m := readMeasured(t, compileUnitOf(t, true))
+	ok, fail := m.points[kindCompile], m.points[kindCompileFail]
+	if len(ok) != 1 || len(fail) != 1 || m.perCompile {
 		t.Fatalf("points: compiling %+v, failing %+v: want one each for the unit", ok, fail)
 	}
 	// Weights (ms + 1): succeeding 600 + 600, failing 100 x 3; 1,500 in all.
@@ -136,12 +194,12 @@ func TestFailingCompilesArePricedApart(t *testing.T) {
 	if math.Abs(ok[0].starts-0.8/2) > 1e-9 || math.Abs(fail[0].starts-0.2/3) > 1e-9 {
 		t.Errorf("the unit's worker start is split likewise: %v + %v", ok[0].starts, fail[0].starts)
 	}
-	if math.Abs(ok[0].youth-2*0.8/2) > 1e-9 || math.Abs(fail[0].youth-2*0.2/3) > 1e-9 {
-		t.Errorf("and its workers' youth: %v + %v", ok[0].youth, fail[0].youth)
+	if ok[0].youth != 0 || fail[0].youth != 0 {
+		t.Errorf("youth %v + %v: a point averaging a unit's compiles has none", ok[0].youth, fail[0].youth)
 	}
 	// The paper's scale: half the samples fail raw, most repairs fail again;
 	// each is priced as what it is, not as a full compile.
-	e := estimate(m.points, Paper)
+	e := estimate(m.points, Paper, nil)
 	failing := Paper.Samples() - Paper.CompilingRaw() + Paper.Repairs() - (Paper.Compiling() - Paper.CompilingRaw())
 	want := (fail[0].y*failing + ok[0].y*Paper.Compiling()) / 3600
 	if got := e.hours["compile"] + e.hours["repair"]; math.Abs(got-want) > 0.01 {

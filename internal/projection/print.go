@@ -63,9 +63,9 @@ func (p *Projection) PrintTable(w io.Writer) {
 		fmt.Fprintf(w, "too few units behind %s: the projection means little there; measure a larger run\n", strings.Join(p.TooFew, ", "))
 	}
 	if warmth := p.Warmth(); len(warmth) > 0 {
-		how := "a fit with a warm-up term prices units on a long-warm worker (its youth term, units.solc_youth) and the warm-up per start; one without prices every unit at the measured warmth"
+		how := "a fit with a warm-up term prices compiles on a long-warm worker (its youth term: units.solc_youth, samples.compile_solc_youth) and the warm-up per start; one without prices every compile at the measured warmth"
 		if !p.youthFitted() {
-			how = "no fit has a warm-up term (too few warm units with youth, none that raises the cost, or a warehouse from before units.solc_youth), so where a worker serves more units a stage is priced high"
+			how = "no fit has a warm-up term (too few warm compiles with youth, none that raises the cost, or a warehouse from before the youth was recorded), so where a worker serves more compiles a stage is priced high"
 		}
 		fmt.Fprintf(w, "solc workers: %s; a worker's first compiles cost more than its later ones (BenchmarkWorkerWarmup, stages/verify): %s\n", strings.Join(warmth, "; "), how)
 	}

@@ -6,6 +6,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 )
 
 // Goals of the paper's evaluation, LLM generation apart (issue 38): the
@@ -82,6 +83,12 @@ type StageCost struct {
 	// (BenchmarkWorkerWarmup, stages/verify): the fit's youth term
 	// (Fit.Youth) prices that apart, per start (WarmupCPU).
 	MeasuredStarts float64 `json:"measured_worker_starts,omitempty"`
+	// MeasuredPerStart is how many compiles a measured worker start served
+	// (a compile stage's worker: of either outcome), against the
+	// evaluation's (its units over WorkerStarts, the compile stage's all
+	// outcomes and repairs together).
+	MeasuredPerStart float64 `json:"measured_units_per_start,omitempty"`
+	ServedPerStart   float64 `json:"units_per_start,omitempty"`
 	// WarmupCPU is what a worker's warm-up costs beyond its units' cost on
 	// a long-warm worker (PerUnit), over the units it serves in the
 	// evaluation: Fit.Youth x (1 + 1/2 + ... + 1/(units per start - 1)),
@@ -244,13 +251,20 @@ const (
 	kindVuln        = "vuln"
 )
 
-// pointPerUnit are the compiling kinds whose measured point is one unit:
-// their fits may take the workers' youth (warmFit).
-var pointPerUnit = []string{kindVerify, kindSkeleton}
+// youthKinds are the compiling kinds whose measured point is one compile:
+// their fits may take the workers' youth (warmFit). A verify or skeleton
+// unit is one compile; a compile unit's point is one sample's compile where
+// the samples record their workers' age (an older warehouse's compile
+// points average a unit's samples and carry no youth).
+var youthKinds = []string{kindVerify, kindSkeleton, kindCompile, kindCompileFail, kindRepair, kindRepairFail}
 
 // startsOnCompile are the kinds that share the compile stage's workers,
 // whose starts are charged once, on kindCompile.
 var startsOnCompile = []string{kindCompileFail, kindRepair, kindRepairFail}
+
+// compileStage are the kinds one compile stage's workers serve, one after
+// another: a worker's warm-up is shared among them.
+var compileStage = append([]string{kindCompile}, startsOnCompile...)
 
 // warmFit fits the units that started no solc worker (when at least two
 // did not), and prices a worker start: what the units that started one
@@ -308,7 +322,7 @@ func lessStarts(ps []point, price float64) []point {
 // stage whose warm units can price it.
 func startPrice(points map[string][]point) float64 {
 	for _, kind := range []string{kindVerify, kindSkeleton, kindCompile} {
-		if _, price := warmFit(points[kind], 0, slices.Contains(pointPerUnit, kind)); price > 0 {
+		if _, price := warmFit(points[kind], 0, slices.Contains(youthKinds, kind)); price > 0 {
 			return price
 		}
 	}
@@ -331,7 +345,7 @@ func Project(m *Measured, p Scale, opt Options) *Projection {
 	for stage, sec := range opt.StageCPU {
 		pr.MeasuredCPUSeconds[stage] = round2(sec)
 	}
-	e := estimate(m.points, p)
+	e := estimate(m.points, p, m.unitCounts())
 	pr.Stages, pr.CPUHours, pr.BesideCPUHours, pr.TotalCPUHours = e.rows, roundAll(e.hours), roundAll(e.beside), round4(e.total)
 	pr.Assumptions = append(pr.Assumptions, e.notes...)
 	pr.setIntervals(m, p, opt)
@@ -380,7 +394,7 @@ func (pr *Projection) setIntervals(m *Measured, p Scale, opt Options) {
 	stages := map[string][]float64{}
 	var totals []float64
 	for range b {
-		e := estimate(m.resample(rng), p)
+		e := estimate(m.resample(rng), p, nil)
 		for stage, h := range e.hours {
 			stages[stage] = append(stages[stage], h)
 		}
@@ -456,8 +470,10 @@ type estimation struct {
 	notes         []string
 }
 
-// estimate scales unit costs (points per kind, left unchanged) to p.
-func estimate(measured map[string][]point, p Scale) estimation {
+// estimate scales unit costs (points per kind, left unchanged) to p; units
+// are how many units each kind's points came from, where that is not one
+// each (compile's points are its samples' compiles; nil: one each).
+func estimate(measured map[string][]point, p Scale, unitsOf map[string]int) estimation {
 	points := make(map[string][]point, len(measured)+1)
 	for k, ps := range measured {
 		points[k] = ps
@@ -472,25 +488,47 @@ func estimate(measured map[string][]point, p Scale) estimation {
 		points[kindO1Neq] = points[kindO1Eq]
 		e.notes = append(e.notes, "o1: no non-equivalent pair was measured; those pairs are costed as equivalent ones (a full campaign)")
 	}
+	counted := func(kind string, ps []point) int {
+		if n, ok := unitsOf[kind]; ok {
+			return n
+		}
+		return len(ps)
+	}
 	shared := startPrice(points)
+	// A compile stage's worker serves its samples' compiles and repairs,
+	// whatever their outcome: its warm-up is shared among them by count.
+	compiles := p.Samples() + p.Repairs()
 	row := func(kind, stage, unit, size string, units float64, mix []SizeShare, x *float64, beside bool) {
 		ps := points[kind]
-		f, perStart := warmFit(ps, shared, slices.Contains(pointPerUnit, kind))
+		f, perStart := warmFit(ps, shared, slices.Contains(youthKinds, kind))
 		per := 0.0
 		if x != nil {
 			per = max(f.At(*x), 0)
 		} else {
 			per = atMix(f, mix)
 		}
-		c := StageCost{Stage: stage, Unit: unit, Size: size, Measured: len(ps), MeanCPU: round4(meanY(ps)), Fit: roundFit(f),
+		c := StageCost{Stage: stage, Unit: unit, Size: size, Measured: counted(kind, ps), MeanCPU: round4(meanY(ps)), Fit: roundFit(f),
 			PerUnit: round4(per), Units: math.Round(units), Beside: beside}
-		if (perStart > 0 || f.Youth > 0) && !slices.Contains(startsOnCompile, kind) {
-			c.StartCPU = round4(perStart)
-			c.WorkerStarts = min(units, p.WorkerStarts())
-			if slices.Contains(pointPerUnit, kind) {
-				c.MeasuredStarts = round4(sumStarts(ps))
+		onCompile := slices.Contains(startsOnCompile, kind)
+		if perStart > 0 && !onCompile || f.Youth > 0 {
+			served := units // the units a worker of this kind serves
+			if slices.Contains(compileStage, kind) {
+				served = compiles
 			}
-			c.WarmupCPU = round4(f.Youth * harmonic(max(units/c.WorkerStarts-1, 0)))
+			c.WorkerStarts = min(served, p.WorkerStarts())
+			c.ServedPerStart = round4(served / c.WorkerStarts)
+			if !onCompile {
+				c.StartCPU = round4(perStart)
+			}
+			// A compile point is one compile only where the samples record
+			// their workers' age (unitsOf then counts its contracts).
+			if slices.Contains(youthKinds, kind) && len(ps) > 0 && (unitsOf != nil || !slices.Contains(compileStage, kind)) {
+				c.MeasuredStarts = round4(sumStarts(ps))
+				c.MeasuredPerStart = round4(perStartMeasured(points, kind))
+			}
+			if served > 0 {
+				c.WarmupCPU = round4(f.Youth * units / served * harmonic(max(served/c.WorkerStarts-1, 0)))
+			}
 		}
 		hours := (per*units + (c.StartCPU+c.WarmupCPU)*c.WorkerStarts) / 3600
 		c.CPUHours = round4(hours)
@@ -560,8 +598,40 @@ func projectionAssumptions(p Scale) []string {
 		"o1 pair costs split each unit's CPU over its pairs in proportion to their wall time; pairs that ran no campaign (undeployed, same_code) are left out, so every equivalent pair is costed as a full campaign; vuln runs at its default budget, beside the total (our extension)",
 		"CPU is user + system time of the process and its children (the Node solc workers) around each unit, as the units dataset records it (each unit's share when units ran side by side): on a machine whose cores are shared (SMT, busy neighbours) a unit's CPU grows with the load; the interval resamples the measured contracts, each with all its units (bootstrap, seeded), and says nothing of a machine unlike the measuring one",
 		fmt.Sprintf("solc worker starts are priced apart (their CPU beyond a warm unit's, measured on the units that started one): the runner keeps each job on one compiler while its units last, so a compiling stage starts about one worker per compiler version and job, here %d versions + %d jobs", p.Compilers, p.Jobs),
-		"a worker's warm-up is priced per start too: the warm units' fit has a term in their workers' youth (units.solc_youth, the sum of 1/n over compiles on a worker that had served n before), a unit is priced on a long-warm worker (youth 0), and each start adds the term's coefficient x (1 + 1/2 + ... + 1/(units per start - 1)) at the evaluation's units per start; only verify's and skeleton's points are one compile each, and only where at least 10 warm units have youth (a compile unit's point averages a contract's samples, and its youth moves with its share of a start); the 1/n shape is an assumption (BenchmarkWorkerWarmup, stages/verify, checks it), and where the youth term does not raise the cost it is left out",
+		"a worker's warm-up is priced per start too: the warm units' fit has a term in their workers' youth (units.solc_youth, the sum of 1/n over compiles on a worker that had served n before), a unit is priced on a long-warm worker (youth 0), and each start adds the term's coefficient x (1 + 1/2 + ... + 1/(units per start - 1)) at the evaluation's units per start; verify's and skeleton's points are one compile each, compile's and repair's one sample's compile each (samples.compile_solc_youth, recompile_solc_youth; the unit's CPU split over its compiles by their wall time, the original's reference compile spread with it), all only where at least 10 warm points have youth; a compile kind's warm-up per start is its coefficient's harmonic sum at the evaluation's compiles per start, shared by the kinds in proportion to their compiles; the 1/n shape is an assumption (BenchmarkWorkerWarmup, stages/verify, checks it), and where the youth term does not raise the cost it is left out",
 	}
+}
+
+// unitCounts is, for the kinds whose points are not one unit each (compile's,
+// one per sample's compile), the contracts they came from: the unit floor
+// counts contracts.
+func (m *Measured) unitCounts() map[string]int {
+	if !m.perCompile {
+		return nil
+	}
+	out := map[string]int{}
+	for _, kind := range []string{kindCompile, kindCompileFail} {
+		seen := map[string]bool{}
+		for _, c := range m.owners[kind] {
+			seen[c] = true
+		}
+		out[kind] = len(seen)
+	}
+	out[kindRepair], out[kindRepairFail] = out[kindCompile], out[kindCompileFail]
+	return out
+}
+
+// perStartMeasured is how many compiles a measured worker start served: a
+// compile stage's worker serves compiles of either outcome.
+func perStartMeasured(points map[string][]point, kind string) float64 {
+	ps := points[kind]
+	if slices.Contains(compileStage, kind) {
+		ps = append(slices.Clone(points[kindCompile]), points[kindCompileFail]...)
+	}
+	if starts := sumStarts(ps); starts > 0 {
+		return float64(len(ps)) / starts
+	}
+	return 0
 }
 
 func sumStarts(ps []point) float64 {
@@ -572,25 +642,51 @@ func sumStarts(ps []point) float64 {
 	return s
 }
 
-// Warmth compares, for each stage that starts solc workers, the units a
+// Warmth compares, for each stage that starts solc workers, the compiles a
 // start served in the measured run with those it serves in the evaluation,
 // and says what the warm-up costs: a worker's first compiles cost more than
 // its later ones (V8 is still compiling the compiler's hot code), so the
-// fit prices units on a long-warm worker and the warm-up apart, per start.
+// fit prices compiles on a long-warm worker and the warm-up apart, per
+// start. A compile stage's worker serves the compile and repair rows
+// together: one line for them, its warm-up the rows' sum.
 func (pr *Projection) Warmth() []string {
 	var out []string
-	for _, c := range pr.Stages {
-		if c.MeasuredStarts <= 0 || c.WorkerStarts <= 0 {
+	for i, c := range pr.Stages {
+		if c.MeasuredStarts <= 0 || c.WorkerStarts <= 0 || slices.ContainsFunc(pr.Stages[:i], func(d StageCost) bool {
+			return sameWorkers(d.Stage, c.Stage) && d.MeasuredStarts > 0 && d.WorkerStarts > 0
+		}) {
 			continue
 		}
-		warmup := "no warm-up term"
-		if c.Fit.Youth > 0 {
-			warmup = fmt.Sprintf("warm-up %.3f CPU-s at a worker's second unit, %.2f per start", c.Fit.Youth, c.WarmupCPU)
+		var youth []string
+		warmup := 0.0
+		for _, d := range pr.Stages {
+			if sameWorkers(d.Stage, c.Stage) {
+				warmup += d.WarmupCPU
+				if d.Fit.Youth > 0 && d.Stage == c.Stage {
+					youth = append(youth, fmt.Sprintf("%.3f", d.Fit.Youth))
+				}
+			}
 		}
-		out = append(out, fmt.Sprintf("%s %.1f units per worker start measured, %.1f in the evaluation (%s)",
-			c.Stage, float64(c.Measured)/c.MeasuredStarts, c.Units/c.WorkerStarts, warmup))
+		text := "no warm-up term"
+		if len(youth) > 0 {
+			text = fmt.Sprintf("warm-up %s CPU-s at a worker's second compile, %.2f per start", strings.Join(youth, " / "), warmup)
+		}
+		out = append(out, fmt.Sprintf("%s %.1f compiles per worker start measured, %.1f in the evaluation (%s)",
+			c.Stage, c.MeasuredPerStart, c.ServedPerStart, text))
 	}
 	return out
+}
+
+// sameWorkers says whether two stages' compiles run on the same workers:
+// a repair's recompile runs in the compile stage.
+func sameWorkers(a, b string) bool {
+	group := func(s string) string {
+		if s == "repair" {
+			return "compile"
+		}
+		return s
+	}
+	return group(a) == group(b)
 }
 
 func meanY(ps []point) float64 {

@@ -3,6 +3,7 @@ package projection
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -173,7 +174,7 @@ func TestWarmthComparesUnitsPerStart(t *testing.T) {
 	p := Project(m, Paper, Options{})
 	w := p.Warmth()
 	starts := Paper.WorkerStarts()
-	want := fmt.Sprintf("verify 2.0 units per worker start measured, %.1f in the evaluation (no warm-up term)", 8360/starts)
+	want := fmt.Sprintf("verify 2.0 compiles per worker start measured, %.1f in the evaluation (no warm-up term)", 8360/starts)
 	if len(w) != 1 || w[0] != want {
 		t.Errorf("warmth: %q, want [%q]", w, want)
 	}
@@ -201,7 +202,7 @@ func TestProjectPricesWarmupPerStart(t *testing.T) {
 	}
 	p := Project(&Measured{points: map[string][]point{kindVerify: ps}}, Paper, Options{})
 	c := p.Stages[1]
-	if w := p.Warmth(); len(w) != 1 || !strings.Contains(w[0], "warm-up 0.600 CPU-s at a worker's second unit") {
+	if w := p.Warmth(); len(w) != 1 || !strings.Contains(w[0], "warm-up 0.600 CPU-s at a worker's second compile") {
 		t.Errorf("warmth %q: want verify's warm-up", w)
 	}
 	if c.Stage != "verify" || math.Abs(c.Fit.Youth-0.6) > 1e-3 || math.Abs(c.Fit.Intercept-1) > 1e-3 || math.Abs(c.Fit.Slope-0.1) > 1e-3 {
@@ -235,5 +236,49 @@ func TestFitWarmLeavesOutAFallingYouth(t *testing.T) {
 	ps = thrice([]point{{1, 2.6, 0, 1}, {2, 2, 0, 0.5}, {3, 1.4, 0, 0.1}, {4, 2.08, 0, 1}}) // 2 - 0.2 x + 0.8 youth: size falls, youth alone
 	if f := fitWarm(ps); f.Slope != 0 || f.Youth <= 0 {
 		t.Errorf("fit %+v: want youth alone", f)
+	}
+}
+
+// A compile stage's worker serves compiles of either outcome and repairs,
+// one after another: each kind's fit takes its own youth term, and the
+// warm-up per start is shared among the kinds by their count, over all the
+// compiles a start serves; the start itself is charged once, on compile.
+func TestCompileWarmupSharedByItsCompiles(t *testing.T) {
+	var ok, fail []point
+	for n := 1.0; n <= 12; n++ {
+		x := float64(int(n)%4 + 2)
+		ok = append(ok, point{x, 0.2 + 0.01*x + 0.3/n, 0, 1 / n})
+		fail = append(fail, point{x, 0.02 + 0.05/n, 0, 1 / n})
+	}
+	ok = append(ok, point{3, 0.23 + 2, 1, 0}) // a start costs 2 s
+	// Samples that record their workers' age: one contract's compiles.
+	owned := func(ps []point) []string { return slices.Repeat([]string{"c"}, len(ps)) }
+	m := &Measured{points: map[string][]point{kindCompile: ok, kindCompileFail: fail}, perCompile: true,
+		owners: map[string][]string{kindCompile: owned(ok), kindCompileFail: owned(fail)}}
+	p := Project(m, Paper, Options{})
+	rows := map[string]StageCost{}
+	for _, c := range p.Stages {
+		rows[c.Unit] = c
+	}
+	compiles := Paper.Samples() + Paper.Repairs()
+	starts := min(compiles, Paper.WorkerStarts())
+	h := harmonic(compiles/starts - 1)
+	for unit, want := range map[string]struct{ youth, start, units float64 }{
+		"sample compiling raw":                       {0.3, 2, Paper.CompilingRaw()},
+		"sample not compiling raw":                   {0.05, 0, Paper.Samples() - Paper.CompilingRaw()},
+		"repair that compiles (its recompile)":       {0.3, 0, Paper.Compiling() - Paper.CompilingRaw()},
+		"repair still not compiling (its recompile)": {0.05, 0, Paper.Repairs() - (Paper.Compiling() - Paper.CompilingRaw())},
+	} {
+		c := rows[unit]
+		warmup := want.youth * want.units / compiles * h
+		if math.Abs(c.Fit.Youth-want.youth) > 1e-3 || math.Abs(c.StartCPU-want.start) > 1e-3 || c.WorkerStarts != starts ||
+			math.Abs(c.WarmupCPU-warmup) > 1e-3 || math.Abs(c.ServedPerStart-compiles/starts) > 1e-3 {
+			t.Errorf("%s: youth %.3f, %v starts x (%.3f + %.3f warm-up), %v per start; want youth %.3f, %v x (%.3f + %.3f), %v",
+				unit, c.Fit.Youth, c.WorkerStarts, c.StartCPU, c.WarmupCPU, c.ServedPerStart, want.youth, starts, want.start, warmup, compiles/starts)
+		}
+	}
+	w := p.Warmth()
+	if len(w) != 1 || !strings.HasPrefix(w[0], "compile 25.0 compiles per worker start measured") || !strings.Contains(w[0], "warm-up 0.300 / 0.050 CPU-s") {
+		t.Errorf("warmth %q: want one line for the compile stage's workers", w)
 	}
 }

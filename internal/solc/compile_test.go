@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"math"
 	"math/big"
 	"strings"
 	"syscall"
@@ -518,5 +519,41 @@ func TestStartedCountsWorkers(t *testing.T) {
 	compile(t, m, Input{Compiler: "0.8.19", Sources: map[string]string{"c.sol": src08}})
 	if n, y := m.Started(), m.Youth(); n != 2 || y != 1.5 {
 		t.Errorf("another compiler: %d workers started, youth %g; want 2 and 1.5 (a new worker's first compile)", n, y)
+	}
+}
+
+// A Tally counts only the compiles run under its context: one sample's
+// compiles, while others run beside them.
+func TestTallyCountsItsOwnCompiles(t *testing.T) {
+	needNode(t)
+	m := NewManager(Options{MaxWorkers: 1})
+	defer m.Close()
+	in := Input{Compiler: "v0.4.24+commit.e67f0147", Sources: map[string]string{"c.sol": src04}}
+	var first, later Tally
+	if _, err := m.Compile(WithTally(context.Background(), &first), in); err != nil {
+		t.Fatal(err)
+	}
+	compile(t, m, in) // untallied: the worker's second compile
+	for range 2 {     // its third and fourth
+		if _, err := m.Compile(WithTally(context.Background(), &later), in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	bad := Input{Compiler: in.Compiler, Sources: map[string]string{"c.sol": "contract C { function f() { x = 1; } }"}}
+	var failing Tally
+	if _, err := m.Compile(WithTally(context.Background(), &failing), bad); err == nil {
+		t.Fatal("an undeclared identifier compiled")
+	}
+	if s, y := first.Figures(); s != 1 || y != 0 {
+		t.Errorf("the starting compile: %d starts, youth %g; want 1 and 0", s, y)
+	}
+	if s, y := later.Figures(); s != 0 || math.Abs(y-(1.0/2+1.0/3)) > 1e-12 {
+		t.Errorf("the third and fourth compiles: %d starts, youth %g; want 0 and 1/2 + 1/3", s, y)
+	}
+	if s, y := failing.Figures(); s != 0 || y != 0.25 {
+		t.Errorf("a failing fifth compile: %d starts, youth %g; want 0 and 1/4", s, y)
+	}
+	if y := m.Youth(); math.Abs(y-(1+1.0/2+1.0/3+1.0/4)) > 1e-12 {
+		t.Errorf("the manager's youth %g, want every compile's", y)
 	}
 }

@@ -41,14 +41,16 @@ func (m *Manager) Youth() float64 {
 	return m.youth
 }
 
-// served counts one compile on a worker that had served n compiles before.
-func (m *Manager) served(n int) {
+// served counts one compile on a worker that had served n compiles before,
+// in the manager's sum and in the context's Tally.
+func (m *Manager) served(ctx context.Context, n int) {
 	if n <= 0 {
 		return
 	}
 	m.youthMu.Lock()
 	m.youth += 1 / float64(n)
 	m.youthMu.Unlock()
+	tallyOf(ctx).add(0, 1/float64(n))
 }
 
 // NewManager returns a Manager; zero Options give the defaults.
@@ -160,6 +162,7 @@ func (m *Manager) run(ctx context.Context, rel Release, input []byte) ([]byte, s
 	}
 	start := func(ctx context.Context) (*worker, error) {
 		m.started.Add(1)
+		tallyOf(ctx).add(1, 0)
 		w, err := startWorker(ctx, spec)
 		if err != nil {
 			return nil, err
@@ -184,7 +187,7 @@ func (m *Manager) run(ctx context.Context, rel Release, input []byte) ([]byte, s
 	served := w.uses // the pool changes it only on release: ours until then
 	out, err := w.compile(ctx, input)
 	m.pool.release(w, err != nil)
-	m.served(served)
+	m.served(ctx, served)
 	return out, w.version, err
 }
 

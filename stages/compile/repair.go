@@ -51,11 +51,11 @@ func (s *Stage) repair(ctx context.Context, c *compiler, g schemas.Generation, f
 	if err := writeRepaired(c.env.Data, g, file, repaired, &row); err != nil {
 		return row, rc, err
 	}
-	res, ms, err := c.compileKeepingInterface(ctx, g.ContractID, repaired, ReasonRepairChangedInterface)
+	res, cost, err := c.compileKeepingInterface(ctx, g.ContractID, repaired, ReasonRepairChangedInterface)
 	if err != nil {
 		return row, rc, err
 	}
-	row.RecompileMS = ms
+	row.RecompileMS, row.RecompileSolcStarts, row.RecompileSolcYouth = cost.ms, cost.starts, cost.youth
 	res.fill(&row)
 	return row, rc, nil
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/regen"
+	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -26,11 +27,11 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 	if err != nil {
 		return row, nil, failure.New(failure.Sample, true, err)
 	}
-	res, ms, err := c.compileKeepingInterface(ctx, g.ContractID, files, ReasonChangedInterface)
+	res, cost, err := c.compileKeepingInterface(ctx, g.ContractID, files, ReasonChangedInterface)
 	if err != nil {
 		return row, nil, err
 	}
-	row.CompileMS = ms
+	row.CompileMS, row.CompileSolcStarts, row.CompileSolcYouth = cost.ms, cost.starts, cost.youth
 	res.fill(&row)
 	row.RawError = row.Error
 	row.CompiledRaw = res.OK
@@ -40,17 +41,35 @@ func (s *Stage) sample(ctx context.Context, c *compiler, g schemas.Generation) (
 	return s.repair(ctx, c, g, files, res, row)
 }
 
+// compileCost is what compiling one version of a sample took: wall
+// milliseconds, solc workers started and their youth (samples.compile_ms,
+// compile_solc_starts, compile_solc_youth; recompile_* for a repair).
+type compileCost struct {
+	ms, starts int64
+	youth      float64
+}
+
 // compileKeepingInterface compiles a sample's files and refuses one that
-// changed the interface (for reason); it also says how long that took in
-// wall milliseconds (samples.compile_ms, recompile_ms).
-func (c *compiler) compileKeepingInterface(ctx context.Context, contractID string, files map[string]string, reason string) (outcome, int64, error) {
-	start := time.Now()
-	res, err := c.compile(ctx, files)
+// changed the interface (for reason); it also says what that took. The
+// original's compile, which the interface check needs once per unit, is
+// left out of the sample's figures: the unit's CPU is split over its
+// samples' compiles by their wall time, and so spreads it over them.
+func (c *compiler) compileKeepingInterface(ctx context.Context, contractID string, files map[string]string, reason string) (outcome, compileCost, error) {
+	start, tally := time.Now(), &solc.Tally{}
+	res, err := c.compile(solc.WithTally(ctx, tally), files)
 	if err != nil {
-		return res, 0, err
+		return res, compileCost{}, err
 	}
+	took := time.Since(start)
+	if res.OK {
+		if _, err := c.reference(ctx, contractID); err != nil {
+			return res, compileCost{}, err
+		}
+	}
+	start = time.Now()
 	res, err = c.keepInterface(ctx, contractID, files, res, reason)
-	return res, time.Since(start).Milliseconds(), err
+	starts, youth := tally.Figures()
+	return res, compileCost{(took + time.Since(start)).Milliseconds(), int64(starts), youth}, err
 }
 
 // keepInterface records a compiled sample that changed the contract's
