@@ -200,9 +200,9 @@ func (m *Measured) addCompiles(ctx context.Context, db *sql.DB) error {
 			byUnit[unit] = s
 		}
 		s.aged = s.aged && aged
-		s.add(raw)
+		s.runs = append(s.runs, raw)
 		if re.ms > 0 { // the repaired sample was compiled
-			s.add(re)
+			s.runs = append(s.runs, re)
 		}
 		return nil
 	})
@@ -221,28 +221,24 @@ func (m *Measured) addCompiles(ctx context.Context, db *sql.DB) error {
 // addCompileUnit adds one compile unit's points: one per compile, or with
 // unaged samples one per outcome.
 func (m *Measured) addCompileUnit(u Unit, s *compileShare) {
-	x, total := m.functions[u.Contract], s.ok+s.fail
-	kind := func(ok bool) string {
-		if ok {
-			return kindCompile
-		}
-		return kindCompileFail
+	x, total := m.functions[u.Contract], 0.0
+	ms, n := map[bool]float64{}, map[bool]float64{}
+	for _, c := range s.runs {
+		total += c.ms + 1
+		ms[c.ok], n[c.ok] = ms[c.ok]+c.ms+1, n[c.ok]+1
 	}
+	kind := map[bool]string{true: kindCompile, false: kindCompileFail}
 	if s.aged {
 		for _, c := range s.runs {
-			m.addPoint(kind(c.ok), u.Contract, point{x, u.CPU * (c.ms + 1) / total, c.starts, c.youth})
+			m.addPoint(kind[c.ok], u.Contract, point{x, u.CPU * (c.ms + 1) / total, c.starts, c.youth})
 		}
 		return
 	}
-	share := func(part, n float64) point {
-		f := part / total / n
-		return point{x, u.CPU * f, u.Starts * f, 0}
-	}
-	if s.nOK > 0 {
-		m.addPoint(kindCompile, u.Contract, share(s.ok, s.nOK))
-	}
-	if s.nFail > 0 {
-		m.addPoint(kindCompileFail, u.Contract, share(s.fail, s.nFail))
+	for _, ok := range []bool{true, false} {
+		if n[ok] > 0 {
+			f := ms[ok] / total / n[ok]
+			m.addPoint(kind[ok], u.Contract, point{x, u.CPU * f, u.Starts * f, 0})
+		}
 	}
 }
 
@@ -253,21 +249,10 @@ type compileRun struct {
 	ms, starts, youth float64
 }
 
-// compileShare is one compile unit's compiles: wall ms (+1 each) and count
-// of those that succeeded and of those that failed, and each compile.
+// compileShare is one compile unit's compiles, in sample order.
 type compileShare struct {
-	ok, fail, nOK, nFail float64
-	runs                 []compileRun
-	aged                 bool // every sample recorded its workers' age
-}
-
-func (s *compileShare) add(c compileRun) {
-	if c.ok {
-		s.ok, s.nOK = s.ok+c.ms+1, s.nOK+1
-	} else {
-		s.fail, s.nFail = s.fail+c.ms+1, s.nFail+1
-	}
-	s.runs = append(s.runs, c)
+	runs []compileRun
+	aged bool // every sample recorded its workers' age
 }
 
 // addReplays adds O2's and O3's points: each contract's replay CPU (the

@@ -87,8 +87,8 @@ type StageCost struct {
 	// (a compile stage's worker: of either outcome), against the
 	// evaluation's (its units over WorkerStarts, the compile stage's all
 	// outcomes and repairs together).
-	MeasuredPerStart float64 `json:"measured_units_per_start,omitempty"`
-	ServedPerStart   float64 `json:"units_per_start,omitempty"`
+	MeasuredPerStart float64 `json:"measured_compiles_per_start,omitempty"`
+	ServedPerStart   float64 `json:"compiles_per_start,omitempty"`
 	// WarmupCPU is what a worker's warm-up costs beyond its units' cost on
 	// a long-warm worker (PerUnit), over the units it serves in the
 	// evaluation: Fit.Youth x (1 + 1/2 + ... + 1/(units per start - 1)),
@@ -651,20 +651,22 @@ func sumStarts(ps []point) float64 {
 // together: one line for them, its warm-up the rows' sum.
 func (pr *Projection) Warmth() []string {
 	var out []string
-	for i, c := range pr.Stages {
-		if c.MeasuredStarts <= 0 || c.WorkerStarts <= 0 || slices.ContainsFunc(pr.Stages[:i], func(d StageCost) bool {
-			return sameWorkers(d.Stage, c.Stage) && d.MeasuredStarts > 0 && d.WorkerStarts > 0
-		}) {
+	done := map[string]bool{}
+	for _, c := range pr.Stages {
+		group := workerGroup(c.Stage)
+		if c.MeasuredStarts <= 0 || c.WorkerStarts <= 0 || done[group] {
 			continue
 		}
+		done[group] = true
 		var youth []string
 		warmup := 0.0
 		for _, d := range pr.Stages {
-			if sameWorkers(d.Stage, c.Stage) {
-				warmup += d.WarmupCPU
-				if d.Fit.Youth > 0 && d.Stage == c.Stage {
-					youth = append(youth, fmt.Sprintf("%.3f", d.Fit.Youth))
-				}
+			if workerGroup(d.Stage) != group {
+				continue
+			}
+			warmup += d.WarmupCPU
+			if d.Fit.Youth > 0 && d.Stage == c.Stage {
+				youth = append(youth, fmt.Sprintf("%.3f", d.Fit.Youth))
 			}
 		}
 		text := "no warm-up term"
@@ -677,16 +679,13 @@ func (pr *Projection) Warmth() []string {
 	return out
 }
 
-// sameWorkers says whether two stages' compiles run on the same workers:
-// a repair's recompile runs in the compile stage.
-func sameWorkers(a, b string) bool {
-	group := func(s string) string {
-		if s == "repair" {
-			return "compile"
-		}
-		return s
+// workerGroup names the stage whose solc workers a stage's compiles run
+// on: a repair's recompile runs in the compile stage.
+func workerGroup(stage string) string {
+	if stage == "repair" {
+		return "compile"
 	}
-	return group(a) == group(b)
+	return stage
 }
 
 func meanY(ps []point) float64 {

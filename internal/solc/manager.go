@@ -20,14 +20,15 @@ type Manager struct {
 	spawnMu sync.Mutex
 	spawned map[*worker]bool // Spawn mode: processes running now, killed by Close
 
-	started atomic.Int64 // worker processes started, for cost accounting
-	youthMu sync.Mutex
-	youth   float64 // sum of 1/n over compiles on a worker that had served n ≥ 1 before
+	total Tally // every compile's worker starts and youth, for cost accounting
 }
 
 // Started is how many worker processes the manager has started: each loads
 // its compiler and warms it up, seconds of CPU that a warm worker saves.
-func (m *Manager) Started() int64 { return m.started.Load() }
+func (m *Manager) Started() int64 {
+	starts, _ := m.total.Figures()
+	return int64(starts)
+}
 
 // Youth is how young the workers were that served the compiles so far: the
 // sum, over every compile on a worker that had served n ≥ 1 compiles before,
@@ -36,9 +37,8 @@ func (m *Manager) Started() int64 { return m.started.Load() }
 // so they cost more than its later ones: the cost projection fits that
 // warm-up as a term in youth and prices it per worker start.
 func (m *Manager) Youth() float64 {
-	m.youthMu.Lock()
-	defer m.youthMu.Unlock()
-	return m.youth
+	_, youth := m.total.Figures()
+	return youth
 }
 
 // served counts one compile on a worker that had served n compiles before,
@@ -47,10 +47,14 @@ func (m *Manager) served(ctx context.Context, n int) {
 	if n <= 0 {
 		return
 	}
-	m.youthMu.Lock()
-	m.youth += 1 / float64(n)
-	m.youthMu.Unlock()
-	tallyOf(ctx).add(0, 1/float64(n))
+	m.count(ctx, 0, 1/float64(n))
+}
+
+// count adds worker starts and youth to the manager's totals and to the
+// context's Tally.
+func (m *Manager) count(ctx context.Context, starts int, youth float64) {
+	m.total.add(starts, youth)
+	tallyOf(ctx).add(starts, youth)
 }
 
 // NewManager returns a Manager; zero Options give the defaults.
@@ -161,8 +165,7 @@ func (m *Manager) run(ctx context.Context, rel Release, input []byte) ([]byte, s
 		return nil, "", err
 	}
 	start := func(ctx context.Context) (*worker, error) {
-		m.started.Add(1)
-		tallyOf(ctx).add(1, 0)
+		m.count(ctx, 1, 0)
 		w, err := startWorker(ctx, spec)
 		if err != nil {
 			return nil, err
