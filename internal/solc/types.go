@@ -14,11 +14,12 @@ type Options struct {
 	MaxWorkers int    // live Node workers in all, default 2
 	Spawn      bool   // baseline: one Node process per compile instead of persistent workers
 	// NoLiftoff starts the workers with V8's optimizing WebAssembly compiler
-	// from a function's first call (node --no-liftoff): each later compile
-	// costs 10-25% less CPU, the first (worker start included) 1.2-2.4 s more
-	// (stages/verify's BenchmarkWorkerTiering, mainnet and demo). Off by
-	// default: a run's worker serves too few compiles to pay for its start
-	// (`solbehave compile` on the 18 kept mainnet contracts did not gain).
+	// from a function's first call (node --no-liftoff): a worker's next few
+	// compiles cost 10-25% less CPU, its first (start included) 1.2-2.4 s
+	// more (stages/verify's BenchmarkWorkerTiering), and a long-warm worker's
+	// the same as without it (BenchmarkWorkerWarmup's last pass: V8's dynamic
+	// tiering has optimised the hot code by then). Off by default: it moves
+	// the warm-up into the start and saves nothing at any run's size.
 	NoLiftoff bool
 	Node      string // default "node"
 	Npm       string // default "npm"

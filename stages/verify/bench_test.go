@@ -226,7 +226,20 @@ func benchCorpus(b *testing.B) (*etherscan.Client, []etherscan.Entry) {
 // c is fitted on the first two passes only, each source against itself
 // (the second pass's compile of a source is the first's at a greater n),
 // and the last pass is predicted from the first with it.
+//
+// It runs with V8's default WebAssembly tiering and with
+// solc.Options.NoLiftoff: the last pass tells whether a long-warm worker
+// (the evaluation's) compiles faster without Liftoff.
 func BenchmarkWorkerWarmup(b *testing.B) {
+	for _, mode := range []struct {
+		name      string
+		noLiftoff bool
+	}{{"liftoff", false}, {"no-liftoff", true}} {
+		b.Run(mode.name, func(b *testing.B) { workerWarmup(b, mode.noLiftoff) })
+	}
+}
+
+func workerWarmup(b *testing.B, noLiftoff bool) {
 	const passes = 4
 	client, entries := benchCorpus(b)
 	byCompiler := map[string][]*deploy.Record{}
@@ -247,7 +260,7 @@ func BenchmarkWorkerWarmup(b *testing.B) {
 			if len(recs) < 2 {
 				continue
 			}
-			m := solc.NewManager(solc.Options{MaxWorkers: 1})
+			m := solc.NewManager(solc.Options{MaxWorkers: 1, NoLiftoff: noLiftoff})
 			spent := make([][]time.Duration, passes)
 			for p := range passes {
 				for _, rec := range recs {
