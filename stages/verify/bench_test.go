@@ -142,6 +142,13 @@ func BenchmarkCompileTargets(b *testing.B) {
 	}
 }
 
+// tierings are the two ways a solc worker's V8 compiles WebAssembly: Liftoff
+// first (the default), or optimised from a function's first call.
+var tierings = []struct {
+	name      string
+	noLiftoff bool
+}{{"liftoff", false}, {"no-liftoff", true}}
+
 // BenchmarkWorkerTiering compares V8's default WebAssembly tiering in the
 // solc workers (Liftoff first) with solc.Options.NoLiftoff,
 // compiling each original of a corpus (the demo, or SOLBEHAVE_BENCH_CORPUS
@@ -151,10 +158,7 @@ func BenchmarkCompileTargets(b *testing.B) {
 // per compile of each kind.
 func BenchmarkWorkerTiering(b *testing.B) {
 	client, entries := benchCorpus(b)
-	for _, mode := range []struct {
-		name      string
-		noLiftoff bool
-	}{{"liftoff", false}, {"no-liftoff", true}} {
+	for _, mode := range tierings {
 		b.Run(mode.name, func(b *testing.B) {
 			var first, warm time.Duration
 			var starts, warms int
@@ -231,10 +235,7 @@ func benchCorpus(b *testing.B) (*etherscan.Client, []etherscan.Entry) {
 // solc.Options.NoLiftoff: the last pass tells whether a long-warm worker
 // (the evaluation's) compiles faster without Liftoff.
 func BenchmarkWorkerWarmup(b *testing.B) {
-	for _, mode := range []struct {
-		name      string
-		noLiftoff bool
-	}{{"liftoff", false}, {"no-liftoff", true}} {
+	for _, mode := range tierings {
 		b.Run(mode.name, func(b *testing.B) { workerWarmup(b, mode.noLiftoff) })
 	}
 }
