@@ -154,7 +154,7 @@ func (m *Manager) workerSpec(ctx context.Context, rel Release, once bool) (worke
 	if err != nil {
 		return workerSpec{}, err
 	}
-	return workerSpec{node: m.opts.Node, script: script, wrapper: wrapper, soljson: soljson, key: rel.Package, once: once, noLiftoff: m.opts.NoLiftoff, startup: m.opts.StartupTimeout}, nil
+	return workerSpec{node: m.opts.Node, script: script, wrapper: wrapper, soljson: soljson, key: rel.Package, once: once, noLiftoff: m.opts.NoLiftoff, plainTable: m.opts.PlainTable, startup: m.opts.StartupTimeout}, nil
 }
 
 // run compiles input on a worker of rel and returns the raw output and the

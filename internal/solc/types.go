@@ -21,8 +21,13 @@ type Options struct {
 	// tiering has optimised the hot code by then). Off by default: it moves
 	// the warm-up into the start and saves nothing at any run's size.
 	NoLiftoff bool
-	Node      string // default "node"
-	Npm       string // default "npm"
+	// PlainTable leaves V8's WebAssembly.Table.prototype.get as it is in the
+	// workers: the baseline of the lookup memo worker.js installs (see
+	// memoizeTableGet there), for benchmarks; off, a long-warm worker's
+	// compile with a 0.8.2+ soljson costs about a third less CPU.
+	PlainTable bool
+	Node       string // default "node"
+	Npm        string // default "npm"
 	// StartupTimeout bounds loading a soljson (about 0.4 s when warm);
 	// default DefaultStartupTimeout. A slow start is the machine's, not the
 	// source's: it fails as a walltime.Error (a retriable timeout), never as

@@ -61,6 +61,7 @@ type workerSpec struct {
 	node, script, wrapper, soljson, key string
 	once                                bool // exit after one compile (spawn baseline)
 	noLiftoff                           bool // see Options.NoLiftoff
+	plainTable                          bool // see Options.PlainTable
 	startup                             time.Duration
 }
 
@@ -71,6 +72,9 @@ func startWorker(ctx context.Context, spec workerSpec) (*worker, error) {
 	}
 	if spec.once {
 		args = append(args, "--once")
+	}
+	if spec.plainTable {
+		args = append(args, "--plain-table")
 	}
 	cmd := exec.Command(spec.node, args...)
 	w := &worker{

@@ -142,15 +142,21 @@ func BenchmarkCompileTargets(b *testing.B) {
 	}
 }
 
-// tierings are the two ways a solc worker's V8 compiles WebAssembly: Liftoff
-// first (the default), or optimised from a function's first call.
-var tierings = []struct {
-	name      string
-	noLiftoff bool
-}{{"liftoff", false}, {"no-liftoff", true}}
+// workerModes are the ways a solc worker can run that the benchmarks
+// compare: the default (Liftoff first, table lookups memoised), V8's
+// optimising WebAssembly compiler from a function's first call
+// (solc.Options.NoLiftoff), and every table lookup through V8's own get
+// (solc.Options.PlainTable, the memo's baseline).
+var workerModes = []struct {
+	name string
+	opts solc.Options
+}{
+	{"default", solc.Options{MaxWorkers: 1}},
+	{"no-liftoff", solc.Options{MaxWorkers: 1, NoLiftoff: true}},
+	{"plain-table", solc.Options{MaxWorkers: 1, PlainTable: true}},
+}
 
-// BenchmarkWorkerTiering compares V8's default WebAssembly tiering in the
-// solc workers (Liftoff first) with solc.Options.NoLiftoff,
+// BenchmarkWorkerTiering compares the solc workers' modes (workerModes),
 // compiling each original of a corpus (the demo, or SOLBEHAVE_BENCH_CORPUS
 // such as ../shared/corpus/mainnet) five times on a fresh worker, as a
 // sample is compiled (target only, no ASTs): the first compile, worker
@@ -158,7 +164,7 @@ var tierings = []struct {
 // per compile of each kind.
 func BenchmarkWorkerTiering(b *testing.B) {
 	client, entries := benchCorpus(b)
-	for _, mode := range tierings {
+	for _, mode := range workerModes {
 		b.Run(mode.name, func(b *testing.B) {
 			var first, warm time.Duration
 			var starts, warms int
@@ -170,7 +176,7 @@ func BenchmarkWorkerTiering(b *testing.B) {
 					}
 					in := rec.CompileInput(nil)
 					in.Targets, in.NoASTs = []string{rec.Name()}, true
-					m := solc.NewManager(solc.Options{MaxWorkers: 1, NoLiftoff: mode.noLiftoff})
+					m := solc.NewManager(mode.opts)
 					for i := range 5 {
 						before := cpuclock.Tree()
 						_, err := m.Compile(context.Background(), in)
@@ -231,16 +237,16 @@ func benchCorpus(b *testing.B) (*etherscan.Client, []etherscan.Entry) {
 // (the second pass's compile of a source is the first's at a greater n),
 // and the last pass is predicted from the first with it.
 //
-// It runs with V8's default WebAssembly tiering and with
-// solc.Options.NoLiftoff: the last pass tells whether a long-warm worker
-// (the evaluation's) compiles faster without Liftoff.
+// It runs in each of workerModes: the last pass tells whether a long-warm
+// worker (the evaluation's) compiles faster without Liftoff, and what the
+// table-lookup memo saves it (plain-table against default).
 func BenchmarkWorkerWarmup(b *testing.B) {
-	for _, mode := range tierings {
-		b.Run(mode.name, func(b *testing.B) { workerWarmup(b, mode.noLiftoff) })
+	for _, mode := range workerModes {
+		b.Run(mode.name, func(b *testing.B) { workerWarmup(b, mode.opts) })
 	}
 }
 
-func workerWarmup(b *testing.B, noLiftoff bool) {
+func workerWarmup(b *testing.B, opts solc.Options) {
 	const passes = 4
 	client, entries := benchCorpus(b)
 	byCompiler := map[string][]*deploy.Record{}
@@ -261,7 +267,7 @@ func workerWarmup(b *testing.B, noLiftoff bool) {
 			if len(recs) < 2 {
 				continue
 			}
-			m := solc.NewManager(solc.Options{MaxWorkers: 1, NoLiftoff: noLiftoff})
+			m := solc.NewManager(opts)
 			spent := make([][]time.Duration, passes)
 			for p := range passes {
 				for _, rec := range recs {

@@ -1,20 +1,14 @@
 // solbehave solc worker: loads one soljson.js through a modern solc wrapper
 // and answers standard-JSON compile requests, one JSON object per line.
 //
-//   node worker.js <path/to/solc/wrapper.js> <path/to/soljson.js> [--once]
+//   node worker.js <path/to/solc/wrapper.js> <path/to/soljson.js> [--once] [--plain-table]
 //
 // First line out: {"ready":true,"version":"<version()>"} (or ready:false + error).
 // Then for each request line {"id":N,"input":"<standard JSON>"} it writes
 // {"id":N,"output":"<standard JSON output>"} or {"id":N,"error":"..."}.
 // With --once it exits after the first answer (the spawn-per-compile baseline).
+// Required as a module (tests), it only exports memoizeTableGet.
 'use strict';
-
-// Emscripten binds its print functions when soljson loads; send them to
-// stderr so nothing but protocol lines ever reaches stdout.
-const toStderr = (...args) => process.stderr.write(args.join(' ') + '\n');
-console.log = toStderr;
-console.info = toStderr;
-console.warn = toStderr;
 
 const readline = require('readline');
 
@@ -35,11 +29,62 @@ function fail(message) {
   sendThenExit({ ready: false, error: message }, 2);
 }
 
-const [wrapperPath, soljsonPath] = process.argv.slice(2, 4);
-const once = process.argv.includes('--once');
+// memoizeTableGet makes WebAssembly.Table.prototype.get answer from a
+// per-table array, kept true by set. From 0.8.2 on, soljson's exception
+// trampolines (invoke_*) look a function up with wasmTable.get on every call
+// that may throw, and V8's get is a runtime call: a fifth of a compile. A
+// table changes only through set and grow here (the wrapper's addFunction;
+// solc's wasm has no table instructions), and grow only adds slots a get
+// could not have read, so a remembered entry is the one get would return.
+function memoizeTableGet(Table) {
+  const get = Table.prototype.get;
+  const set = Table.prototype.set;
+  const memo = new WeakMap();
+  let lastTable = null; // soljson has one table: skip the WeakMap for it
+  let lastEntries = null;
+  const entriesOf = (table) => {
+    if (table === lastTable) return lastEntries;
+    let entries = memo.get(table);
+    // Sized up front: written sparsely, an array falls back to a hash table.
+    if (entries === undefined) memo.set(table, (entries = new Array(table.length)));
+    lastTable = table;
+    lastEntries = entries;
+    return entries;
+  };
+  Table.prototype.get = function (index) {
+    const entries = entriesOf(this);
+    let fn = entries[index];
+    if (fn === undefined) entries[index] = fn = get.call(this, index);
+    return fn;
+  };
+  Table.prototype.set = function (index, ...rest) {
+    const entries = memo.get(this);
+    if (entries !== undefined) entries[index] = undefined;
+    return set.call(this, index, ...rest);
+  };
+}
+
+
+function main() {
+  // Emscripten binds its print functions when soljson loads; send them to
+  // stderr so nothing but protocol lines ever reaches stdout.
+  const toStderr = (...args) => process.stderr.write(args.join(' ') + '\n');
+  console.log = toStderr;
+  console.info = toStderr;
+  console.warn = toStderr;
+  const [wrapperPath, soljsonPath] = process.argv.slice(2, 4);
+  once = process.argv.includes('--once');
+  // --plain-table: V8's own get on every lookup (the benchmarks' baseline).
+  if (!process.argv.includes('--plain-table')) memoizeTableGet(WebAssembly.Table);
+  solc = load(wrapperPath, soljsonPath);
+  if (solc) serve();
+}
+
+let once = false;
+let solc = null;
 
 // load returns the compiler, or null after reporting why it could not load.
-function load() {
+function load(wrapperPath, soljsonPath) {
   if (!wrapperPath || !soljsonPath) {
     fail('usage: worker.js <wrapper.js> <soljson.js> [--once]');
     return null;
@@ -60,9 +105,6 @@ function load() {
   }
   return compiler;
 }
-
-const solc = load();
-if (solc) serve();
 
 // Sources must be self-contained (flattened or complete standard JSON).
 function noImports(path) {
@@ -101,3 +143,6 @@ function answer(line) {
   }
   send({ id: req.id, output: output });
 }
+
+module.exports = { memoizeTableGet };
+if (require.main === module) main();
