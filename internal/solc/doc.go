@@ -42,7 +42,9 @@
 //
 // A worker is a Node process running the embedded worker/worker.js: it loads
 // the wrapper around one soljson.js, reports version(), then answers
-// standard-JSON requests as JSON lines on stdin/stdout. Workers persist in a
+// standard-JSON requests as JSON lines on stdin/stdout. Before loading, it
+// memoises WebAssembly.Table.prototype.get, which 0.8.2+ soljson calls on
+// every call that may throw (Options.PlainTable leaves it). Workers persist in a
 // bounded pool (Options.MaxWorkers, default 2): a request takes an idle
 // worker of its version, else starts one if there is room, else evicts the
 // least recently used idle worker, else waits. A worker that dies fails the
