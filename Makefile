@@ -11,7 +11,7 @@ ARGS    ?=
 # The bench's corpus: the real mainnet contracts beside the checkout when present.
 BENCH_CORPUS ?= $(if $(wildcard ../shared/corpus/mainnet),../shared/corpus/mainnet,$(CORPUS))
 
-.PHONY: all build run test test-deps temporal-dev vet demo-corpus bench bench-smoke bench-temporal bench-vuln load-check fuzz clean check-tools
+.PHONY: all build run test test-deps temporal-dev vet demo-corpus bench bench-smoke bench-temporal bench-vuln load-check pgo fuzz clean check-tools
 
 all: build
 
@@ -94,6 +94,11 @@ bench-vuln: build
 # be divergent (tools/load-check.sh; its own folder, $(DATA)/load-check; several minutes).
 load-check: build
 	BIN=$(BIN) CORPUS=$(CORPUS) OUT=$(DATA)/load-check ARGS="$(ARGS)" tools/load-check.sh
+
+# pgo: refresh cmd/solbehave/default.pgo, the CPU profile `go build` optimises the binary for
+# (profile-guided optimisation), from one profiled run on the bench's corpus (tools/pgo.sh).
+pgo: build
+	BIN=$(BIN) CORPUS=$(BENCH_CORPUS) OUT=$(DATA)/pgo tools/pgo.sh
 
 # Go native fuzzing of what comes from outside: the corpus record reader and
 # the Etherscan answer decoder, the LLM reply extractor and usage figures, the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -34,6 +35,7 @@ func (v versionInfo) Text() string {
 	fmt.Fprintf(&b, "vcs modified: %t\n", v.Modified)
 	fmt.Fprintf(&b, "go:           %s\n", v.Go)
 	fmt.Fprintf(&b, "go-ethereum:  %s\n", orUnknown(v.Geth))
+	fmt.Fprintf(&b, "pgo profile:  %s\n", cmp.Or(v.PGO, "none"))
 	solcs := "none yet (installed from npm on first use)"
 	if len(v.Solc) > 0 {
 		solcs = fmt.Sprintf("%d: %s", len(v.Solc), strings.Join(v.Solc, " "))
@@ -54,7 +56,7 @@ func newVersionCmd() *cobra.Command {
 	var format string
 	cmd := &cobra.Command{
 		Use:   "version",
-		Short: "Print the module version, VCS revision and date, Go and go-ethereum versions, and the solc versions in the cache",
+		Short: "Print the module version, VCS revision and date, Go and go-ethereum versions, the optimisation profile, and the solc versions in the cache",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v := readVersion().withSolc()

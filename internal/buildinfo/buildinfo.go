@@ -4,6 +4,7 @@
 package buildinfo
 
 import (
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 )
@@ -17,10 +18,14 @@ type Info struct {
 	Modified bool   `json:"vcs_modified"`
 	Go       string `json:"go"`
 	Geth     string `json:"go_ethereum"`
+	// PGO is the CPU profile the compiler optimised the binary for (its file
+	// name: cmd/solbehave/default.pgo, refreshed by tools/pgo.sh), empty
+	// when it was built without one.
+	PGO string `json:"pgo"`
 }
 
 // Read reads the build info: module version, VCS stamp, the go-ethereum
-// dependency.
+// dependency, the optimisation profile.
 func Read() Info {
 	v := Info{Module: "github.com/solbehave/solbehave", Version: "unknown", Go: runtime.Version()}
 	info, ok := debug.ReadBuildInfo()
@@ -38,6 +43,8 @@ func Read() Info {
 			v.Time = s.Value
 		case "vcs.modified":
 			v.Modified = s.Value == "true"
+		case "-pgo":
+			v.PGO = filepath.Base(s.Value)
 		}
 	}
 	for _, d := range info.Deps {
