@@ -9,6 +9,7 @@ set -euo pipefail
 bin=${BIN:-bin/solbehave}
 corpus=${CORPUS:-../shared/corpus/mainnet}
 out=${OUT:-data/pgo}
+dest="$(dirname "$0")/../cmd/solbehave/default.pgo" # the main package's folder, wherever this runs from
 [ -d "$corpus" ] || { echo "pgo: no corpus at $corpus (set CORPUS)"; exit 1; }
 rm -rf "$out"
 mkdir -p "$out"
@@ -16,5 +17,5 @@ rc=0
 SOLBEHAVE_CPUPROFILE="$out/run.pprof" "$bin" run --corpus "$corpus" --data "$out/data" \
 	--generator mutant,mutant:compile-error --samples 10 --dcr-annotations "" --jobs 1 >"$out/run.log" 2>&1 || rc=$?
 [ "$rc" -le 2 ] || { echo "pgo: the run failed (exit $rc), see $out/run.log"; exit 1; }
-cp "$out/run.pprof" cmd/solbehave/default.pgo
-echo "pgo: wrote cmd/solbehave/default.pgo ($(wc -c <cmd/solbehave/default.pgo) bytes) from $corpus; rebuild with make build"
+cp "$out/run.pprof" "$dest"
+echo "pgo: wrote $dest ($(wc -c <"$dest") bytes) from $corpus; rebuild with make build"
