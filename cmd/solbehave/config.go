@@ -88,7 +88,7 @@ func (g *globals) runInfo(id string) *pipeline.RunInfo {
 // value it runs with, so manifests (status --explain, the release card) say
 // what ran: no --generator runs the two controls, no --extractor each
 // generator's default extractor, no --reference-extractor the one LLM
-// generator's (or static).
+// generator's (or static), --natspec-model auto the model it picks.
 func (g *globals) effective(params map[string]string) map[string]string {
 	gens := splitList(g.cfg.String("generator"))
 	if len(gens) == 0 {
@@ -99,6 +99,9 @@ func (g *globals) effective(params map[string]string) map[string]string {
 	}
 	if v, ok := params["extractor"]; ok && v == "" {
 		params["extractor"] = strings.Join(dcrextract.DefaultExtractors(gens), ",")
+	}
+	if v, ok := params["natspec-model"]; ok {
+		params["natspec-model"] = resolveNatSpec(v, gens, g.cfg.String("llm-url"))
 	}
 	if v, ok := params["reference-extractor"]; ok && v == "" {
 		params["reference-extractor"], _ = dcrextract.ChooseReference("", gens) // "" where the run is refused

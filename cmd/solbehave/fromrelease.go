@@ -16,7 +16,7 @@ import (
 // notFromRelease are the parameters a new model's run does not take from
 // the release it starts from: its own generators and what follows from
 // them, and where its endpoint is.
-var notFromRelease = []string{"generator", "extractor", "llm-url", "natspec-model"}
+var notFromRelease = []string{"generator", "extractor", "llm-url"}
 
 // takeRelease starts the data folder from the release at dir: its models
 // come in as rows (release.Import), the run reads the release's corpus
@@ -34,7 +34,9 @@ func takeRelease(cmd *cobra.Command, g *globals, dir string) error {
 		return err
 	}
 	if !cmd.Flags().Changed("corpus") {
-		g.corpus = filepath.Join(dir, release.ReleaseCorpus)
+		if err := cmd.Flags().Set("corpus", filepath.Join(dir, release.ReleaseCorpus)); err != nil {
+			return err
+		}
 	}
 	for _, stage := range slices.Sorted(maps.Keys(rel.Params)) {
 		if err := g.cfg.Underlay(cmd.Flags(), rel.Params[stage], notFromRelease); err != nil {

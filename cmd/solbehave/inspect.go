@@ -49,6 +49,12 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			if err := g.requireData(); err != nil {
 				return err
 			}
+			if err := g.folderCorpus(cmd); err != nil {
+				return err
+			}
+			if _, err := g.pinEvaluation(cmd, "", nil, true); err != nil {
+				return err
+			}
 			g.warnMoved(cmd)
 			env := g.env()
 			defer env.Engines.Close()

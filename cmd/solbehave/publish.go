@@ -30,6 +30,9 @@ func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
 			"ran stays the preferred citation.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := g.folderCorpus(cmd); err != nil {
+				return err
+			}
 			p.Data, p.Corpus, p.Warehouse = g.data, g.corpus, g.env().Warehouse
 			if p.Out != "" {
 				if err := g.refuseInsideData(p.Out, p.Out, "where the views would read the release's "+

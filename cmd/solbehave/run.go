@@ -42,7 +42,14 @@ func newStageCmd(g *globals, s pipeline.Stage) *cobra.Command {
 		},
 	}
 	s.BindFlags(cmd.Flags())
+	bindRepin(cmd, g)
 	return cmd
+}
+
+// bindRepin gives a command that runs stages --repin.
+func bindRepin(cmd *cobra.Command, g *globals) {
+	cmd.Flags().StringArrayVar(&g.repin, "repin", nil, "change one of the evaluation's pinned choices for every model on purpose, "+
+		"KEY=VALUE (e.g. natspec-model=openai:m); repeatable")
 }
 
 func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
@@ -71,6 +78,9 @@ func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 				}
 			}
 			if dryRun {
+				if _, err := g.pinEvaluation(cmd, "", nil, true); err != nil {
+					return err
+				}
 				return printPlan(cmd, g, chosen)
 			}
 			return runStages(cmd, g, &engine, chosen)
@@ -85,6 +95,7 @@ func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 	for _, s := range stages {
 		s.BindFlags(cmd.Flags())
 	}
+	bindRepin(cmd, g)
 	return cmd
 }
 
@@ -150,6 +161,14 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err := views.CheckGlobbable(g.data); err != nil { // refused before any stage, not after all of them
 		return err
 	}
+	repin, err := parseRepins(g.repin)
+	if err != nil {
+		return err
+	}
+	// Refused before anything is written; the pins are written once the run has an id.
+	if _, err := g.pinEvaluation(cmd, "", repin, true); err != nil {
+		return err
+	}
 	if err := checkSettings(stages); err != nil {
 		return err
 	}
@@ -169,9 +188,17 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err != nil {
 		return err
 	}
+
 	env.Run = g.runInfo(rec.row.RunID)
 	env.Run.Started, env.Run.Command = rec.start, config.LocallessCommand(rec.row.Command)
 	env.Run.Version = strings.TrimSpace(rec.row.ToolVersion + " " + rec.row.VCSRevision)
+	changed, err := g.pinEvaluation(cmd, rec.row.RunID, repin, false)
+	if err != nil {
+		return err
+	}
+	if err := reportRepin(cmd, g, env, changed); err != nil {
+		return err
+	}
 	var counters []pipeline.Counters
 	switch {
 	case engine == nil || engine.engine == "local":

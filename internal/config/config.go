@@ -37,6 +37,7 @@ const (
 	File    Source = "file"
 	Flag    Source = "flag"
 	Release Source = "release" // the release a run starts from (run --from-release)
+	Pinned  Source = "pinned"  // the data folder's evaluation (pipeline.Evaluation)
 )
 
 // delim separates nested keys; flag names have no dot, so a TOML table
@@ -110,20 +111,33 @@ func Load(keys, cmd *pflag.FlagSet, path string) (*Config, error) {
 // parameters wherever the command line and the file say nothing.
 func (c *Config) Underlay(cmd *pflag.FlagSet, params map[string]string, skip []string) error {
 	for _, k := range slices.Sorted(maps.Keys(params)) {
-		if c.sources[k] != Default || c.keys.Lookup(k) == nil || slices.Contains(skip, k) {
+		if c.sources[k] != Default || slices.Contains(skip, k) {
 			continue
 		}
-		one := map[string]string{k: params[k]}
-		if err := ApplyParams(c.keys, one); err != nil {
+		if err := c.Set(cmd, k, params[k], Release); err != nil {
 			return err
 		}
-		if sameFlag(c.keys, cmd, k) {
-			if err := ApplyParams(cmd, one); err != nil {
-				return err
-			}
-		}
-		c.sources[k] = Release
 	}
+	return nil
+}
+
+// Set gives key the value (as Params records it) in the effective
+// configuration and on cmd's flag of that name, recording where it came
+// from; an unknown key is left alone.
+func (c *Config) Set(cmd *pflag.FlagSet, key, value string, from Source) error {
+	if c.keys.Lookup(key) == nil {
+		return nil
+	}
+	one := map[string]string{key: value}
+	if err := ApplyParams(c.keys, one); err != nil {
+		return err
+	}
+	if sameFlag(c.keys, cmd, key) {
+		if err := ApplyParams(cmd, one); err != nil {
+			return err
+		}
+	}
+	c.sources[key] = from
 	return nil
 }
 

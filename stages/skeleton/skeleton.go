@@ -22,6 +22,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path"
 	"path/filepath"
@@ -77,14 +78,17 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 }
 
 // natspecModel is the model that writes NatSpec, "" for the template.
+// "auto" picks a model only where an endpoint is set; a model named (as an
+// evaluation pins it) stays the model without one, so a later run of other
+// generators plans the skeletons it made as current, not as template ones.
 func (s *Stage) natspecModel() string {
-	if s.LLM.BaseURL == "" {
-		return ""
-	}
 	switch s.NatSpecModel {
 	case "":
 		return ""
 	case "auto":
+		if s.LLM.BaseURL == "" {
+			return ""
+		}
 		for _, g := range s.Generators {
 			if m, ok := strings.CutPrefix(strings.TrimSpace(g), regen.KindOpenAI+":"); ok && m != "" {
 				return m
@@ -185,6 +189,10 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	out := &pipeline.Output{}
 	model := s.natspecModel()
+	if model != "" && s.LLM.BaseURL == "" {
+		return nil, failure.New(failure.Endpoint, true, fmt.Errorf("the skeletons' NatSpec model is %s%s and no --llm-url is set: "+
+			"give the endpoint that serves it", regen.KindOpenAI+":", model))
+	}
 	var calls []schemas.LLMCall
 	if model != "" {
 		docs, call := s.modelDocs(ctx, env, pu.Contract, model, sk, orig.Compiler)

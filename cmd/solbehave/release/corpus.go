@@ -4,8 +4,11 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 
 	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/etherscan"
@@ -25,18 +28,27 @@ const maxCorpusFile = 512 << 20
 func (p *Publisher) writeCorpus(context.Context, *sql.DB) error {
 	entries, err := etherscan.ListCorpus(p.Corpus)
 	if err != nil {
-		return nil // no corpus here: the release holds no corpus/ and cannot take a new model (run --from-release says so)
+		return fmt.Errorf("publish: the corpus %s cannot be read (%w): a release without the corpus its rows were made from "+
+			"cannot take a new model; give the corpus with --corpus", p.Corpus, err)
 	}
 	named := map[string]bool{}
 	for _, m := range p.manifests {
-		named[m.Contract] = true
+		if m.Contract != "" {
+			named[m.Contract] = true
+		}
 	}
 	for _, e := range entries {
 		if named[e.ID] {
 			if err := copyEntry(filepath.Join(p.Corpus, e.ID), filepath.Join(p.Out, ReleaseCorpus, e.ID)); err != nil {
 				return fmt.Errorf("publish: corpus %s: %w", e.ID, err)
 			}
+			delete(named, e.ID)
 		}
+	}
+	if len(named) > 0 {
+		missing := slices.Sorted(maps.Keys(named))
+		return fmt.Errorf("publish: the corpus %s lacks %d contract(s) the rows were made from (%s): a release without them "+
+			"cannot take a new model; give the corpus the runs read with --corpus", p.Corpus, len(missing), strings.Join(missing[:min(3, len(missing))], ", "))
 	}
 	return nil
 }

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/solbehave/solbehave/internal/llm/llmtest"
+)
+
+// scriptedModels is an OpenAI-compatible endpoint that answers every prompt
+// of the demo Vault validly, each model in its own words: NatSpec JSON, a
+// DCR graph and function bodies. Two models' skeletons and graphs differ,
+// so a skeleton or a reference graph that follows the last model shows.
+func scriptedModels(t *testing.T) *llmtest.Server {
+	return llmtest.New(t, func(_ int, r llmtest.Request) llmtest.Reply {
+		last, system := r.Last(), ""
+		if len(r.Messages) > 0 {
+			system = r.Messages[0].Content
+		}
+		switch {
+		case strings.Contains(last, "Write NatSpec documentation"):
+			return llmtest.Reply{Content: fmt.Sprintf(`{"withdraw": {"notice": "Take amount out, as %s says."}, "deposit": {"notice": "Put amount in."}}`, r.Model)}
+		case strings.Contains(system, "DCR"):
+			value := 1 + len(r.Model)%2 // model-a and model-b extract different arguments
+			return llmtest.Reply{Content: fmt.Sprintf(`{"contract": "Vault", "events": [
+  {"id": "initializeSuccess", "function": "initialize", "branch": "success", "role": "any"},
+  {"id": "depositSuccess", "function": "deposit", "branch": "success", "role": "any", "args": [{"type": "uint256", "value": 5}]},
+  {"id": "withdrawSuccess", "function": "withdraw", "branch": "success", "role": "any", "args": [{"type": "uint256", "value": %d}]}],
+ "relations": [{"type": "condition", "source": "initializeSuccess", "target": "withdrawSuccess"}]}`, value)}
+		case strings.Contains(last, "function initialize() public\n```"):
+			return llmtest.Reply{Content: llmtest.Fenced("function initialize() public {\n        initialized = true;\n    }")}
+		case strings.Contains(last, "function deposit(uint256 amount) public\n```"):
+			return llmtest.Reply{Content: "balance += amount;"}
+		case strings.Contains(last, "function withdraw(uint256 amount) public\n```"):
+			return llmtest.Reply{Content: llmtest.Fenced("function withdraw(uint256 amount) public {\n        balance -= amount;\n    }")}
+		}
+		return llmtest.Reply{Content: "?"}
+	})
+}
+
+// llmRun is a small run of LLM generators up to O1 (O3 included) against srv.
+func llmRun(t *testing.T, srv *llmtest.Server, corpus, data, generators string, extra ...string) {
+	t.Helper()
+	args := append(append([]string{}, smallBudgetRun...), "--until", "o1", "--generator", generators,
+		"--llm-url", srv.BaseURL(), "--llm-retries", "0", "--dcr-annotations", "", "--corpus", corpus, "--data", data)
+	runIn(t, append(args, extra...)...)
+}
+
+// TestLLMModelsShareOneEvaluation is issue 55: two runs with two LLM
+// models, one after the other, judge both on one skeleton and one reference
+// extractor (the first run's, pinned in the data folder): the second leaves
+// every dataset of the first model as it was, and the two runs give the
+// per-model digests of one run with both models. A run naming another
+// NatSpec model is refused, saying what is pinned and how to change it.
+func TestLLMModelsShareOneEvaluation(t *testing.T) {
+	srv := scriptedModels(t)
+	corpus, data := oneContractCorpus(t), t.TempDir()
+	llmRun(t, srv, corpus, data, "openai:model-a")
+	a := modelDigest(t, data, "openai:model-a")
+	skeleton := queryRows(t, data, "SELECT DISTINCT skeleton_sha256 || ' ' || natspec_model FROM skeletons")
+	llmRun(t, srv, corpus, data, "openai:model-b")
+	if got := modelDigest(t, data, "openai:model-a"); got != a {
+		t.Errorf("model-b's run changed model-a's rows:\nbefore\n%s\nafter\n%s", a, got)
+	}
+	if got := queryRows(t, data, "SELECT DISTINCT skeleton_sha256 || ' ' || natspec_model FROM skeletons"); strings.Join(got, ",") != strings.Join(skeleton, ",") ||
+		len(got) != 1 || !strings.HasSuffix(got[0], " openai:model-a") {
+		t.Errorf("skeletons after model-b's run %v, want the first run's %v (NatSpec by openai:model-a)", got, skeleton)
+	}
+	sha := strings.Fields(skeleton[0])[0]
+	if got := queryRows(t, data, "SELECT DISTINCT skeleton_sha256 FROM generations"); len(got) != 1 || got[0] != sha {
+		t.Errorf("generations record skeletons %v, want %s for both models", got, sha)
+	}
+	if got := queryRows(t, data, "SELECT DISTINCT extractor FROM replay_calls WHERE graph_setting = 'fixed'"); len(got) != 1 || got[0] != "llm:model-a" {
+		t.Errorf("O3's fixed rows were judged by %v, want llm:model-a alone", got)
+	}
+	if got := queryRows(t, data, "SELECT count(*) FROM sample_skeletons WHERE NOT current"); got[0] != "0" {
+		t.Errorf("%s samples made from a skeleton that is not their contract's", got[0])
+	}
+	b := modelDigest(t, data, "openai:model-b")
+
+	// One run with both models, the reference named as the first run pinned it.
+	one := t.TempDir()
+	llmRun(t, srv, corpus, one, "openai:model-a,openai:model-b", "--reference-extractor", "llm:model-a")
+	if got := modelDigest(t, one, "openai:model-a"); got != a {
+		t.Errorf("model-a: one run with both models differs from the two runs:\n%s\n%s", a, got)
+	}
+	if got := modelDigest(t, one, "openai:model-b"); got != b {
+		t.Errorf("model-b: one run with both models differs from the two runs:\n%s\n%s", b, got)
+	}
+
+	// A third run naming another NatSpec model is refused before it writes.
+	args := append(append([]string{}, smallBudgetRun...), "--until", "o3", "--generator", "openai:model-c", "--natspec-model", "openai:model-c",
+		"--llm-url", srv.BaseURL(), "--dcr-annotations", "", "--corpus", corpus, "--data", data)
+	out, err := solbehave(t, args...)
+	if err == nil || !strings.Contains(err.Error(), "natspec-model is pinned to openai:model-a") || !strings.Contains(err.Error(), "--repin natspec-model=") {
+		t.Fatalf("a run naming another NatSpec model: %v\n%s", err, out)
+	}
+	if got := modelDigest(t, data, "openai:model-a"); got != a {
+		t.Errorf("the refused run changed model-a's rows")
+	}
+}
+
+// TestCommandsReadTheFolderCorpus: after runs on a corpus other than the
+// default, status and publish without --corpus read the one the rows were
+// made from, and the release takes a new model.
+func TestCommandsReadTheFolderCorpus(t *testing.T) {
+	corpus, data := oneContractCorpus(t), t.TempDir()
+	runIn(t, append(append([]string{}, smallBudgetRun...), "--until", "o1", "--generator", "mutant", "--corpus", corpus, "--data", data)...)
+	out, err := solbehave(t, "status", "--data", data)
+	if err != nil || strings.Contains(out, "cannot plan") {
+		t.Errorf("status without --corpus: %v\n%s", err, out)
+	}
+	rel := filepath.Join(t.TempDir(), "release")
+	if out, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--out", rel); err != nil {
+		t.Fatalf("publish without --corpus: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(rel, "corpus", smallCorpusIDs[0])); err != nil {
+		t.Fatalf("the release has no corpus: %v", err)
+	}
+	next := t.TempDir()
+	runIn(t, append(append([]string{}, smallBudgetRun...), "--until", "o1", "--from-release", rel, "--data", next, "--generator", "reference")...)
+	if got := modelCounts(t, next); !strings.Contains(got, "mutant=") || !strings.Contains(got, "reference=") {
+		t.Errorf("sample_verdicts per model after the release took a model: %q", got)
+	}
+	out, err = solbehave(t, "status", "--data", data, "--corpus", t.TempDir())
+	if err != nil || !strings.Contains(out, "made from the corpus") {
+		t.Errorf("status given another corpus does not say so: %v\n%s", err, out)
+	}
+}
