@@ -52,7 +52,7 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			if err := g.folderCorpus(cmd); err != nil {
 				return err
 			}
-			if _, err := g.pinEvaluation(cmd, "", nil, true); err != nil {
+			if _, err := g.pinEvaluation(cmd, "", nil, pinSurvey); err != nil {
 				return err
 			}
 			g.warnMoved(cmd)

@@ -114,12 +114,22 @@ func parseRepins(values []string) (map[string]string, error) {
 	return out, nil
 }
 
+// pinMode is how an invocation meets the pins.
+type pinMode int
+
+const (
+	pinCheck  pinMode = iota // refuse a value other than the pinned one, write nothing (before a run writes)
+	pinWrite                 // the same, and pin what no run pinned yet (a run, once it has an id)
+	pinSurvey                // take the pins where unset, refuse nothing (status: what would a run with these values do)
+)
+
 // pinEvaluation makes this invocation run under the data folder's pins:
 // every pinned key the invocation leaves unset takes the pinned value; one
 // it sets to another value is refused unless --repin names it; the keys no
-// run pinned yet are pinned now (unless dry, which writes nothing). It
-// returns the keys whose pin this invocation changed.
-func (g *globals) pinEvaluation(cmd *cobra.Command, runID string, repin map[string]string, dry bool) ([]string, error) {
+// run pinned yet are pinned now (mode pinWrite). It returns the keys whose
+// pin this invocation changes.
+func (g *globals) pinEvaluation(cmd *cobra.Command, runID string, repin map[string]string, mode pinMode) ([]string, error) {
+	dry := mode != pinWrite
 	ev, err := pipeline.ReadEvaluation(g.data)
 	if err != nil {
 		return nil, err
@@ -138,6 +148,8 @@ func (g *globals) pinEvaluation(cmd *cobra.Command, runID string, repin map[stri
 			if err := g.cfg.Set(cmd.Flags(), k, pin.Value, config.Pinned); err != nil {
 				return nil, fmt.Errorf("the evaluation's %s: %w", k, err)
 			}
+			continue
+		case pinned && !re && mode == pinSurvey:
 			continue
 		case pinned && !re:
 			if v, ok := g.resolved(k); ok && v != pin.Value {

@@ -88,13 +88,22 @@ func TestConfigFileKeepsParameters(t *testing.T) {
 		t.Fatalf("status shows %d stale units after a complete run with its own configuration:\n%s", n, out)
 	}
 
+	// The folder pins the first run's budget: status takes it where nothing is said ...
 	out, _ = solbehave(t, append([]string{"status", "--config", first, "--explain"}, base...)...)
+	if n := staleCount(t, out); n != 0 {
+		t.Fatalf("status without a budget does not take the folder's pinned one:\n%s", out)
+	}
+	// ... and names the parameter against another one.
+	out, _ = solbehave(t, append([]string{"status", "--config", first, "--explain", "--o2-budget", "1000"}, base...)...)
 	if !strings.Contains(out, "o2-budget 30 → 1000") {
 		t.Fatalf("status --explain against the default budget does not name o2-budget:\n%s", out)
 	}
 
 	other := writeConfig(t, t.TempDir(), provenanceBase+"o2-budget = 35\n")
-	c, logs := runLogged(t, append(until, "--config", other)...)
+	if _, err := solbehave(t, append(until, "--config", other)...); err == nil || !strings.Contains(err.Error(), "o2-budget is pinned to 30") {
+		t.Fatalf("a run whose configuration changes a pinned budget: %v", err)
+	}
+	c, logs := runLogged(t, append(until, "--config", other, "--repin", "o2-budget=35")...)
 	if c["o2"].Ran != 2 || c["verify"].Ran != 0 || c["compile"].Ran != 0 {
 		t.Fatalf("toml says 35: want o2 (only) re-run, got %+v", c)
 	}
@@ -203,7 +212,7 @@ func TestPublishRelease(t *testing.T) {
 	}
 
 	// o2 again at another budget on one shard's contracts: o2's rows now mix budgets.
-	c, _ := runLogged(t, append([]string{"run", "--only", "o2", "--o2-budget", "20", "--shard", "0/2"}, base...)...)
+	c, _ := runLogged(t, append([]string{"run", "--only", "o2", "--repin", "o2-budget=20", "--shard", "0/2"}, base...)...)
 	if c["o2"].Ran == 0 || c["o2"].Units == len(smallCorpusIDs) {
 		t.Skipf("shard 0/2 holds all or none of the contracts (%+v)", c["o2"])
 	}

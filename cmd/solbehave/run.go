@@ -78,7 +78,7 @@ func newRunCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 				}
 			}
 			if dryRun {
-				if _, err := g.pinEvaluation(cmd, "", nil, true); err != nil {
+				if _, err := g.pinEvaluation(cmd, "", nil, pinCheck); err != nil {
 					return err
 				}
 				return printPlan(cmd, g, chosen)
@@ -166,7 +166,7 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 		return err
 	}
 	// Refused before anything is written; the pins are written once the run has an id.
-	if _, err := g.pinEvaluation(cmd, "", repin, true); err != nil {
+	if _, err := g.pinEvaluation(cmd, "", repin, pinCheck); err != nil {
 		return err
 	}
 	if err := checkSettings(stages); err != nil {
@@ -192,7 +192,7 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	env.Run = g.runInfo(rec.row.RunID)
 	env.Run.Started, env.Run.Command = rec.start, config.LocallessCommand(rec.row.Command)
 	env.Run.Version = strings.TrimSpace(rec.row.ToolVersion + " " + rec.row.VCSRevision)
-	changed, err := g.pinEvaluation(cmd, rec.row.RunID, repin, false)
+	changed, err := g.pinEvaluation(cmd, rec.row.RunID, repin, pinWrite)
 	if err != nil {
 		return err
 	}
