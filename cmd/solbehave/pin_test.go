@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,8 +15,12 @@ import (
 // of the demo Vault validly, each model in its own words: NatSpec JSON, a
 // DCR graph and function bodies. Two models' skeletons and graphs differ,
 // so a skeleton or a reference graph that follows the last model shows.
-func scriptedModels(t *testing.T) *llmtest.Server {
+// Given models, it serves those alone (404 for any other).
+func scriptedModels(t *testing.T, serves ...string) *llmtest.Server {
 	return llmtest.New(t, func(_ int, r llmtest.Request) llmtest.Reply {
+		if len(serves) > 0 && !slices.Contains(serves, r.Model) {
+			return llmtest.Reply{Status: 404, Body: "model not served here"}
+		}
 		last, system := r.Last(), ""
 		if len(r.Messages) > 0 {
 			system = r.Messages[0].Content
@@ -128,5 +133,44 @@ func TestCommandsReadTheFolderCorpus(t *testing.T) {
 	out, err = solbehave(t, "status", "--data", data, "--corpus", t.TempDir())
 	if err != nil || !strings.Contains(out, "made from the corpus") {
 		t.Errorf("status given another corpus does not say so: %v\n%s", err, out)
+	}
+}
+
+// TestReleaseKeepsItsSkeletonsAndGraphs: a release of an LLM model takes a
+// new model at an endpoint that does not serve the published one: the run
+// takes the release's skeletons and reference graphs as they are (asking
+// the published model for nothing), so the new model is judged on exactly
+// what the published one was.
+func TestReleaseKeepsItsSkeletonsAndGraphs(t *testing.T) {
+	corpus, data := oneContractCorpus(t), t.TempDir()
+	llmRun(t, scriptedModels(t), corpus, data, "openai:model-a")
+	rel := filepath.Join(t.TempDir(), "release")
+	if out, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", data, "--out", rel); err != nil {
+		t.Fatalf("publish: %v\n%s", err, out)
+	}
+	next, other := t.TempDir(), scriptedModels(t, "model-b")
+	runIn(t, append(append([]string{}, smallBudgetRun...), "--until", "o1", "--from-release", rel, "--data", next,
+		"--generator", "openai:model-b", "--llm-url", other.BaseURL(), "--llm-retries", "0")...)
+	for _, r := range other.Requests() {
+		if r.Model != "model-b" {
+			t.Fatalf("the new model's run asked %s (%.60q)", r.Model, r.Last())
+		}
+	}
+	published, here := digestLines(t, data), digestLines(t, next)
+	if published["skeletons"] == "" || published["skeletons"] != here["skeletons"] {
+		t.Errorf("skeletons: %s here, %s published", here["skeletons"], published["skeletons"])
+	}
+	graph := "SELECT graph_sha256 FROM dcr_graphs WHERE extractor = 'llm:model-a' AND status = 'ok'"
+	if a, b := queryRows(t, data, graph), queryRows(t, next, graph); len(a) != 1 || strings.Join(a, "") != strings.Join(b, "") {
+		t.Errorf("the reference graph: %v here, %v published", b, a)
+	}
+	if got := queryRows(t, next, "SELECT DISTINCT extractor FROM replay_calls WHERE graph_setting = 'fixed'"); len(got) != 1 || got[0] != "llm:model-a" {
+		t.Errorf("O3's fixed rows of the new model were judged by %v, want llm:model-a", got)
+	}
+	if got := queryRows(t, next, "SELECT count(*) FROM replay_calls WHERE graph_setting = 'fixed' AND model = 'openai:model-b'"); got[0] == "0" {
+		t.Error("the new model has no O3 row in the fixed setting")
+	}
+	if a, b := modelDigest(t, data, "openai:model-a"), modelDigest(t, next, "openai:model-a"); a != b {
+		t.Errorf("the published model's rows differ after the import:\n%s\n%s", a, b)
 	}
 }

@@ -28,6 +28,10 @@ func DefaultExtractors(generators []string) []string {
 	return out
 }
 
+// ReferenceFlagUsage describes --reference-extractor, which the dcr and o3 stages share.
+const ReferenceFlagUsage = "O3: extractor whose sequences judge every model, graph_setting fixed (default: llm:<model> of the one " +
+	"--generator openai:<model>, else static; required with several LLM generators); its graphs are extracted whatever --extractor says"
+
 // DefaultReference is the extractor whose graphs judge every model (O3's
 // fixed setting) when none is named: the first LLM model, else static.
 func DefaultReference(generators []string) string {

@@ -31,6 +31,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -62,6 +63,7 @@ type Stage struct {
 	Annotations string   // folder of <contract_id>.json annotation files
 	Temperature float64  // LLM sampling temperature
 	MaxTokens   int      // LLM reply limit
+	Reference   string   // O3's reference extractor (shared with o3): its graphs are extracted whatever the run's extractors
 	LLM         llm.Options
 
 	clients *llm.Pool           // one client per extractor model
@@ -91,13 +93,15 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.StringVar(&s.Annotations, "dcr-annotations", s.Annotations, "folder of DCR annotation files (<contract_id>.json); \"\" for none")
 	config.Between(fs, &s.Temperature, "dcr-temperature", s.Temperature, 0, 2, "LLM sampling temperature for DCR extraction")
 	fs.IntVar(&s.MaxTokens, "dcr-max-tokens", s.MaxTokens, "most output tokens of one DCR extraction reply")
+	sharedflag.String(fs, &s.Reference, "reference-extractor", "", dcrextract.ReferenceFlagUsage)
 	llm.BindFlags(fs, &s.LLM)
 }
 
 // extractor is one parsed --extractor value.
 type extractor struct {
-	Name  string // static, llm:<model>
-	Model string // "" for static
+	Name      string // static, llm:<model>
+	Model     string // "" for static
+	reference bool   // not named: O3's reference extractor, whose graphs judge every model
 }
 
 func parseExtractors(specs []string) ([]extractor, error) {
@@ -143,7 +147,7 @@ func (s *Stage) InScope(unitID string) bool { return s.scope.Covers(unitID) }
 // Plan makes one unit per (kept contract, extractor) and one per annotated
 // corpus contract.
 func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, error) {
-	exs, err := parseExtractors(s.extractors())
+	exs, err := s.withReference()
 	if err != nil {
 		return nil, err
 	}
@@ -187,6 +191,26 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	return units, nil
 }
 
+// withReference are the run's extractors and O3's reference extractor (a
+// run of one model judges it by the graphs of the evaluation's reference,
+// which a run of another model may have extracted, or a release holds).
+func (s *Stage) withReference() ([]extractor, error) {
+	exs, err := parseExtractors(s.extractors())
+	if err != nil {
+		return nil, err
+	}
+	ref, err := dcrextract.ChooseReference(s.Reference, s.Generators)
+	if err != nil || slices.ContainsFunc(exs, func(ex extractor) bool { return ex.Name == ref }) {
+		return exs, nil // o3 refuses a run with no reference; a named one is extracted already
+	}
+	extra, err := parseExtractors([]string{ref})
+	if err != nil {
+		return nil, fmt.Errorf("--reference-extractor: %w", err)
+	}
+	extra[0].reference = true
+	return append(exs, extra[0]), nil
+}
+
 // extractors are the named extractors, or the generators' default.
 func (s *Stage) extractors() []string {
 	if len(s.Extractors) > 0 {
@@ -221,7 +245,7 @@ func (s *Stage) annotationUnit(e etherscan.Entry) ([]pipeline.Unit, error) {
 
 func (s *Stage) makeClients(env *pipeline.Env, exs []extractor) error {
 	for _, ex := range exs {
-		if ex.Model != "" && s.LLM.BaseURL == "" {
+		if ex.Model != "" && s.LLM.BaseURL == "" && !ex.reference { // the reference's graphs may all be here already
 			return fmt.Errorf("--extractor %s needs --llm-url", ex.Name)
 		}
 	}
@@ -262,6 +286,14 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 
 func (s *Stage) runLLM(ctx context.Context, env *pipeline.Env, u unit, orig *solc.Output, out *pipeline.Output,
 	row *schemas.DCRGraph, fail func(failure.Class, bool, error) (*pipeline.Output, error)) (*pipeline.Output, error) {
+	if raw, ok := pipeline.ReadPublished(env.Data, graphPath(row.ContractID, u.ex.Name)); ok {
+		if g, err := dcrgraph.Parse(raw); err == nil {
+			return out, s.store(env, out, row, g, nil) // the release's graph, as the published models were judged by it
+		}
+	}
+	if s.LLM.BaseURL == "" {
+		return fail(failure.Endpoint, true, fmt.Errorf("--extractor %s needs --llm-url", u.ex.Name))
+	}
 	in, err := dcrextract.LLMInputFromRecord(u.rec, orig)
 	if err != nil {
 		return fail(failure.Compile, false, err)

@@ -94,7 +94,7 @@ func (s *Stage) Summary() string {
 }
 
 func (s *Stage) BindFlags(fs *pflag.FlagSet) {
-	fs.StringVar(&s.Reference, "reference-extractor", s.Reference, "O3: extractor whose sequences judge every model, graph_setting fixed (default: llm:<model> of the one --generator openai:<model>, else static; required with several LLM generators)")
+	sharedflag.String(fs, &s.Reference, "reference-extractor", s.Reference, dcrextract.ReferenceFlagUsage)
 	sharedflag.StringList(fs, &s.Generators, "generator", nil, regen.GeneratorFlagUsage)
 	sharedflag.String(fs, &s.Profile, "o3-profile", s.Profile, "O3: protocol of Algorithm 1: paper (every call from the deployer, proposed arguments, no retry, one block of 12 s per call) or extended (history senders, retries with recorded and searched arguments, history pace)")
 	sharedflag.Int(fs, &s.SnapshotEvery, "snapshot-every", s.SnapshotEvery, "replay oracles: calls between two readings of the zero-argument view functions (0: none)")

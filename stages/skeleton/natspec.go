@@ -3,11 +3,13 @@ package skeleton
 import (
 	"context"
 	"encoding/json"
+	"path"
 	"strings"
 
 	"github.com/solbehave/solbehave/internal/llm"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/skeleton"
+	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -75,4 +77,27 @@ func parseDocs(reply string) (map[string]*skeleton.Doc, string) {
 		return nil, "the reply's JSON does not parse: " + err.Error()
 	}
 	return docs, ""
+}
+
+// publishedSkeleton is the release's skeleton of the contract (see
+// pipeline.PublishedDir) where this folder started from one and it is the
+// skeleton of the same source and scope as tmpl (the template skeleton
+// built here): its NatSpec is the one the published models were given.
+func publishedSkeleton(data, contractID string, tmpl *skeleton.Skeleton) *skeleton.Skeleton {
+	b, ok := pipeline.ReadPublished(data, path.Join("skeletons", warehouse.Sanitize(contractID), "skeleton.json"))
+	if !ok {
+		return nil
+	}
+	var pub skeleton.Skeleton
+	if json.Unmarshal(b, &pub) != nil || pub.Format != tmpl.Format || pub.Target != tmpl.Target || pub.Scope != tmpl.Scope ||
+		pub.File != tmpl.File || len(pub.Functions) != len(tmpl.Functions) || len(pub.Files) != len(tmpl.Files) {
+		return nil
+	}
+	for i, f := range pub.Functions {
+		t := tmpl.Functions[i]
+		if f.Key != t.Key || f.Signature != t.Signature || f.Stub != t.Stub || f.HasBody != t.HasBody {
+			return nil
+		}
+	}
+	return &pub
 }

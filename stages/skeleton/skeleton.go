@@ -189,12 +189,15 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	}
 	out := &pipeline.Output{}
 	model := s.natspecModel()
-	if model != "" && s.LLM.BaseURL == "" {
+	var calls []schemas.LLMCall
+	switch pub := publishedSkeleton(env.Data, pu.Contract, sk); {
+	case model == "":
+	case pub != nil:
+		sk = pub // the release's NatSpec, as the published models saw it
+	case s.LLM.BaseURL == "":
 		return nil, failure.New(failure.Endpoint, true, fmt.Errorf("the skeletons' NatSpec model is %s%s and no --llm-url is set: "+
 			"give the endpoint that serves it", regen.KindOpenAI+":", model))
-	}
-	var calls []schemas.LLMCall
-	if model != "" {
+	default:
 		docs, call := s.modelDocs(ctx, env, pu.Contract, model, sk, orig.Compiler)
 		calls = append(calls, call)
 		if docs != nil {

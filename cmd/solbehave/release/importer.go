@@ -110,7 +110,31 @@ func (im *importer) run(sum string) (*pipeline.ImportedRelease, error) {
 		}
 		rel.Models = append(rel.Models, *got)
 	}
-	return rel, nil
+	return rel, im.publishedFiles()
+}
+
+// publishedFiles keeps the release's skeletons and DCR graphs (see
+// pipeline.PublishedDir): contract-level files a model may have written,
+// which the new model's run takes as they are.
+func (im *importer) publishedFiles() error {
+	rows, err := im.db.QueryContext(im.ctx, "SELECT path, content FROM "+im.file(schemas.Files.Name())+
+		" WHERE error = '' AND kind IN ('skeleton', 'dcr_graph') ORDER BY path")
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var path, content string
+		if err := rows.Scan(&path, &content); err != nil {
+			return err
+		}
+		written, err := pipeline.WritePublished(im.data, path, []byte(content))
+		if err != nil {
+			return fmt.Errorf("files: %s: %w", path, err)
+		}
+		im.wrote = append(im.wrote, written)
+	}
+	return rows.Err()
 }
 
 // file is the release's Parquet file of a dataset, as a DuckDB table function.
