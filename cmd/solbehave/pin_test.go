@@ -173,4 +173,19 @@ func TestReleaseKeepsItsSkeletonsAndGraphs(t *testing.T) {
 	if a, b := modelDigest(t, data, "openai:model-a"), modelDigest(t, next, "openai:model-a"); a != b {
 		t.Errorf("the published model's rows differ after the import:\n%s\n%s", a, b)
 	}
+
+	// Repinning the NatSpec model on purpose rewrites the skeleton and says
+	// what it makes stale; the imported model's samples were generated from
+	// the old one, and publish says so.
+	_, logs := runLogged(t, "run", "--quiet", "--only", "skeleton", "--repin", "natspec-model=", "--data", next)
+	if !strings.Contains(logs, "repinning natspec-model: 1 unit(s) stale now") {
+		t.Errorf("the repin does not say what it makes stale:\n%s", logs)
+	}
+	again := filepath.Join(t.TempDir(), "again")
+	if out, err := solbehave(t, "publish", "--creators", "Tester, Ada", "--data", next, "--out", again, "--allow-stale"); err != nil {
+		t.Fatalf("publish --allow-stale: %v\n%s", err, out)
+	}
+	if card, _ := os.ReadFile(filepath.Join(again, "README.md")); !strings.Contains(string(card), "openai:model-a sample 0: generated from a skeleton that is not") {
+		t.Errorf("the card does not list the samples of the old skeleton:\n%s", card)
+	}
 }

@@ -100,7 +100,7 @@ func (p *Publisher) publish(ctx context.Context) error {
 		return err
 	}
 	defer work.Close()
-	steps := []func(context.Context, *sql.DB) error{p.compact, p.writeRuns, p.writeUnits, p.writeFiles, p.writeCorpus}
+	steps := []func(context.Context, *sql.DB) error{p.checkSkeletons, p.compact, p.writeRuns, p.writeUnits, p.writeFiles, p.writeCorpus}
 	for _, step := range steps {
 		if err := step(ctx, work); err != nil {
 			return err

@@ -1,6 +1,8 @@
 package release
 
 import (
+	"context"
+	"database/sql"
 	"fmt"
 	"strings"
 
@@ -54,4 +56,42 @@ func (p *Publisher) writeStale(b *strings.Builder) {
 	for _, s := range p.stale {
 		fmt.Fprintf(b, "- %s\n", s)
 	}
+}
+
+// checkSkeletons refuses (unless --allow-stale, which lists them in the
+// card) samples generated from a skeleton that is not their contract's
+// current one: the paper generates every model's samples from one skeleton
+// (§IV-B), and a release that mixes two compares models on different tasks.
+func (p *Publisher) checkSkeletons(ctx context.Context, db *sql.DB) error {
+	var n int
+	q := "SELECT count(*) FROM information_schema.tables WHERE table_name IN ('generations', 'skeletons')"
+	if err := db.QueryRowContext(ctx, q).Scan(&n); err != nil || n < 2 {
+		return err
+	}
+	rows, err := db.QueryContext(ctx, `SELECT g.contract_id || ' ' || g.model || ' sample ' || g.sample
+		FROM generations g JOIN (SELECT contract_id, min(skeleton_sha256) AS now FROM skeletons GROUP BY 1) k USING (contract_id)
+		WHERE g.skeleton_sha256 <> k.now ORDER BY 1`)
+	if err != nil {
+		return fmt.Errorf("publish: samples' skeletons: %w", err)
+	}
+	defer rows.Close()
+	var other []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return err
+		}
+		other = append(other, "generate "+s+": generated from a skeleton that is not its contract's current one (see the sample_skeletons view)")
+	}
+	if err := rows.Err(); err != nil || len(other) == 0 {
+		return err
+	}
+	p.stale = append(p.stale, other...)
+	if p.AllowStale {
+		return nil
+	}
+	shown := other[:min(len(other), staleShown)]
+	return fmt.Errorf("publish: %d sample(s) were generated from another skeleton than their contract's current one "+
+		"(the evaluation's NatSpec model or regeneration scope changed after they ran; run their models again, or "+
+		"--allow-stale lists them in the card):\n  %s", len(other), strings.Join(shown, "\n  "))
 }
