@@ -5,18 +5,23 @@ import (
 	"testing"
 	"time"
 
+	"github.com/solbehave/solbehave/internal/cpuclock"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/schemas"
 )
 
-// busyStage burns about d of CPU in each unit.
+// busyStage burns about d of CPU in each unit: it spins for d of wall time
+// and, on a machine busy with other work, until the process has burnt d of
+// CPU since the unit began, so a loaded machine stretches the unit instead
+// of starving it.
 type busyStage struct {
 	countingStage
 	d time.Duration
 }
 
 func (s *busyStage) Run(ctx context.Context, env *Env, u Unit) (*Output, error) {
-	for end := time.Now().Add(s.d); time.Now().Before(end); {
+	end, cpu := time.Now().Add(s.d), cpuclock.Process()
+	for time.Now().Before(end) || cpuclock.Process()-cpu < s.d {
 	}
 	return s.countingStage.Run(ctx, env, u)
 }

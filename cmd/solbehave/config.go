@@ -137,11 +137,14 @@ func newConfigCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 		Long: "Every global and stage flag is a key of " + config.FileName + " (flag names at the top level, e.g. " +
 			"`o2-budget = 300`); the file is read from the working folder, or from --config FILE; flags given to a command " +
 			"override it for that invocation. This prints every key's effective value with where it came from " +
-			"(default, file or flag), as TOML that can serve as a solbehave.toml; --format json prints the values " +
+			"(default, file, flag, or pinned by the evaluation in --data), as TOML that can serve as a solbehave.toml; --format json prints the values " +
 			"only, exactly as the runs dataset records them. Keys marked `not fingerprinted` change how a run runs, " +
 			"not what it produces.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if _, err := g.pinEvaluation(cmd, "", nil, pinSurvey); err != nil { // a data folder's pins, as a run there takes them
+				return err
+			}
 			switch format {
 			case "json":
 				_, err := fmt.Fprintln(cmd.OutOrStdout(), g.parametersJSON())

@@ -199,9 +199,9 @@ func (s *Stage) withReference() ([]extractor, error) {
 	if err != nil {
 		return nil, err
 	}
-	ref, err := dcrextract.ChooseReference(s.Reference, s.Generators)
-	if err != nil || slices.ContainsFunc(exs, func(ex extractor) bool { return ex.Name == ref }) {
-		return exs, nil // o3 refuses a run with no reference; a named one is extracted already
+	ref := strings.TrimSpace(s.Reference) // named, or pinned by the evaluation (every run has one; o3 refuses one without)
+	if ref == "" || slices.ContainsFunc(exs, func(ex extractor) bool { return ex.Name == ref }) {
+		return exs, nil
 	}
 	extra, err := parseExtractors([]string{ref})
 	if err != nil {
