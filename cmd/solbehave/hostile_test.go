@@ -334,7 +334,7 @@ func TestNoSecretInAnyOutput(t *testing.T) {
 		// (Basic): a second sample is asked that way.
 		t.Setenv("SOLBEHAVE_LLM_API_KEY", "")
 		asTyped("generate", "--corpus", corpus, "--data", data, "--generator", "openai:m",
-			"--llm-url", llmURL, "--samples", "2", "--llm-retries", "0")
+			"--llm-url", llmURL, "--repin", "samples=2", "--llm-retries", "0")
 	})
 	auth := map[string]bool{}
 	for _, r := range model.Requests() {

@@ -125,11 +125,19 @@ const (
 
 // pinEvaluation makes this invocation run under the data folder's pins:
 // every pinned key the invocation leaves unset takes the pinned value; one
-// it sets to another value is refused unless --repin names it; the keys no
-// run pinned yet are pinned now (mode pinWrite). It returns the keys whose
-// pin this invocation changes.
-func (g *globals) pinEvaluation(cmd *cobra.Command, runID string, repin map[string]string, mode pinMode) ([]string, error) {
+// it sets to another value is refused unless --repin names it; the keys of
+// the stages it runs (ran) that no run pinned yet are pinned now (mode
+// pinWrite: a crawl pins no NatSpec model). It returns the keys whose pin
+// this invocation changes.
+func (g *globals) pinEvaluation(cmd *cobra.Command, runID string, repin map[string]string, mode pinMode, ran ...string) ([]string, error) {
 	dry := mode != pinWrite
+	own := map[string]bool{"seed": true}
+	keys := stageKeys()
+	for _, stage := range ran {
+		for _, k := range keys[stage] {
+			own[k] = true
+		}
+	}
 	ev, err := pipeline.ReadEvaluation(g.data)
 	if err != nil {
 		return nil, err
@@ -158,7 +166,7 @@ func (g *globals) pinEvaluation(cmd *cobra.Command, runID string, repin map[stri
 			continue
 		}
 		v, ok := g.resolved(k)
-		if !ok {
+		if !ok || !pinned && !re && !own[k] {
 			continue
 		}
 		if pinned && v != pin.Value {

@@ -44,6 +44,10 @@ func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
 				return err
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "published %s: %d files, %d datasets, %d rows\n", p.Out, p.Files, p.Datasets, p.Rows)
+			if p.NoCorpus != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "WARNING: %s cannot take a new model (run --from-release refuses it): %s; "+
+					"give the corpus the runs read with --corpus\n", p.Out, p.NoCorpus)
+			}
 			if p.Archive {
 				fmt.Fprintf(cmd.OutOrStdout(), "archive %s\n", release.ArchivePath(p.Out))
 			}

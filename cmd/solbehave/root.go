@@ -28,7 +28,7 @@ type globals struct {
 	force  bool
 	quiet  bool
 	shard  string
-	retry  bool // re-run the units whose stored output is an error row (solbehave retry)
+	retry  bool     // re-run the units whose stored output is an error row (solbehave retry)
 	repin  []string // --repin KEY=VALUE: pins of the evaluation this run changes
 
 	configPath string         // --config FILE ("" : solbehave.toml in the working folder, if any)

@@ -166,7 +166,7 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 		return err
 	}
 	// Refused before anything is written; the pins are written once the run has an id.
-	if _, err := g.pinEvaluation(cmd, "", repin, pinCheck); err != nil {
+	if _, err := g.pinEvaluation(cmd, "", repin, pinCheck, stageNames(stages)...); err != nil {
 		return err
 	}
 	if err := checkSettings(stages); err != nil {
@@ -192,7 +192,7 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	env.Run = g.runInfo(rec.row.RunID)
 	env.Run.Started, env.Run.Command = rec.start, config.LocallessCommand(rec.row.Command)
 	env.Run.Version = strings.TrimSpace(rec.row.ToolVersion + " " + rec.row.VCSRevision)
-	changed, err := g.pinEvaluation(cmd, rec.row.RunID, repin, pinWrite)
+	changed, err := g.pinEvaluation(cmd, rec.row.RunID, repin, pinWrite, stageNames(stages)...)
 	if err != nil {
 		return err
 	}

@@ -56,7 +56,7 @@ func TestStaleRowsNeverMix(t *testing.T) {
 	}
 
 	fewer := append([]string{"run", "--quiet", "--until", "compile", "--corpus", corpus, "--data", data}, flags...)
-	runIn(t, append(fewer, "--samples", "1")...) // the last --samples wins
+	runIn(t, append(fewer, "--samples", "1", "--repin", "samples=1")...) // k is the evaluation's: cut on purpose
 	for _, ds := range []string{"samples", "replay_calls", "fuzz_results", "vuln_runs"} {
 		if got := queryRows(t, data, "SELECT count(*) FROM "+ds+" WHERE sample >= 1"); got[0] != "0" {
 			t.Errorf("%s: the views read %s row(s) of the dropped sample", ds, got[0])

@@ -24,12 +24,15 @@ const ReleaseCorpus = "corpus"
 const maxCorpusFile = 512 << 20
 
 // writeCorpus copies the corpus folder of every contract the release's
-// units name (its regular files: recorded source and transactions).
+// units name (its regular files: recorded source and transactions). A
+// corpus that cannot be read, or lacks a contract, leaves a release that
+// cannot take a new model: publish says so loudly (NoCorpus, printed and
+// written in the card), and run --from-release refuses it.
 func (p *Publisher) writeCorpus(context.Context, *sql.DB) error {
 	entries, err := etherscan.ListCorpus(p.Corpus)
 	if err != nil {
-		return fmt.Errorf("publish: the corpus %s cannot be read (%w): a release without the corpus its rows were made from "+
-			"cannot take a new model; give the corpus with --corpus", p.Corpus, err)
+		p.NoCorpus = fmt.Sprintf("the corpus %s cannot be read (%v)", p.Corpus, err)
+		return nil
 	}
 	named := map[string]bool{}
 	for _, m := range p.manifests {
@@ -47,10 +50,17 @@ func (p *Publisher) writeCorpus(context.Context, *sql.DB) error {
 	}
 	if len(named) > 0 {
 		missing := slices.Sorted(maps.Keys(named))
-		return fmt.Errorf("publish: the corpus %s lacks %d contract(s) the rows were made from (%s): a release without them "+
-			"cannot take a new model; give the corpus the runs read with --corpus", p.Corpus, len(missing), strings.Join(missing[:min(3, len(missing))], ", "))
+		p.NoCorpus = fmt.Sprintf("the corpus %s lacks %d contract(s) the rows were made from (%s)", p.Corpus, len(missing),
+			strings.Join(missing[:min(3, len(missing))], ", "))
 	}
 	return nil
+}
+
+// writeNoCorpus says in the card that the release cannot take a new model.
+func (p *Publisher) writeNoCorpus(b *strings.Builder) {
+	if p.NoCorpus != "" {
+		fmt.Fprintf(b, "\n**This release cannot take a new model** (`run --from-release` refuses it): %s when it was published.\n", p.NoCorpus)
+	}
 }
 
 // copyEntry copies a contract folder's regular files (no links, no folders:

@@ -39,8 +39,9 @@ type Publisher struct {
 	AllowMixed   bool                 // publish datasets that mix a fingerprinted parameter's values
 	AllowStale   bool                 // publish the current units' rows when others are stale or failed
 
-	Files, Datasets int   // what Publish wrote
-	Rows            int64 // rows published
+	Files, Datasets int    // what Publish wrote
+	NoCorpus        string // why the release holds no corpus a new model can run on ("" when it does)
+	Rows            int64  // rows published
 
 	manifests []pipeline.Manifest  // the current units'
 	selected  *warehouse.Warehouse // their parts, as the views read them

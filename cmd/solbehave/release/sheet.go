@@ -199,7 +199,8 @@ func (p *Publisher) parametersSection(_ context.Context, _ *sql.DB, b *strings.B
 			fmt.Fprintf(b, "- %s\n", m)
 		}
 	}
-	p.writeStale(b) // stale.go
+	p.writeStale(b)    // stale.go
+	p.writeNoCorpus(b) // corpus.go
 	return nil
 }
 
