@@ -12,6 +12,8 @@
 package synth
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"math/rand"
 	"os"
@@ -290,6 +292,10 @@ func (c column) stringValue(rng *rand.Rand, row map[string]any) string {
 		return mutations(rng, row)
 	case c.json:
 		return "[]"
+	case name == "skeleton_sha256":
+		// One skeleton per contract, which every sample of it was generated from.
+		sum := sha256.Sum256([]byte(fmt.Sprint(row["contract_id"])))
+		return hex.EncodeToString(sum[:])
 	case strings.HasSuffix(name, "sha256") || name == "artifact":
 		return hexString(rng, 32)
 	case name == "selector":
