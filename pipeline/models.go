@@ -114,7 +114,7 @@ func Forget(data string, r Removal) error {
 			}
 		}
 	}
-	return nil
+	return releaseModelName(data, r.Model)
 }
 
 // removeLocal removes rel below root; a manifest is outside data, and a

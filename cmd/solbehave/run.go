@@ -153,6 +153,9 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err := checkSettings(stages); err != nil {
 		return err
 	}
+	if err := pipeline.ClaimStagesModels(g.data, stages); err != nil { // before the first write: pipeline/modelnames.go
+		return err
+	}
 	env := g.env()
 	defer env.Engines.Close()
 	// The effective command line (URLs without their credentials), not os.Args.

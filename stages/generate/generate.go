@@ -128,6 +128,21 @@ func (s *Stage) generators(env *pipeline.Env) ([]regen.Generator, error) {
 	return out, nil
 }
 
+// ModelNames are the generators' models (pipeline.ModelNamer), claimed in
+// data before any stage of the run writes. Settings the generators refuse
+// name none here: the stage reports them when it plans, as before.
+func (s *Stage) ModelNames(data string) []string {
+	gens, err := s.generators(&pipeline.Env{Data: data})
+	if err != nil {
+		return nil
+	}
+	names := make([]string, len(gens))
+	for i, g := range gens {
+		names[i] = g.Name()
+	}
+	return names
+}
+
 type unit struct {
 	entry    etherscan.Entry
 	gen      regen.Generator

@@ -249,3 +249,28 @@ func TestGenerateAcrossFiles(t *testing.T) {
 		t.Error("no mutant mutated a function of a base's file")
 	}
 }
+
+// TestModelNamesAreTheGenerators: the names runStages claims before any
+// stage runs are the models' as the model column has them (import: its
+// folder's base name), whose folder names then collide as the files would.
+func TestModelNamesAreTheGenerators(t *testing.T) {
+	data, dirs := t.TempDir(), t.TempDir()
+	stage := func(folder string) *Stage {
+		if err := os.MkdirAll(filepath.Join(dirs, folder), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		s := New()
+		s.Generators = []string{"mutant", "import:" + filepath.Join(dirs, folder)}
+		return s
+	}
+	first := stage("a+b")
+	if got := first.ModelNames(data); len(got) != 2 || got[0] != "mutant" || got[1] != "import:a+b" {
+		t.Fatalf("model names %q", got)
+	}
+	if err := pipeline.ClaimStagesModels(data, []pipeline.Stage{first}); err != nil {
+		t.Fatal(err)
+	}
+	if err := pipeline.ClaimStagesModels(data, []pipeline.Stage{stage("a_b")}); err == nil {
+		t.Error("import:a_b claimed import:a+b's folders")
+	}
+}

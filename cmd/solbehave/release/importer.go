@@ -104,6 +104,11 @@ func (im *importer) run(sum string) (*pipeline.ImportedRelease, error) {
 		if slices.Contains(here, m) {
 			return nil, fmt.Errorf("model %s is both in the release and in %s: `solbehave forget --generator %s` one of them first", m, im.data, m)
 		}
+	}
+	if err := pipeline.ClaimModelNames(im.data, models); err != nil { // before the first part is written
+		return nil, err
+	}
+	for _, m := range models {
 		got, err := im.model(m)
 		if err != nil {
 			return nil, fmt.Errorf("model %s: %w", m, err)
