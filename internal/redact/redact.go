@@ -129,7 +129,9 @@ func current() *masker {
 	var secrets []string
 	for _, v := range EnvVars {
 		if s := os.Getenv(v); len(s) >= MinLen {
-			secrets = append(secrets, s)
+			// Temporal and the LLM client send it as a bearer token: the
+			// header value's base64 and hex hold the key at no fixed alignment.
+			secrets = append(secrets, s, "Bearer "+s)
 		}
 	}
 	state.Lock()
