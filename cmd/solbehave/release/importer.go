@@ -82,6 +82,9 @@ func (im *importer) undo() {
 }
 
 func (im *importer) run(sum string) (*pipeline.ImportedRelease, error) {
+	if err := CheckConsistent(im.ctx, im.db, im.dir); err != nil {
+		return nil, err
+	}
 	rel := &pipeline.ImportedRelease{Checksum: sum}
 	var zen struct{ Title, Version string }
 	if err := ReadJSON(filepath.Join(im.dir, ".zenodo.json"), &zen); err != nil {
@@ -119,9 +122,7 @@ func (im *importer) run(sum string) (*pipeline.ImportedRelease, error) {
 }
 
 // file is the release's Parquet file of a dataset, as a DuckDB table function.
-func (im *importer) file(dataset string) string {
-	return "read_parquet(" + views.QuoteString(filepath.ToSlash(filepath.Join(im.dir, File(dataset)))) + ")"
-}
+func (im *importer) file(dataset string) string { return parquetOf(im.dir, dataset) }
 
 func (im *importer) strings(q string) ([]string, error) {
 	rows, err := im.db.QueryContext(im.ctx, q)
