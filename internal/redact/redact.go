@@ -205,7 +205,7 @@ func encodings(secret string) []string {
 // what surrounds it, and stay.
 func base64Core(enc *base64.Encoding, secret []byte, offset int) string {
 	shifted := append(make([]byte, offset), secret...)
-	whole := len(shifted) / 3 * 4 // the characters of whole groups
+	whole := len(shifted) / 3 * 4  // the characters of whole groups
 	skip := []int{0, 2, 3}[offset] // those that hold bits of the bytes before
 	if whole <= skip {
 		return ""

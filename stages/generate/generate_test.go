@@ -274,3 +274,23 @@ func TestModelNamesAreTheGenerators(t *testing.T) {
 		t.Error("import:a_b claimed import:a+b's folders")
 	}
 }
+
+// TestKilledWritesAreRemoved: a SIGKILL between a sample's create and
+// rename left `.0.sol.tmp-*` in its folder, which the resumed run kept.
+func TestKilledWritesAreRemoved(t *testing.T) {
+	env := regentest.Env(t, stagetest.DemoCorpus)
+	o := regentest.Keep(t, env, "Vault")[0]
+	regentest.Skeleton(t, env, o)
+	dir := filepath.Join(env.Data, regen.SampleDir(o.ID, "reference"))
+	os.MkdirAll(dir, 0o755)
+	left := filepath.Join(dir, ".0.sol.tmp-2087145")
+	os.WriteFile(left, []byte("contract Half"), 0o644)
+	s := New()
+	s.Generators, s.Samples = []string{"reference"}, 1
+	if c := stagetest.Run(t, env, s); c.Ran != 1 || c.Failed != 0 {
+		t.Fatalf("the resumed run: %+v", c)
+	}
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("the killed write's %s is still there (%v)", filepath.Base(left), err)
+	}
+}
