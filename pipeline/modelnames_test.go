@@ -62,3 +62,23 @@ func TestClaimSeesUnitsFromBeforeTheRecord(t *testing.T) {
 		t.Errorf("after forget: %v", err)
 	}
 }
+
+// TestForgetFreesAClaimedNameWithoutUnits: a run that claimed a name and
+// failed before its first unit leaves no unit to forget; forget still frees
+// the name, or no model of that folder name could ever run.
+func TestForgetFreesAClaimedNameWithoutUnits(t *testing.T) {
+	data := t.TempDir()
+	if err := ClaimModelNames(data, []string{"openai:org/m"}); err != nil {
+		t.Fatal(err)
+	}
+	rm, err := PlanForget(data, "openai:org/m")
+	if err != nil || rm.Empty() {
+		t.Fatalf("forget of a claimed name: %+v, %v", rm, err)
+	}
+	if err := Forget(data, rm); err != nil {
+		t.Fatal(err)
+	}
+	if err := ClaimModelNames(data, []string{"openai:org_m"}); err != nil {
+		t.Errorf("after forget: %v", err)
+	}
+}
