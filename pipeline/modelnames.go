@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"unicode/utf8"
 
 	"github.com/gofrs/flock"
 
@@ -52,6 +53,9 @@ func ClaimModelNames(data string, models []string) error {
 		return err
 	}
 	for _, m := range models {
+		if !utf8.ValidString(m) { // JSON (this record, the manifests) would hold another name
+			return fmt.Errorf("model name %q is not valid UTF-8", m)
+		}
 		f := ModelFolder(m)
 		for _, other := range owners[f] {
 			if other != m {

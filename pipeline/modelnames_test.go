@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 // TestClaimModelNamesAcrossRuns: the pairs issue 58 found overwriting each
@@ -81,4 +82,26 @@ func TestForgetFreesAClaimedNameWithoutUnits(t *testing.T) {
 	if err := ClaimModelNames(data, []string{"openai:org_m"}); err != nil {
 		t.Errorf("after forget: %v", err)
 	}
+}
+
+// FuzzModelNameClaims: whatever two names a pair of runs gives, the second
+// is refused exactly when it is another name with the first's folder name.
+func FuzzModelNameClaims(f *testing.F) {
+	for _, pair := range [][2]string{{`openai:m"q`, "openai:m'q"}, {"import:a+b", "import:a_b"}, {"openai:org/m", "openai:org_m"},
+		{"mutant", "reference"}, {"openai:gpt-4o", "openai:gpt-4o"}, {"openai:é", "openai:__"}, {"a..b", "a__b"}} {
+		f.Add(pair[0], pair[1])
+	}
+	f.Fuzz(func(t *testing.T, first, second string) {
+		data := t.TempDir()
+		if err := ClaimModelNames(data, []string{first}); (err != nil) != !utf8.ValidString(first) {
+			t.Fatalf("%q: %v", first, err)
+		} else if err != nil {
+			return
+		}
+		err := ClaimModelNames(data, []string{second})
+		collide := first != second && ModelFolder(first) == ModelFolder(second)
+		if collide != (err != nil) && utf8.ValidString(second) {
+			t.Errorf("%q then %q (folders %q, %q): err %v", first, second, ModelFolder(first), ModelFolder(second), err)
+		}
+	})
 }
