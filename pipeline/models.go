@@ -29,10 +29,12 @@ type Removal struct {
 	Owned    []string            // relative to the data folder
 	ids      map[string][]string // stage -> unit ids
 	imported bool                // the model came from a release (ImportedRelease)
+	named    bool                // the model owns its folder name (modelnames.go)
 }
 
-// Empty says whether the model has no unit in the folder.
-func (r Removal) Empty() bool { return len(r.ids) == 0 && !r.imported }
+// Empty says whether the model has no unit in the folder, and owns no name
+// there (a run that failed before its first unit still claimed one).
+func (r Removal) Empty() bool { return len(r.ids) == 0 && !r.imported && !r.named }
 
 // Models are the models with units in the data folder or imported into it, sorted.
 func Models(data string) ([]string, error) {
@@ -76,6 +78,11 @@ func PlanForget(data, model string) (Removal, error) {
 		r.Owned = append(r.Owned, im.Files...)
 		r.imported = true
 	}
+	names, err := readModelNames(data)
+	if err != nil {
+		return r, err
+	}
+	_, r.named = names[model]
 	slices.Sort(r.Parts)
 	slices.Sort(r.Owned)
 	r.Owned = slices.Compact(r.Owned) // a model's compile units own the sample folders its generate units wrote
@@ -114,7 +121,7 @@ func Forget(data string, r Removal) error {
 			}
 		}
 	}
-	return nil
+	return releaseModelName(data, r.Model)
 }
 
 // removeLocal removes rel below root; a manifest is outside data, and a

@@ -32,6 +32,9 @@ func newCostCmd(g *globals) *cobra.Command {
 			"fewer than 10 contracts or 30 samples is marked \"too few units\". `make bench`'s projection is this one.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
+			if err := checkCostFlags(t, resamples, cores); err != nil {
+				return err
+			}
 			if err := g.requireData(); err != nil {
 				return err
 			}
@@ -55,7 +58,10 @@ func newCostCmd(g *globals) *cobra.Command {
 			}
 			seed := g.seed
 			db.QueryRowContext(cmd.Context(), "SELECT seed FROM runs ORDER BY started_at, run_id LIMIT 1").Scan(&seed)
-			p := projection.Project(m, scale, projection.Options{Cores: cores, Resamples: resamples, Seed: seed})
+			p := projection.Project(m, scale, projection.Options{Cores: cores, Resamples: resamples, Seed: seed, Ctx: cmd.Context()})
+			if err := cmd.Context().Err(); err != nil { // stopped (Ctrl-C, SIGTERM): the intervals are incomplete
+				return err
+			}
 			if asJSON {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetIndent("", "  ")
@@ -76,4 +82,34 @@ func newCostCmd(g *globals) *cobra.Command {
 	f.IntSliceVar(&cores, "cores", []int{2, 16, 64}, "core counts the projected wall time is given for")
 	f.BoolVar(&asJSON, "json", false, "print the projection as JSON (latest.json's `projection` object)")
 	return cmd
+}
+
+// costRange is one numeric flag's accepted values. The upper ends are far
+// past any evaluation (the paper's: 8,360 candidates, 7 models, k = 10) and
+// keep the work bounded: a projection holds a compile rate per model and a
+// row per resample and stage.
+type costRange struct {
+	flag     string
+	value    int
+	min, max int
+}
+
+func checkCostFlags(t projection.Target, resamples int, cores []int) error {
+	ranges := []costRange{
+		{"candidates", t.Candidates, 0, 100_000_000}, {"kept", t.Kept, 0, 100_000_000},
+		{"models", t.Models, 0, 1000}, {"k", t.K, 0, 10_000}, {"target-jobs", t.Jobs, 0, 4096},
+		{"resamples", resamples, 1, 100_000},
+	}
+	if len(cores) == 0 || len(cores) > 64 {
+		return fmt.Errorf("--cores: %d core counts; want 1 to 64", len(cores))
+	}
+	for _, c := range cores {
+		ranges = append(ranges, costRange{"cores", c, 1, 1_000_000})
+	}
+	for _, r := range ranges {
+		if r.value < r.min || r.value > r.max {
+			return fmt.Errorf("--%s %d: want %d to %d", r.flag, r.value, r.min, r.max)
+		}
+	}
+	return nil
 }

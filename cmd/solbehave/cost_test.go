@@ -67,3 +67,20 @@ func TestCostProjectsFromARunsUnits(t *testing.T) {
 		t.Errorf("a run like the measured one: %q, goal %q, %v CPU-hours (the paper's %v)", like.Target, like.Goal, like.TotalCPUHours, p.TotalCPUHours)
 	}
 }
+
+// TestCostRefusesNumbersOutOfRange: negative counts were silently replaced
+// by the measured run's, --resamples 0 by the default, and huge ones grew
+// without bound; each is refused naming its flag, before any data is read.
+func TestCostRefusesNumbersOutOfRange(t *testing.T) {
+	data := t.TempDir()
+	for _, c := range [][]string{
+		{"--candidates", "-1"}, {"--k", "-3"}, {"--models", "-2"}, {"--cores", "-4"}, {"--cores", "16,0"},
+		{"--resamples", "0"}, {"--models", "99999999999"}, {"--candidates", "999999999999999999"},
+		{"--resamples", "100000000"}, {"--kept", "-1"}, {"--target-jobs", "-1"},
+	} {
+		out, err := solbehave(t, append([]string{"cost", "--data", data}, c...)...)
+		if err == nil || !strings.Contains(err.Error(), c[0]+" ") {
+			t.Errorf("cost %s %s: err %v, want one naming %s; output %s", c[0], c[1], err, c[0], out)
+		}
+	}
+}

@@ -24,6 +24,9 @@ var notFromRelease = []string{"generator", "extractor", "llm-url"}
 // configuration leave unset takes the release's value, so the new model is
 // judged as the published ones were.
 func takeRelease(cmd *cobra.Command, g *globals, dir string) error {
+	if err := dataOutsideRelease(dir, g.data); err != nil { // before the locks: they would be written into the release
+		return err
+	}
 	unlock, err := pipeline.LockStages(g.data, pipeline.Shard{}, slices.Clone(stagelist.Order), "solbehave run --from-release")
 	if err != nil {
 		return err
@@ -48,5 +51,25 @@ func takeRelease(cmd *cobra.Command, g *globals, dir string) error {
 		models[i] = m.Model
 	}
 	newLoggerTo(g.logw, g.quiet).Info("starting from a release", "title", rel.Title, "version", rel.Version, "models", models, "corpus", g.corpus)
+	return nil
+}
+
+// dataOutsideRelease refuses a data folder that is the release at dir or
+// lies inside it (through a link too): a run writes its locks, state and
+// parts into its data folder, and the release, changed, would fail its
+// checksums for every later import.
+func dataOutsideRelease(dir, data string) error {
+	rel, err := resolved(dir)
+	if err != nil {
+		return err
+	}
+	d, err := resolved(data)
+	if err != nil {
+		return err
+	}
+	if within(rel, d) {
+		return fmt.Errorf("--from-release %s: --data %s is the release or a folder inside it; the run would write into the "+
+			"release, which must stay as published: give another --data", dir, data)
+	}
 	return nil
 }

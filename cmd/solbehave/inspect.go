@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -179,6 +180,10 @@ func newDigestCmd(g *globals) *cobra.Command {
 			}
 			defer db.Close()
 			digests, err := views.ModelDigests(cmd.Context(), db, model)
+			if errors.Is(err, views.ErrNoModelRows) { // refused as forget refuses a name with no unit
+				models, _ := pipeline.Models(g.data)
+				return fmt.Errorf("digest --model: %w (models there: %s)", err, strings.Join(models, ", "))
+			}
 			if err != nil {
 				return err
 			}

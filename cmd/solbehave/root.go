@@ -135,7 +135,7 @@ func (g *globals) bindSome(pf *pflag.FlagSet, which int) {
 		pf.Int64Var(&g.seed, "seed", 42, "seed of every random choice")
 	}
 	if which&flagJobs != 0 {
-		pf.IntVar(&g.jobs, "jobs", runtime.NumCPU(), "units run in parallel")
+		config.IntBetween(pf, &g.jobs, "jobs", runtime.NumCPU(), 1, 4096, "units run in parallel")
 	}
 	if which&flagForce != 0 {
 		pf.BoolVar(&g.force, "force", false, "recompute units even when their inputs are unchanged")

@@ -172,6 +172,9 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err := checkSettings(stages); err != nil {
 		return err
 	}
+	if err := pipeline.ClaimStagesModels(g.data, stages); err != nil { // before the first write: pipeline/modelnames.go
+		return err
+	}
 	env := g.env()
 	defer env.Engines.Close()
 	// The effective command line (URLs without their credentials), not os.Args.
@@ -188,7 +191,6 @@ func runStages(cmd *cobra.Command, g *globals, engine *engineFlags, stages []pip
 	if err != nil {
 		return err
 	}
-
 	env.Run = g.runInfo(rec.row.RunID)
 	env.Run.Started, env.Run.Command = rec.start, config.LocallessCommand(rec.row.Command)
 	env.Run.Version = strings.TrimSpace(rec.row.ToolVersion + " " + rec.row.VCSRevision)

@@ -58,3 +58,32 @@ func (b *bounded) Set(s string) error {
 func (b *bounded) String() string { return strconv.FormatFloat(*b.p, 'g', -1, 64) }
 
 func (b *bounded) Type() string { return "float64" }
+
+// IntBetween binds an int flag that must lie in [min, max] (`jobs = -5` in
+// solbehave.toml ran one job in silence); it reads and prints as pflag's
+// int.
+func IntBetween(fs *pflag.FlagSet, p *int, name string, value, min, max int, usage string) {
+	*p = value
+	fs.Var(&boundedInt{p: p, min: min, max: max}, name, usage)
+}
+
+type boundedInt struct {
+	p        *int
+	min, max int
+}
+
+func (b *boundedInt) Set(s string) error {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		return err
+	}
+	if v < b.min || v > b.max {
+		return fmt.Errorf("%s is out of range: it is from %d to %d", s, b.min, b.max)
+	}
+	*b.p = v
+	return nil
+}
+
+func (b *boundedInt) String() string { return strconv.Itoa(*b.p) }
+
+func (b *boundedInt) Type() string { return "int" }

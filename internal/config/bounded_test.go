@@ -52,3 +52,32 @@ func TestSharesAndRatesAreInRange(t *testing.T) {
 		}
 	}
 }
+
+// TestJobsIsInRange: `jobs = -5` in solbehave.toml was accepted; an int
+// flag with a range refuses it from the file and the command line, naming
+// the key, and applies a value inside it.
+func TestJobsIsInRange(t *testing.T) {
+	flags := func() *pflag.FlagSet {
+		fs := pflag.NewFlagSet("t", pflag.ContinueOnError)
+		var jobs int
+		IntBetween(fs, &jobs, "jobs", 4, 1, 1024, "")
+		return fs
+	}
+	path := filepath.Join(t.TempDir(), "solbehave.toml")
+	for _, tc := range []struct{ toml, args string }{{"jobs = -5", ""}, {"jobs = 0", ""}, {"jobs = 99999999", ""}, {"", "--jobs=-1"}} {
+		os.WriteFile(path, []byte(tc.toml+"\n"), 0o644)
+		cmd := flags()
+		err := cmd.Parse(strings.Fields(tc.args))
+		if err == nil {
+			_, err = Load(flags(), cmd, path)
+		}
+		if err == nil || !strings.Contains(err.Error(), "jobs") || !strings.Contains(err.Error(), "out of range") {
+			t.Errorf("%q %q: want a range error naming jobs, got %v", tc.toml, tc.args, err)
+		}
+	}
+	os.WriteFile(path, []byte("jobs = 3\n"), 0o644)
+	cmd := flags()
+	if _, err := Load(flags(), cmd, path); err != nil || cmd.Lookup("jobs").Value.String() != "3" {
+		t.Errorf("jobs = 3: %v, got %s", err, cmd.Lookup("jobs").Value.String())
+	}
+}

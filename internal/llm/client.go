@@ -90,6 +90,9 @@ func New(o Options) *Client {
 	}
 	o.APIKey = "" // kept only in c.key, so printing Options shows no secret
 	redact.Add(key)
+	if len(key) >= redact.MinLen { // the header value as sent: its base64 or hex holds the key's at no fixed alignment
+		redact.Add("Bearer " + key)
+	}
 	redact.AddURL(o.BaseURL) // user:password@ or a key in the query
 	// Same-origin redirects only: the Authorization header never reaches
 	// another scheme, host or port. Attempts are bounded by their context.

@@ -3,9 +3,11 @@ package llm_test
 import (
 	"context"
 	"encoding/base64"
+	"encoding/hex"
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -71,6 +73,37 @@ func TestEchoedKeyStaysOut(t *testing.T) {
 	}
 	if !strings.Contains(resp.Content, "contract A {}") {
 		t.Fatalf("the reply itself was lost: %q", resp.Content)
+	}
+}
+
+// TestEchoedHeaderInOtherEncodingsStaysOut: a server that echoes the whole
+// Authorization header as base64 (off the key's alignment) and as hex got
+// the key stored in the reply and the cache; each such form is masked now.
+func TestEchoedHeaderInOtherEncodingsStaysOut(t *testing.T) {
+	const key = "sk-echo/secret+42xyz"
+	var echoed []string
+	s := llmtest.New(t, func(n int, r llmtest.Request) llmtest.Reply {
+		a := []byte(r.Auth)
+		echoed = []string{base64.StdEncoding.EncodeToString(a), base64.StdEncoding.EncodeToString(append([]byte("x"), a...)),
+			base64.URLEncoding.EncodeToString(append([]byte("Authorization: "), a...)), hex.EncodeToString(a),
+			strings.ToUpper(hex.EncodeToString(a)), url.QueryEscape(r.Auth)}
+		return llmtest.Reply{Content: "contract A {} // " + strings.Join(echoed, " "), FinishReason: "stop"}
+	})
+	cache := t.TempDir()
+	resp, err := client(s, llm.Options{APIKey: key, CacheDir: cache}).Complete(context.Background(), request("a"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := resp.Content
+	filepath.Walk(cache, func(p string, info os.FileInfo, _ error) error {
+		b, _ := os.ReadFile(p)
+		text += string(b)
+		return nil
+	})
+	for _, e := range echoed {
+		if middle := e[len(e)/2-6 : len(e)/2+6]; strings.Contains(text, middle) {
+			t.Errorf("the echoed header %s reached the reply or the cache", e)
+		}
 	}
 }
 

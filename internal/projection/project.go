@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"math"
@@ -27,6 +28,9 @@ type Options struct {
 	StageCPU   map[string]float64 // each stage's whole CPU the measuring run took (the bench's), as shown
 	Resamples  int                // bootstrap resamples (0: DefaultResamples)
 	Seed       int64              // the bootstrap's seed (the run's)
+	// Ctx stops the bootstrap when done (Ctrl-C, SIGTERM): the projection
+	// is then incomplete and the caller reports Ctx.Err(). Nil: never stops.
+	Ctx context.Context
 }
 
 // Projection is an evaluation costed from the unit costs a run recorded:
@@ -192,7 +196,14 @@ func fitWarm(ps []point) Fit {
 
 // harmonic is 1 + 1/2 + ... + 1/n: the youth a worker accumulates over
 // n compiles after its first.
+//
+// Past exactSum terms the sum is its asymptotic expansion (exact to 1e-13
+// there): summed term by term, a projection at a billion candidates spun
+// for hours.
 func harmonic(n float64) float64 {
+	if n > exactSum {
+		return math.Log(n) + eulerGamma + 1/(2*n) - 1/(12*n*n)
+	}
 	s := 0.0
 	for i := 1.0; i <= n; i++ {
 		s += 1 / i
@@ -202,6 +213,11 @@ func harmonic(n float64) float64 {
 	}
 	return s
 }
+
+const (
+	exactSum   = 1000
+	eulerGamma = 0.57721566490153286061
+)
 
 func fitLine(ps []point) Fit {
 	if len(ps) == 0 {
@@ -394,6 +410,9 @@ func (pr *Projection) setIntervals(m *Measured, p Scale, opt Options) {
 	stages := map[string][]float64{}
 	var totals []float64
 	for range b {
+		if opt.Ctx != nil && opt.Ctx.Err() != nil {
+			break
+		}
 		e := estimate(m.resample(rng), p, nil)
 		for stage, h := range e.hours {
 			stages[stage] = append(stages[stage], h)
@@ -454,6 +473,9 @@ func (m *Measured) resample(rng *rand.Rand) map[string][]point {
 
 // percentiles are the 2.5th and 97.5th percentiles of xs (nearest rank).
 func percentiles(xs []float64) [2]float64 {
+	if len(xs) == 0 { // a bootstrap stopped before its first resample
+		return [2]float64{}
+	}
 	slices.Sort(xs)
 	at := func(q float64) float64 {
 		i := int(math.Ceil(q*float64(len(xs)))) - 1

@@ -1,11 +1,13 @@
 package projection
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestFitLine(t *testing.T) {
@@ -280,5 +282,36 @@ func TestCompileWarmupSharedByItsCompiles(t *testing.T) {
 	w := p.Warmth()
 	if len(w) != 1 || !strings.HasPrefix(w[0], "compile 25.0 compiles per worker start measured") || !strings.Contains(w[0], "warm-up 0.300 / 0.050 CPU-s") {
 		t.Errorf("warmth %q: want one line for the compile stage's workers", w)
+	}
+}
+
+// TestHarmonicOfHugeCountsIsBounded: `cost --candidates 999999999999999999`
+// summed the series term by term and spun; the expansion past exactSum
+// agrees with the sum where they meet and returns at once far beyond.
+func TestHarmonicOfHugeCountsIsBounded(t *testing.T) {
+	sum := 0.0
+	for i := 1.0; i <= exactSum+1; i++ {
+		sum += 1 / i
+	}
+	if got := harmonic(exactSum + 1); math.Abs(got-sum) > 1e-9 {
+		t.Errorf("harmonic(%d) = %.12f, summed %.12f", exactSum+1, got, sum)
+	}
+	if got := harmonic(1e18); math.Abs(got-(math.Log(1e18)+eulerGamma)) > 1e-9 {
+		t.Errorf("harmonic(1e18) = %v", got)
+	}
+}
+
+// TestProjectStopsWhenCancelled: a hundred million resamples ran 11 minutes
+// and ignored SIGTERM; with the command's context done the bootstrap stops.
+func TestProjectStopsWhenCancelled(t *testing.T) {
+	m := &Measured{points: map[string][]point{kindCompile: {{3, 1, 0, 0}, {8, 2, 0, 0}}}}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	done := make(chan *Projection, 1)
+	go func() { done <- Project(m, Paper, Options{Resamples: 100_000_000, Ctx: ctx}) }()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("a cancelled projection still resampling after 10 s")
 	}
 }

@@ -2,8 +2,9 @@
 // written: Parquet rows (internal/warehouse), log records (the slog handler),
 // caches, sample files and error messages. It replaces each configured secret
 // in the forms it travels in: raw, URL-encoded (query and path escaping, with
-// upper- or lower-case hex) and base64 (standard and URL alphabets, padded
-// and raw), each also JSON-escaped. A URL's user:password is a secret of its
+// upper- or lower-case hex), hex (both cases) and base64 (standard and URL
+// alphabets, padded and raw, and at each of the three byte alignments inside
+// a longer text), each also JSON-escaped. A URL's user:password is a secret of its
 // own, for the Basic authorization built from it.
 //
 // Secrets are the values of [EnvVars] (read at each call, so a key set later
@@ -15,6 +16,7 @@ package redact
 import (
 	"context"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -127,7 +129,9 @@ func current() *masker {
 	var secrets []string
 	for _, v := range EnvVars {
 		if s := os.Getenv(v); len(s) >= MinLen {
-			secrets = append(secrets, s)
+			// Temporal and the LLM client send it as a bearer token: the
+			// header value's base64 and hex hold the key at no fixed alignment.
+			secrets = append(secrets, s, "Bearer "+s)
 		}
 	}
 	state.Lock()
@@ -171,8 +175,9 @@ func Forms(secret string) []string {
 	return forms
 }
 
-// encodings are secret raw, URL-escaped (upper- and lower-case hex) and
-// base64 (standard and URL alphabets, padded and raw).
+// encodings are secret raw, URL-escaped (upper- and lower-case hex), hex
+// (both cases) and base64 (standard and URL alphabets, padded and raw, and
+// the cores of its three alignments inside a longer text).
 func encodings(secret string) []string {
 	b := []byte(secret)
 	forms := []string{secret, url.QueryEscape(secret), url.PathEscape(secret),
@@ -181,7 +186,31 @@ func encodings(secret string) []string {
 	for _, f := range forms[1:3] {
 		forms = append(forms, lowerHex(f))
 	}
+	forms = append(forms, hex.EncodeToString(b), strings.ToUpper(hex.EncodeToString(b)))
+	for _, enc := range []*base64.Encoding{base64.StdEncoding, base64.URLEncoding} {
+		for offset := range 3 {
+			if core := base64Core(enc, b, offset); len(core) >= MinLen {
+				forms = append(forms, core)
+			}
+		}
+	}
 	return forms
+}
+
+// base64Core is the part of the base64 of any text holding secret at a byte
+// offset ≡ offset (mod 3) that secret alone decides: the characters of the
+// 3-byte groups it fills whole. A server that echoes a whole header, or the
+// key after a prefix, as base64 shifts it off the alignment the plain
+// encodings assume; the characters each side of the core also hold bits of
+// what surrounds it, and stay.
+func base64Core(enc *base64.Encoding, secret []byte, offset int) string {
+	shifted := append(make([]byte, offset), secret...)
+	whole := len(shifted) / 3 * 4  // the characters of whole groups
+	skip := []int{0, 2, 3}[offset] // those that hold bits of the bytes before
+	if whole <= skip {
+		return ""
+	}
+	return enc.EncodeToString(shifted)[skip:whole]
 }
 
 // jsonForms are the JSON-escaped forms of secret as encoders write them:

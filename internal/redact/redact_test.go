@@ -3,6 +3,7 @@ package redact
 import (
 	"bytes"
 	"encoding/base64"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"log/slog"
@@ -166,4 +167,53 @@ func TestAuthorizationHeadersAreMasked(t *testing.T) {
 	if len(seen) != 3 || !strings.HasPrefix(seen[0], "Basic ") || !strings.HasPrefix(seen[1], "Basic ") {
 		t.Fatalf("the server saw %q, want two Basic headers: the test covers nothing", seen)
 	}
+}
+
+// TestEncodingsAtEveryAlignment: a server that echoes the whole
+// `Authorization: Bearer sk-…` header as base64 puts the key at an offset
+// the plain base64 forms do not cover, and hex was not masked at all; each
+// encoding of the header, alone and inside a longer text, is masked now.
+func TestEncodingsAtEveryAlignment(t *testing.T) {
+	const key = "sk-proj-Ab3+/x9Q_zz"
+	m := newMasker([]string{key, "Bearer " + key})
+	for _, text := range []string{"Bearer " + key, "Authorization: Bearer " + key, "x" + key + "\r\n", "xy" + key + "y", "Bearer " + key + "!"} {
+		for name, enc := range texts(text) {
+			if got := m.mask(enc); strings.Contains(got, enc[len(enc)/2-4:len(enc)/2+4]) {
+				t.Errorf("%s of %q: the middle survives masking: %s", name, text, got)
+			}
+		}
+	}
+}
+
+// texts are the encodings a server may echo a text in.
+func texts(s string) map[string]string {
+	b := []byte(s)
+	return map[string]string{
+		"base64": base64.StdEncoding.EncodeToString(b), "base64url": base64.RawURLEncoding.EncodeToString(b),
+		"hex": hex.EncodeToString(b), "HEX": strings.ToUpper(hex.EncodeToString(b)),
+		"query": url.QueryEscape(s), "path": url.PathEscape(s),
+	}
+}
+
+// FuzzSecretInAnyEncoding: whatever surrounds a secret, every encoding of
+// the text keeps none of the secret's whole base64 groups or hex digits.
+func FuzzSecretInAnyEncoding(f *testing.F) {
+	f.Add("sk-0123456789abcdef", "Bearer ", "\n")
+	f.Add("ES+SECRET/abc=42&x", "x", "")
+	f.Add("p@ss:w0rd/é", "Authorization: Basic ", "yz")
+	f.Fuzz(func(t *testing.T, secret, before, after string) {
+		if len(secret) < 12 || len(before) > 64 || len(after) > 64 {
+			return
+		}
+		m := newMasker([]string{secret})
+		text := []byte(before + secret + after)
+		shift := len(before) % 3
+		core := base64Core(base64.StdEncoding, []byte(secret), shift)
+		if got := m.mask(base64.StdEncoding.EncodeToString(text)); strings.Contains(got, core) {
+			t.Errorf("base64 at offset %d: core %q survives in %q", len(before), core, got)
+		}
+		if got := m.mask(hex.EncodeToString(text)); strings.Contains(got, hex.EncodeToString([]byte(secret))) {
+			t.Errorf("hex: the secret survives in %q", got)
+		}
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 	"sort"
@@ -29,11 +30,17 @@ func Digests(ctx context.Context, db *sql.DB) ([]Digest, error) {
 	return ModelDigests(ctx, db, "")
 }
 
+// ErrNoModelRows is ModelDigests' answer for a model no dataset has a row
+// of: its digests would be the empty input's, and a before/after comparison
+// of a misspelt name would pass without comparing anything.
+var ErrNoModelRows = errors.New("no dataset has a row of this model")
+
 // ModelDigests is [Digests] over one model's rows (model "": every row):
 // the datasets with a `model` column, each over the rows of that model, so
 // a later run of another model can be checked to leave this one's alone.
 func ModelDigests(ctx context.Context, db *sql.DB, model string) ([]Digest, error) {
 	var out []Digest
+	rows := 0
 	for _, d := range schemas.All() {
 		if d.RunRecord {
 			continue // runs differ run to run by design
@@ -46,6 +53,10 @@ func ModelDigests(ctx context.Context, db *sql.DB, model string) ([]Digest, erro
 			return nil, err
 		}
 		out = append(out, dg)
+		rows += dg.Rows
+	}
+	if model != "" && rows == 0 {
+		return nil, fmt.Errorf("model %q: %w", model, ErrNoModelRows)
 	}
 	return out, nil
 }

@@ -3,6 +3,7 @@ package views
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"testing"
 
 	"github.com/solbehave/solbehave/schemas"
@@ -35,5 +36,24 @@ func TestDigestLeavesPointersOut(t *testing.T) {
 	}
 	if got := digest("('c1', 'a1', 5), ('c3', 'a2', 7)"); got == base {
 		t.Error("other code left the digest unchanged")
+	}
+}
+
+// TestModelDigestsRefuseAModelWithoutRows: a misspelt model (`mut`,
+// `mutant%`) has no rows; its digests would be the empty input's, so a
+// before/after comparison would pass vacuously. Refused instead.
+func TestModelDigestsRefuseAModelWithoutRows(t *testing.T) {
+	db, err := OpenDatasetsInMemory(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	for _, model := range []string{"mut", "mutant%"} {
+		if _, err := ModelDigests(t.Context(), db, model); !errors.Is(err, ErrNoModelRows) {
+			t.Errorf("--model %q: err %v, want ErrNoModelRows", model, err)
+		}
+	}
+	if _, err := ModelDigests(t.Context(), db, ""); err != nil {
+		t.Errorf("every row of an empty warehouse: %v", err)
 	}
 }

@@ -44,6 +44,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/solbehave/solbehave/internal/artifact"
+	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/config"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/etherscan"
@@ -126,6 +127,32 @@ func (s *Stage) generators(env *pipeline.Env) ([]regen.Generator, error) {
 		out = append(out, g)
 	}
 	return out, nil
+}
+
+// ModelNames are the generators' models (pipeline.ModelNamer), claimed in
+// data before any stage of the run writes. Settings the generators refuse
+// name none here: the stage reports them when it plans, as before.
+func (s *Stage) ModelNames(data string) []string {
+	gens, err := s.generators(&pipeline.Env{Data: data})
+	if err != nil {
+		return nil
+	}
+	names := make([]string, len(gens))
+	for i, g := range gens {
+		names[i] = g.Name()
+	}
+	return names
+}
+
+// removeKilledWrites removes the temporary files (`.0.sol.tmp-*`) a run
+// killed mid-write (SIGKILL between create and rename) left in the unit's
+// sample folder: no reader lists them, and nothing else would. The unit
+// owns the folder, so no other write is in progress there.
+func removeKilledWrites(dir string) {
+	left, _ := filepath.Glob(filepath.Join(dir, atomicfile.TempPattern("*")))
+	for _, f := range left {
+		os.Remove(f)
+	}
 }
 
 type unit struct {
@@ -212,6 +239,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
+	removeKilledWrites(filepath.Join(env.Data, regen.SampleDir(pu.Contract, u.gen.Name())))
 	rows := make([]schemas.Generation, 0, len(results))
 	var calls []schemas.LLMCall
 	transient, endpoint := 0, 0

@@ -249,3 +249,48 @@ func TestGenerateAcrossFiles(t *testing.T) {
 		t.Error("no mutant mutated a function of a base's file")
 	}
 }
+
+// TestModelNamesAreTheGenerators: the names runStages claims before any
+// stage runs are the models' as the model column has them (import: its
+// folder's base name), whose folder names then collide as the files would.
+func TestModelNamesAreTheGenerators(t *testing.T) {
+	data, dirs := t.TempDir(), t.TempDir()
+	stage := func(folder string) *Stage {
+		if err := os.MkdirAll(filepath.Join(dirs, folder), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		s := New()
+		s.Generators = []string{"mutant", "import:" + filepath.Join(dirs, folder)}
+		return s
+	}
+	first := stage("a+b")
+	if got := first.ModelNames(data); len(got) != 2 || got[0] != "mutant" || got[1] != "import:a+b" {
+		t.Fatalf("model names %q", got)
+	}
+	if err := pipeline.ClaimStagesModels(data, []pipeline.Stage{first}); err != nil {
+		t.Fatal(err)
+	}
+	if err := pipeline.ClaimStagesModels(data, []pipeline.Stage{stage("a_b")}); err == nil {
+		t.Error("import:a_b claimed import:a+b's folders")
+	}
+}
+
+// TestKilledWritesAreRemoved: a SIGKILL between a sample's create and
+// rename left `.0.sol.tmp-*` in its folder, which the resumed run kept.
+func TestKilledWritesAreRemoved(t *testing.T) {
+	env := regentest.Env(t, stagetest.DemoCorpus)
+	o := regentest.Keep(t, env, "Vault")[0]
+	regentest.Skeleton(t, env, o)
+	dir := filepath.Join(env.Data, regen.SampleDir(o.ID, "reference"))
+	os.MkdirAll(dir, 0o755)
+	left := filepath.Join(dir, ".0.sol.tmp-2087145")
+	os.WriteFile(left, []byte("contract Half"), 0o644)
+	s := New()
+	s.Generators, s.Samples = []string{"reference"}, 1
+	if c := stagetest.Run(t, env, s); c.Ran != 1 || c.Failed != 0 {
+		t.Fatalf("the resumed run: %+v", c)
+	}
+	if _, err := os.Stat(left); !os.IsNotExist(err) {
+		t.Errorf("the killed write's %s is still there (%v)", filepath.Base(left), err)
+	}
+}

@@ -82,6 +82,9 @@ func (im *importer) undo() {
 }
 
 func (im *importer) run(sum string) (*pipeline.ImportedRelease, error) {
+	if err := CheckConsistent(im.ctx, im.db, im.dir); err != nil {
+		return nil, err
+	}
 	rel := &pipeline.ImportedRelease{Checksum: sum}
 	var zen struct{ Title, Version string }
 	if err := ReadJSON(filepath.Join(im.dir, ".zenodo.json"), &zen); err != nil {
@@ -104,6 +107,11 @@ func (im *importer) run(sum string) (*pipeline.ImportedRelease, error) {
 		if slices.Contains(here, m) {
 			return nil, fmt.Errorf("model %s is both in the release and in %s: `solbehave forget --generator %s` one of them first", m, im.data, m)
 		}
+	}
+	if err := pipeline.ClaimModelNames(im.data, models); err != nil { // before the first part is written
+		return nil, err
+	}
+	for _, m := range models {
 		got, err := im.model(m)
 		if err != nil {
 			return nil, fmt.Errorf("model %s: %w", m, err)
@@ -138,9 +146,7 @@ func (im *importer) publishedFiles() error {
 }
 
 // file is the release's Parquet file of a dataset, as a DuckDB table function.
-func (im *importer) file(dataset string) string {
-	return "read_parquet(" + views.QuoteString(filepath.ToSlash(filepath.Join(im.dir, File(dataset)))) + ")"
-}
+func (im *importer) file(dataset string) string { return parquetOf(im.dir, dataset) }
 
 func (im *importer) strings(q string) ([]string, error) {
 	rows, err := im.db.QueryContext(im.ctx, q)

@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -123,6 +125,41 @@ func checkSPDX(expr string) error {
 	return nil
 }
 
+// spdxPages are the SPDX list's pages of the licences and exceptions of
+// expr (checked by checkSPDX), each once: `MIT OR Apache-2.0` has no page
+// of its own. A LicenseRef (the publisher's own licence) is on none; `+`
+// (or later) reads the page of the version it follows.
+func spdxPages(expr string) []string {
+	var pages []string
+	for _, tok := range spdxToken.FindAllString(expr, -1) {
+		if tok == "(" || tok == ")" || tok == "AND" || tok == "OR" || tok == "WITH" || strings.Contains(tok, "LicenseRef-") {
+			continue
+		}
+		page := "https://spdx.org/licenses/" + strings.TrimSuffix(tok, "+") + ".html"
+		if !slices.Contains(pages, page) {
+			pages = append(pages, page)
+		}
+	}
+	return pages
+}
+
+// licenses is datapackage.json's list: each licence of the expression with
+// its page (Frictionless takes a list, not an expression).
+func (p *Publisher) licenses() []map[string]string {
+	var out []map[string]string
+	for _, page := range spdxPages(p.Meta.license) {
+		l := map[string]string{"name": strings.TrimSuffix(path.Base(page), ".html"), "path": page}
+		if l["name"] != p.Meta.license {
+			l["title"] = p.Meta.license // the expression it is one licence of
+		}
+		out = append(out, l)
+	}
+	if len(out) == 0 { // LicenseRefs alone: named, with no page to link
+		out = append(out, map[string]string{"name": p.Meta.license})
+	}
+	return out
+}
+
 // cffPerson is a creator as CITATION.cff writes a person (family and given
 // names) or an entity (a name).
 func cffPerson(c string) map[string]string {
@@ -178,7 +215,7 @@ func (p *Publisher) writeMetadata() error {
 		"publication_date":    today,
 	}
 	files := map[string]any{"CITATION.cff": string(cffText), ".zenodo.json": zenodo, "datapackage.json": p.datapackage(version)}
-	files["LICENSE"] = "Data: " + p.Meta.license + " (https://spdx.org/licenses/" + p.Meta.license + ".html), every dataset and the DCR graphs.\n\n" +
+	files["LICENSE"] = "Data: " + p.Meta.license + " (" + strings.Join(spdxPages(p.Meta.license), ", ") + "), every dataset and the DCR graphs.\n\n" +
 		"Samples and skeletons in the files dataset are derived from verified Ethereum contract sources and keep\n" +
 		"their own licence: the files.license column gives the SPDX identifier of the source's header, or\n" +
 		"\"unknown\" where it has none. README.md lists them per contract.\n"
@@ -216,7 +253,7 @@ func (p *Publisher) datapackage(version string) map[string]any {
 	}
 	return map[string]any{
 		"profile": "data-package", "name": "solbehave-release", "title": p.Meta.title, "version": version,
-		"licenses":  []map[string]string{{"name": p.Meta.license, "path": "https://spdx.org/licenses/" + p.Meta.license + ".html"}},
+		"licenses":  p.licenses(),
 		"homepage":  toolURL,
 		"resources": resources,
 	}

@@ -1,6 +1,8 @@
 package release
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -61,4 +63,37 @@ func FuzzLicense(f *testing.F) {
 			t.Fatalf("accepted %q", license)
 		}
 	})
+}
+
+// TestEachLicenceOfAnExpressionIsLinked: `--license 'MIT OR Apache-2.0'`
+// wrote one link, to a page that does not exist; each licence and exception
+// of an expression has its own page, a LicenseRef none.
+func TestEachLicenceOfAnExpressionIsLinked(t *testing.T) {
+	for expr, want := range map[string]string{
+		"CC-BY-4.0":         "https://spdx.org/licenses/CC-BY-4.0.html",
+		"MIT OR Apache-2.0": "https://spdx.org/licenses/MIT.html https://spdx.org/licenses/Apache-2.0.html",
+		"(MIT OR Apache-2.0) AND LicenseRef-lab-1 OR GPL-2.0+ WITH Classpath-exception-2.0 OR MIT": "https://spdx.org/licenses/MIT.html " +
+			"https://spdx.org/licenses/Apache-2.0.html https://spdx.org/licenses/GPL-2.0.html https://spdx.org/licenses/Classpath-exception-2.0.html",
+		"LicenseRef-lab-1": "",
+	} {
+		if got := strings.Join(spdxPages(expr), " "); got != want {
+			t.Errorf("%s: pages %q, want %q", expr, got, want)
+		}
+	}
+}
+
+// TestPublishRefusesALinkedOut: `publish --out link` said "read link: is a
+// directory"; it says links are not accepted, before anything is written.
+func TestPublishRefusesALinkedOut(t *testing.T) {
+	tmp := t.TempDir()
+	target, link := filepath.Join(tmp, "target"), filepath.Join(tmp, "link")
+	os.Mkdir(target, 0o755)
+	os.Symlink(target, link)
+	err := (&Publisher{Out: link}).Publish(t.Context())
+	if err == nil || !strings.Contains(err.Error(), "links are not accepted") {
+		t.Fatalf("--out a link: %v", err)
+	}
+	if entries, _ := os.ReadDir(target); len(entries) != 0 {
+		t.Errorf("the refused publish wrote %v", entries)
+	}
 }

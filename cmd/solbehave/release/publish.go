@@ -57,6 +57,11 @@ func (p *Publisher) Publish(ctx context.Context) error {
 	if p.Out == "" {
 		return fmt.Errorf("--out DIR is required")
 	}
+	// A link would have the release written wherever it leads (and read
+	// back through it, "is a directory"): refused, named for what it is.
+	if st, err := os.Lstat(p.Out); err == nil && st.Mode()&os.ModeSymlink != 0 {
+		return fmt.Errorf("publish: --out %s is a symbolic link, and links are not accepted: give the folder it names, or a new one", p.Out)
+	}
 	if err := p.Meta.Check(); err != nil {
 		return err
 	}
