@@ -81,6 +81,9 @@ func TestLLMModelsShareOneEvaluation(t *testing.T) {
 	if got := queryRows(t, data, "SELECT DISTINCT extractor FROM replay_calls WHERE graph_setting = 'fixed'"); len(got) != 1 || got[0] != "llm:model-a" {
 		t.Errorf("O3's fixed rows were judged by %v, want llm:model-a alone", got)
 	}
+	if got := queryRows(t, data, "SELECT count(DISTINCT graph_sha256) || ' ' || count(DISTINCT model) FROM o3_graphs WHERE graph_setting = 'fixed'"); got[0] != "1 2" {
+		t.Errorf("O3's fixed rows: %s graph(s) over models, want one graph for two models", got[0])
+	}
 	if got := queryRows(t, data, "SELECT count(*) FROM sample_skeletons WHERE NOT current"); got[0] != "0" {
 		t.Errorf("%s samples made from a skeleton that is not their contract's", got[0])
 	}
