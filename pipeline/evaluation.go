@@ -20,7 +20,7 @@ import (
 // it whatever its generators, so models that run one after another are
 // judged as if they had run together. Only an explicit repin changes a pin.
 type Evaluation struct {
-	Corpus string         `json:"corpus,omitempty"` // absolute path of the corpus the runs read
+	Corpus string         `json:"corpus,omitempty"` // the corpus the runs read: relative to the data folder where it can be
 	Pins   map[string]Pin `json:"pins"`             // parameter key -> pin
 }
 

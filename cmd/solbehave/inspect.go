@@ -50,10 +50,7 @@ func newStatusCmd(g *globals, stages []pipeline.Stage) *cobra.Command {
 			if err := g.requireData(); err != nil {
 				return err
 			}
-			if err := g.folderCorpus(cmd); err != nil {
-				return err
-			}
-			if _, err := g.pinEvaluation(cmd, "", nil, pinSurvey); err != nil {
+			if _, err := g.pinEvaluation(cmd, "", nil, pinSurvey); err != nil { // the folder's corpus and pins
 				return err
 			}
 			g.warnMoved(cmd)

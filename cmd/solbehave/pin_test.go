@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/llm/llmtest"
+	"github.com/solbehave/solbehave/pipeline"
 )
 
 // scriptedModels is an OpenAI-compatible endpoint that answers every prompt
@@ -190,5 +191,18 @@ func TestReleaseKeepsItsSkeletonsAndGraphs(t *testing.T) {
 	}
 	if card, _ := os.ReadFile(filepath.Join(again, "README.md")); !strings.Contains(string(card), "openai:model-a sample 0: generated from a skeleton that is not") {
 		t.Errorf("the card does not list the samples of the old skeleton:\n%s", card)
+	}
+}
+
+// TestGoneCorpusIsSaid: a data folder whose recorded corpus is gone (moved
+// or deleted) says so and reads the corpus it is given.
+func TestGoneCorpusIsSaid(t *testing.T) {
+	data := t.TempDir()
+	if err := pipeline.WriteEvaluation(data, &pipeline.Evaluation{Corpus: "../gone-corpus"}); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := solbehave(t, "status", "--data", data)
+	if !strings.Contains(out, "is not there any more; reading data/corpus/demo") {
+		t.Errorf("status over a folder whose corpus is gone:\n%s", out)
 	}
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"maps"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -177,7 +178,7 @@ func (g *globals) pinEvaluation(cmd *cobra.Command, runID string, repin map[stri
 			ev.Pins[k] = pipeline.Pin{Value: v, Run: runID}
 		}
 	}
-	moved, err := g.pinCorpus(cmd, ev, dry)
+	moved, err := g.pinCorpus(cmd, ev, mode)
 	if err != nil || dry || len(fresh) == 0 && !moved {
 		return changed, err
 	}
@@ -201,42 +202,86 @@ func refusedPin(key, value string, pin pipeline.Pin, data string) error {
 // records the one it reads (saying so when it is another than the one
 // before); with no --corpus, the recorded one is read. It says whether the
 // record changed.
-func (g *globals) pinCorpus(cmd *cobra.Command, ev *pipeline.Evaluation, quiet bool) (bool, error) {
+func (g *globals) pinCorpus(cmd *cobra.Command, ev *pipeline.Evaluation, mode pinMode) (bool, error) {
 	abs, err := filepath.Abs(g.corpus)
-	switch {
-	case err != nil:
+	if err != nil {
 		return false, err
-	case ev.Corpus == "":
-		ev.Corpus = abs
-		return true, nil
+	}
+	before := g.recordedCorpus(cmd, ev, mode != pinCheck)
+	switch {
+	case before == "":
 	case !cmd.Flags().Changed("corpus") && g.cfg.Source("corpus") == config.Default:
-		g.corpus = ev.Corpus
+		g.corpus = before
 		return false, nil
-	case ev.Corpus == abs:
+	case before == abs:
 		return false, nil
-	}
-	if !quiet {
+	case mode == pinCheck: // the run's pinWrite says it
+	case mode == pinSurvey:
+		fmt.Fprintf(cmd.ErrOrStderr(), "note: the rows in %s were made from the corpus %s, not %s\n", g.data, before, g.corpus)
+	default:
 		newLoggerTo(g.logw, g.quiet).Warn("this run reads another corpus than the one the rows in the data folder were made from: "+
-			"the units whose inputs differ run again", "corpus", g.corpus, "before", ev.Corpus)
+			"the units whose inputs differ run again", "corpus", g.corpus, "before", before)
 	}
-	ev.Corpus = abs
+	ev.Corpus = corpusRecord(g.data, abs)
 	return true, nil
+}
+
+// corpusRecord is how the evaluation records a corpus path: relative to
+// the data folder where it can be (a checkout that moves with its data/
+// and data/corpus/ keeps it right), else absolute.
+func corpusRecord(data, abs string) string {
+	absData, err := filepath.Abs(data)
+	if err != nil {
+		return abs
+	}
+	if rel, err := filepath.Rel(absData, abs); err == nil {
+		return rel
+	}
+	return abs
+}
+
+// recordedCorpus is the corpus the folder's rows were made from, as an
+// absolute path; "" where none is recorded, or where it is gone (a moved
+// or deleted corpus: said once, and the invocation's own is read).
+func (g *globals) recordedCorpus(cmd *cobra.Command, ev *pipeline.Evaluation, say bool) string {
+	if ev.Corpus == "" {
+		return ""
+	}
+	path := ev.Corpus
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(g.data, path)
+	}
+	abs, err := filepath.Abs(path)
+	if err == nil {
+		_, err = os.Stat(abs)
+	}
+	if err == nil {
+		return abs
+	}
+	if say {
+		fmt.Fprintf(cmd.ErrOrStderr(), "note: the corpus the rows in %s were made from (%s) is not there any more; reading %s\n", g.data, ev.Corpus, g.corpus)
+	}
+	return ""
 }
 
 // folderCorpus makes a command that reads the data folder (status,
 // publish) read the corpus its rows were made from: the recorded one where
-// --corpus is not given, and a warning where another one is.
+// --corpus is not given, and a note where another one is.
 func (g *globals) folderCorpus(cmd *cobra.Command) error {
 	ev, err := pipeline.ReadEvaluation(g.data)
-	if err != nil || ev.Corpus == "" {
+	if err != nil {
 		return err
 	}
-	if !cmd.Flags().Changed("corpus") && g.cfg.Source("corpus") == config.Default {
-		g.corpus = ev.Corpus
+	before := g.recordedCorpus(cmd, ev, true)
+	if before == "" {
 		return nil
 	}
-	if abs, err := filepath.Abs(g.corpus); err == nil && abs != ev.Corpus {
-		fmt.Fprintf(cmd.ErrOrStderr(), "note: the rows in %s were made from the corpus %s, not %s\n", g.data, ev.Corpus, g.corpus)
+	if !cmd.Flags().Changed("corpus") && g.cfg.Source("corpus") == config.Default {
+		g.corpus = before
+		return nil
+	}
+	if abs, err := filepath.Abs(g.corpus); err == nil && abs != before {
+		fmt.Fprintf(cmd.ErrOrStderr(), "note: the rows in %s were made from the corpus %s, not %s\n", g.data, before, g.corpus)
 	}
 	return nil
 }
