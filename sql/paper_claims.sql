@@ -1,5 +1,5 @@
 -- paper_claims: the solbehave paper's stated numbers (abstract, §I, §IV-D/E, §V, §VII) and the SAEFUZZ numbers the vuln views compute, beside this run's: one row per claim, with the paper's value from the versioned sql/paper_claims.csv, the run's value, its 95% interval where one applies, n, the view it comes from, and the reason when this run cannot compute it (an LLM-only number on a run with only the mutant and reference controls, say), never a silent NULL
--- depends: fuzz_results, samples, contracts, runs, coverage, rate_intervals, value_intervals, contract_outcomes, table2_compile, table3_dcr_validation
+-- depends: fuzz_results, samples, control_models, contracts, runs, coverage, rate_intervals, value_intervals, contract_outcomes, table2_compile, table3_dcr_validation
 -- depends: table4_coverage, table5_o1, table6_oracles, fig4_replay, fig4_complementarity, oracle_agreement, dcr_stats, o3_reach, vuln_eval, vuln_ablation
 -- columns: id, paper, section, claim, paper_value, run_value, ci_low, ci_high, n, source_view, reason
 CREATE OR REPLACE VIEW paper_claims AS
@@ -19,8 +19,12 @@ oracle_agreement_ AS MATERIALIZED (SELECT * FROM oracle_agreement),
 dcr_stats_ AS MATERIALIZED (SELECT * FROM dcr_stats),
 o3_reach_ AS MATERIALIZED (SELECT * FROM o3_reach),
 contract_outcomes_ AS MATERIALIZED (SELECT * FROM contract_outcomes),
--- The paper's numbers are over LLM-generated samples; mutant and reference are controls.
-llm_models AS (SELECT DISTINCT model FROM samples WHERE generator NOT IN ('mutant', 'reference')),
+-- The paper's numbers are over LLM-generated samples; mutant and reference are controls
+-- (control_models), reported beside the models and never inside an aggregate over them.
+llm_models AS (SELECT DISTINCT model FROM samples WHERE model NOT IN (SELECT model FROM control_models)),
+-- A claim naming one model of the paper (paper_claims.csv's model) reads the run's model
+-- whose name holds that name, letters, digits and dots only, case aside (Qwen3.6-27B: qwen/qwen3.6-27b).
+named AS (SELECT id, lower(regexp_replace(model, '[^A-Za-z0-9.]', '', 'g')) AS key FROM paper WHERE model <> ''),
 -- The extractor the DCR and reach claims are read on: the reference extractor
 -- (O3's fixed setting; GEMMA-4-31B in the paper), else the first with a graph.
 claim_extractor AS (
@@ -33,6 +37,14 @@ claim_profile AS (
     SELECT coalesce(max(profile) FILTER (WHERE profile = 'paper'), min(profile)) AS profile FROM table4_coverage_
 ),
 first_run AS (SELECT arg_min(parameters, run_id) AS parameters, arg_min(seed, run_id) AS seed FROM runs),
+-- The budgets are run parameters: the first run that records each.
+budgets AS (
+    SELECT
+        CAST(arg_min(parameters->>'o1-calls', run_id) FILTER (WHERE parameters->>'o1-calls' IS NOT NULL) AS DOUBLE) AS o1,
+        CAST(arg_min(parameters->>'o2-budget', run_id) FILTER (WHERE parameters->>'o2-budget' IS NOT NULL) AS DOUBLE) AS o2,
+        CAST(arg_min(parameters->>'o3-budget', run_id) FILTER (WHERE parameters->>'o3-budget' IS NOT NULL) AS DOUBLE) AS o3
+    FROM runs
+),
 o1_pooled AS (
     SELECT 'solbehave_o1_pooled_functions' AS id,
         CAST(count(*) FILTER (WHERE equivalent) AS DOUBLE) / nullif(count(*), 0) AS run_value,
@@ -40,13 +52,17 @@ o1_pooled AS (
     FROM fuzz_results
     WHERE model IN (SELECT model FROM llm_models)
 ),
--- §V-F: the share of the (model, contract) pairs over Table V's fixed N with an all-equivalent sample.
+-- §V-F a: the share of Table V's N contracts with an all-equivalent sample of some model (the union
+-- over the models: Table V's per-model shares average 19.2%, the text's 34% is their union).
 o1_pooled_contracts AS (
     SELECT 'solbehave_o1_pooled_contracts' AS id,
         CAST(count(*) FILTER (WHERE hit) AS DOUBLE) / nullif(count(*), 0) AS run_value,
         NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, count(*) AS n, 'contract_outcomes' AS source_view
-    FROM contract_outcomes_
-    WHERE measure = 'o1_contract_equivalent' AND model IN (SELECT model FROM llm_models)
+    FROM (
+        SELECT contract_id, bool_or(hit) AS hit FROM contract_outcomes_
+        WHERE measure = 'o1_contract_equivalent' AND model IN (SELECT model FROM llm_models)
+        GROUP BY contract_id
+    )
 ),
 fuzzable AS (
     SELECT 'solbehave_fuzzable_contracts' AS id, CAST(max(n) AS DOUBLE) AS run_value,
@@ -54,12 +70,13 @@ fuzzable AS (
     FROM table5_o1_
 ),
 kept AS (SELECT count(*) AS n FROM contracts WHERE kept),
--- Per LLM model, the divergent share under O2 and under O3 (fixed graphs, the paper's profile).
+-- Per LLM model, the divergent share under O2 and under O3 (matched graphs, the paper's profile: the
+-- abstract's 13%-44%, §V-D's N and status match and §VII's six models are Figure 4's matched columns).
 divergence AS (
     SELECT model, oracle, hit_rate, hit_rate_ci_low, hit_rate_ci_high
     FROM rate_intervals_
     WHERE measure = 'divergent' AND model IN (SELECT model FROM llm_models)
-        AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'fixed' AND profile = 'paper'))
+        AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'matched' AND profile = 'paper'))
 ),
 -- The abstract's range leaves out the model below 3% under both oracles.
 below AS (SELECT model FROM divergence GROUP BY model HAVING max(hit_rate) < 0.03),
@@ -82,10 +99,10 @@ per_model AS (
     UNION ALL
     SELECT lower(oracle) || '_status_match', model, status_match_rate, status_match_rate_ci_low, status_match_rate_ci_high, 'fig4_replay'
     FROM fig4_replay_
-    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'fixed' AND profile = 'paper'))
+    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'matched' AND profile = 'paper'))
     UNION ALL
     SELECT lower(oracle) || '_n', model, n, NULL, NULL, 'fig4_replay' FROM fig4_replay_
-    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'fixed' AND profile = 'paper'))
+    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'matched' AND profile = 'paper'))
     UNION ALL
     SELECT 'o3_only_contracts_' || graph_setting, model, o3_only, NULL, NULL, 'fig4_complementarity' FROM fig4_complementarity_
     WHERE profile = 'paper' AND graph_setting IN ('fixed', 'matched')
@@ -191,10 +208,24 @@ singles AS (
     UNION ALL
     SELECT 'solbehave_seed', CAST(seed AS DOUBLE), NULL, NULL, 1, 'runs' FROM first_run WHERE seed IS NOT NULL
     UNION ALL
-    SELECT 'solbehave_replay_budget', CAST(parameters->>'o2-budget' AS DOUBLE), NULL, NULL, 1, 'runs' FROM first_run WHERE parameters->>'o2-budget' IS NOT NULL
+    -- §V-F b: "O2/O3's fixed 1,000-transaction budget", one number for both: given when the run's agree
+    SELECT 'solbehave_replay_budget', coalesce(o2, o3), NULL, NULL, 1, 'runs' FROM budgets WHERE coalesce(o2, o3) IS NOT NULL AND (o2 IS NULL OR o3 IS NULL OR o2 = o3)
+    UNION ALL
+    SELECT 'solbehave_o1_fuzz_budget', o1, NULL, NULL, 1, 'runs' FROM budgets WHERE o1 IS NOT NULL
+    UNION ALL
+    -- the models the paper names: Qwen3.6-27B's O3-flagged contracts (Figure 4(a), matched), Devstral-24B's graphs' O3 coverage (Table IV)
+    SELECT n.id, CAST(f.divergent AS DOUBLE), NULL, NULL, f.n, 'fig4_replay' FROM named n
+    JOIN fig4_replay_ f ON f.oracle = 'O3' AND f.graph_setting = 'matched' AND f.profile = 'paper' AND f.n > 0
+        AND lower(regexp_replace(f.model, '[^A-Za-z0-9.]', '', 'g')) LIKE '%' || n.key || '%'
+    WHERE n.id = 'solbehave_qwen_o3_flagged'
+    UNION ALL
+    SELECT n.id, c.o3_coverage_rate, c.o3_coverage_rate_ci_low, c.o3_coverage_rate_ci_high, c.contracts, 'table4_coverage' FROM named n
+    JOIN table4_coverage_ c ON c.extractor LIKE 'llm:%' AND c.profile = 'paper'
+        AND lower(regexp_replace(c.extractor, '[^A-Za-z0-9.]', '', 'g')) LIKE '%' || n.key || '%'
+    WHERE n.id = 'solbehave_devstral_extractor_coverage'
     UNION ALL
     SELECT 'solbehave_spearman_rho', spearman_rho, spearman_rho_ci_low, spearman_rho_ci_high, models, 'oracle_agreement' FROM oracle_agreement_
-    WHERE graph_setting = 'fixed' AND profile = 'paper' AND spearman_rho IS NOT NULL
+    WHERE graph_setting = 'matched' AND profile = 'paper' AND spearman_rho IS NOT NULL
     UNION ALL
     SELECT 'solbehave_o3_only_shift_max', CAST(max(abs(d)) AS DOUBLE), NULL, NULL, count(*), 'fig4_complementarity' FROM shifts HAVING count(*) > 0
     UNION ALL
@@ -241,9 +272,10 @@ singles AS (
     UNION ALL
     SELECT 'solbehave_dcr_judged_relations', CAST(tp + fp AS DOUBLE), NULL, NULL, tp + fp, 'table3_dcr_validation' FROM reference_table3 WHERE relation = 'all'
     UNION ALL
-    SELECT 'saefuzz_detected', CAST(tp AS DOUBLE), NULL, NULL, tp + fn, 'vuln_eval' FROM saefuzz WHERE tp + fn > 0
+    -- SAEFUZZ's counts are over its own corpus (11 vulnerable, 189 not): the rates compare, the counts do not
+    SELECT 'saefuzz_recall', CAST(tp AS DOUBLE) / (tp + fn), NULL, NULL, tp + fn, 'vuln_eval' FROM saefuzz WHERE tp + fn > 0
     UNION ALL
-    SELECT 'saefuzz_false_positives', CAST(fp AS DOUBLE), NULL, NULL, fp + tn, 'vuln_eval' FROM saefuzz WHERE fp + tn > 0
+    SELECT 'saefuzz_false_positive_rate', CAST(fp AS DOUBLE) / (fp + tn), NULL, NULL, fp + tn, 'vuln_eval' FROM saefuzz WHERE fp + tn > 0
     UNION ALL
     SELECT 'saefuzz_mean_instruction_coverage', mean_instruction_coverage, NULL, NULL, contracts, 'vuln_eval' FROM saefuzz WHERE mean_instruction_coverage IS NOT NULL
     UNION ALL
@@ -253,7 +285,7 @@ singles AS (
     SELECT 'solbehave_' || lower(oracle) || '_seconds_per_contract', value, ci_low, ci_high, n, 'contract_costs' FROM value_intervals_
     WHERE measure = 'wall_seconds' AND model = ''
     UNION ALL
-    SELECT 'saefuzz_no_static_detected', CAST(tp AS DOUBLE), NULL, NULL, tp + fn, 'vuln_ablation' FROM no_static WHERE tp + fn > 0
+    SELECT 'saefuzz_no_static_recall', CAST(tp AS DOUBLE) / (tp + fn), NULL, NULL, tp + fn, 'vuln_ablation' FROM no_static WHERE tp + fn > 0
 ),
 run AS (
     SELECT * FROM o1_pooled
@@ -274,6 +306,9 @@ SELECT
     coalesce(r.source_view, nullif(p.source_view, '')) AS source_view,
     CASE
         WHEN r.run_value IS NOT NULL THEN NULL
+        WHEN p.id = 'solbehave_replay_budget' AND (SELECT o2 <> o3 FROM budgets)
+            THEN (SELECT format('O2''s budget (--o2-budget {}) and O3''s T (--o3-budget {}) differ in this run: the sentence gives one budget for both', CAST(o2 AS BIGINT), CAST(o3 AS BIGINT)) FROM budgets)
+        WHEN p.id IN ('solbehave_replay_budget', 'solbehave_o1_fuzz_budget') THEN 'no run recorded the budget parameter (the stage did not run)'
         WHEN p.reason <> '' THEN p.reason
         WHEN p.id = 'solbehave_fuzzable_contracts' THEN 'no fuzz_results rows: O1 has not run'
         WHEN p.scope = 'llm' AND NOT EXISTS (SELECT 1 FROM llm_models) THEN 'no LLM-generated samples in this run (mutant and reference are controls, not the models the paper evaluates)'
@@ -288,4 +323,4 @@ FROM paper p
 LEFT JOIN run r USING (id)
 ORDER BY p.id;
 
-COMMENT ON VIEW paper_claims IS 'One row per number the paper states (SolBehave: abstract, §I, §IV-D/E, §V, §VII; SAEFUZZ: the numbers vuln_eval and vuln_ablation compute). id, paper, section, claim: which number (values in sql/paper_claims.csv, versioned with the views, with its scope and, for a number no view computes, the reason). paper_value: the paper''s (a share as 0..1, a count as a count, percentage points as a share). run_value: this run''s; LLM-scoped claims count LLM-generated samples only (generator not mutant or reference), ranges are the min / max over the LLM models (or LLM extractors) of the named view''s per-model value; DCR, coverage and reach claims are read on the reference extractor (O3''s fixed setting; the paper''s GEMMA-4-31B) under the paper profile. ci_low, ci_high: the 95% percentile bootstrap interval over contracts (B = 1000, seeded by the run) of the rate that gives the value, for a range the interval of the model at the end; NULL for counts, settings and pooled shares. n: the contracts (or functions, pairs, models) behind the value. source_view: where run_value comes from. reason: why run_value is NULL (never NULL when run_value is).';
+COMMENT ON VIEW paper_claims IS 'One row per number the paper states (SolBehave: abstract, §I, §IV-D/E, §V, §VII; SAEFUZZ: the numbers vuln_eval and vuln_ablation compute). id, paper, section, claim: which number (values in sql/paper_claims.csv, versioned with the views, with its scope and, for a number no view computes, the reason). paper_value: the paper''s (a share as 0..1, a count as a count, percentage points as a share). run_value: this run''s; LLM-scoped claims count LLM-generated samples only (generator not mutant or reference), ranges are the min / max over the LLM models (or LLM extractors) of the named view''s per-model value; the controls (control_models) are never inside an aggregate over the models. O3''s divergence, N, status match, rank and Spearman claims read the matched setting (each model''s own graphs: the Figure 4 columns the sentences quote, 12.6%-43.5%, N 85-174), and each such claim names its setting; DCR, coverage and reach claims are read on the reference extractor (O3''s fixed setting; the paper''s GEMMA-4-31B) under the paper profile. A claim naming one model of the paper (the file''s model column) reads the run''s model whose name holds it; the budgets are the run''s parameters (--o1-calls, --o2-budget, --o3-budget). The file''s compare column says how the paper''s printed value is matched where not to its printed digits (one_in: "one in six" holds when 1 / value rounds to six; unit: within one unit of the printed digit, where the text rounds Figure 4 loosely, 43.48% as 44%, 13.55% as 13%). ci_low, ci_high: the 95% percentile bootstrap interval over contracts (B = 1000, seeded by the run) of the rate that gives the value, for a range the interval of the model at the end; NULL for counts, settings and pooled shares. n: the contracts (or functions, pairs, models) behind the value. source_view: where run_value comes from. reason: why run_value is NULL (never NULL when run_value is).';
