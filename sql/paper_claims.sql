@@ -124,9 +124,13 @@ per_model AS (
     UNION ALL
     SELECT 'functions_o2_only', extractor, functions_o2_only, NULL, NULL, 'table4_coverage' FROM table4_coverage_
     WHERE extractor LIKE 'llm:%' AND profile = 'paper'
+    UNION ALL
+    -- §I: "on one contract in three; this holds regardless of which model extracts the graph"
+    SELECT 'o3_unused_reach', extractor, unused_reach_contract_rate, unused_reach_contract_rate_ci_low, unused_reach_contract_rate_ci_high, 'o3_reach' FROM o3_reach_
+    WHERE extractor LIKE 'llm:%' AND profile = 'paper'
 ),
 llm_values AS (
-    SELECT * FROM per_model WHERE model IN (SELECT model FROM llm_models) OR kind IN ('o3_coverage', 'functions_o3_only', 'functions_o2_only')
+    SELECT * FROM per_model WHERE model IN (SELECT model FROM llm_models) OR kind IN ('o3_coverage', 'functions_o3_only', 'functions_o2_only', 'o3_unused_reach')
 ),
 ranges AS (
     SELECT 'solbehave_' || kind || '_low' AS id, min(v) AS run_value, arg_min(lo, v) AS ci_low, arg_min(hi, v) AS ci_high, count(v) AS n, any_value(src) AS source_view
@@ -250,8 +254,6 @@ singles AS (
     SELECT 'solbehave_reference_median_o2_coverage', median_o2_coverage_rate, NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
     UNION ALL
     SELECT 'solbehave_o3_only_function_share', o3_only_function_rate, o3_only_function_rate_ci_low, o3_only_function_rate_ci_high, functions, 'o3_reach' FROM reach
-    UNION ALL
-    SELECT 'solbehave_owner_only_contract_share', owner_only_contract_rate, owner_only_contract_rate_ci_low, owner_only_contract_rate_ci_high, contracts, 'o3_reach' FROM reach
     UNION ALL
     SELECT 'solbehave_dcr_relations_per_graph', relations_per_graph, relations_per_graph_ci_low, relations_per_graph_ci_high, graphs, 'dcr_stats' FROM dcr
     UNION ALL

@@ -259,7 +259,7 @@ func paperWarehouse(t *testing.T) *sql.DB {
 	replaceView(t, db, "table6_oracles", "model, profile, extractor, n, o1_only, o2_only, o3_only, o1_o2, o1_o3, o2_o3, all_three, o1_only_rate, all_three_rate", t6,
 		ci("o1_only_rate", "all_three_rate")...)
 	replaceView(t, db, "o3_reach", "extractor, profile, reference, contracts, functions, functions_o3_only, o3_only_function_rate", reach,
-		append(ci("o3_only_function_rate", "owner_only_contract_rate"), "NULL::DOUBLE AS owner_only_contract_rate")...)
+		append(ci("o3_only_function_rate", "unused_reach_contract_rate"), "NULL::DOUBLE AS unused_reach_contract_rate")...)
 	return db
 }
 
