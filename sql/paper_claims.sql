@@ -1,5 +1,5 @@
 -- paper_claims: the solbehave paper's stated numbers (abstract, §I, §IV-D/E, §V, §VI, §VII) and the SAEFUZZ numbers the vuln views compute, beside this run's: one row per claim, with the paper's value from the versioned sql/paper_claims.csv, the run's value, its 95% interval where one applies, n, the view it comes from, and the reason when this run cannot compute it (an LLM-only number on a run with only the mutant and reference controls, say), never a silent NULL
--- depends: fuzz_results, samples, control_models, contracts, runs, coverage, table7_size, rate_intervals, value_intervals, contract_outcomes, table2_compile, table3_dcr_validation
+-- depends: fuzz_results, samples, control_models, contracts, runs, coverage, table7_size, construction_funnel, sequence_stats, rate_intervals, value_intervals, contract_outcomes, table2_compile, table3_dcr_validation
 -- depends: table4_coverage, table5_o1, table6_oracles, fig4_replay, fig4_complementarity, oracle_agreement, dcr_stats, o3_reach, vuln_eval, vuln_ablation
 -- columns: id, paper, section, claim, paper_value, run_value, ci_low, ci_high, n, source_view, reason
 CREATE OR REPLACE VIEW paper_claims AS
@@ -298,7 +298,33 @@ size AS (
         NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, t.contracts AS n, 'table7_size' AS source_view
     FROM table7_size t, (VALUES ('compile_mean'), ('compile_min'), ('compile_max'), ('seconds')) m(measure)
 ),
+-- §IV-A: the funnel's contracts per step (solbehave_funnel_<step>; the paper's 8,360 candidates pass the
+-- crawl's three filters, its 2,098 the reproducibility check).
+funnel AS (
+    SELECT 'solbehave_funnel_' || step AS id, CAST(contracts AS DOUBLE) AS run_value, NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high,
+        contracts AS n, 'construction_funnel' AS source_view
+    FROM construction_funnel WHERE contracts > 0
+),
+-- §IV-E2, §IV-F: Algorithm 1's calls on the reference extractor's graphs under the claim profile
+-- (solbehave_sequences_<column of sequence_stats>).
+sequences AS (
+    SELECT 'solbehave_sequences_' || key AS id, value AS run_value, NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, contracts AS n,
+        'sequence_stats' AS source_view
+    FROM (
+        SELECT contracts, CAST(attempted AS DOUBLE) AS attempted, CAST(kept AS DOUBLE) AS kept, CAST(discarded AS DOUBLE) AS discarded,
+            CAST(discard_rate AS DOUBLE) AS discard_rate, CAST(median_discard_rate AS DOUBLE) AS median_discard_rate,
+            CAST(contracts_above_98 AS DOUBLE) AS contracts_above_98, CAST(contracts_without_sequence AS DOUBLE) AS contracts_without_sequence,
+            CAST(contracts - contracts_without_sequence AS DOUBLE) AS contracts_with_sequence, CAST(kept_fallback_rate AS DOUBLE) AS kept_fallback_rate
+        FROM sequence_stats
+        WHERE extractor = (SELECT extractor FROM claim_extractor) AND profile = (SELECT profile FROM claim_profile)
+    ) UNPIVOT (value FOR key IN (attempted, kept, discarded, discard_rate, median_discard_rate, contracts_above_98,
+        contracts_without_sequence, contracts_with_sequence, kept_fallback_rate))
+),
 run AS (
+    SELECT * FROM funnel
+    UNION ALL
+    SELECT * FROM sequences
+    UNION ALL
     SELECT * FROM size
     UNION ALL
     SELECT * FROM o1_pooled

@@ -260,6 +260,16 @@ func paperWarehouse(t *testing.T) *sql.DB {
 		ci("o1_only_rate", "all_three_rate")...)
 	replaceView(t, db, "o3_reach", "extractor, profile, reference, contracts, functions, functions_o3_only, o3_only_function_rate", reach,
 		append(ci("o3_only_function_rate", "unused_reach_contract_rate"), "NULL::DOUBLE AS unused_reach_contract_rate")...)
+	// §IV-A and §IV-E2 state their counts with no table: the views' rows hold
+	// them for the reference extractor under the paper profile, beside another
+	// extractor's and the extended profile's, which the claims must not read.
+	seq := func(extractor, profile string, scale int) []any {
+		return []any{extractor, profile, 250, 256923 * scale, 212904 * scale, 44019 * scale, 44019.0 / 256923, 0.049, 37, 32, 0.009}
+	}
+	replaceView(t, db, "sequence_stats", "extractor, profile, contracts, attempted, kept, discarded, discard_rate, median_discard_rate, contracts_above_98, contracts_without_sequence, kept_fallback_rate",
+		[][]any{seq(reference, "paper", 1), seq(reference, "extended", 2), seq("llm:"+runName("Devstral-24B"), "paper", 3)})
+	replaceView(t, db, "construction_funnel", "step_order, step, contracts",
+		[][]any{{1, "candidates", 12000}, {2, "verified_source", 9000}, {3, "not_proxy", 8800}, {4, "enough_history", 8360}, {5, "reproduced", 2098}, {6, "size_kept", 250}})
 	return db
 }
 
@@ -372,6 +382,10 @@ func TestPaperClaimsFromThePapersOwnTables(t *testing.T) {
 		"solbehave_size_compile_mean_1", "solbehave_size_compile_mean_16", "solbehave_size_compile_mean_21",
 		"solbehave_size_compile_max_16", "solbehave_size_compile_min_16",
 		"solbehave_size_seconds_1", "solbehave_size_seconds_16", "solbehave_size_seconds_26",
+		"solbehave_funnel_enough_history", "solbehave_funnel_reproduced",
+		"solbehave_sequences_attempted", "solbehave_sequences_kept", "solbehave_sequences_discarded", "solbehave_sequences_discard_rate",
+		"solbehave_sequences_median_discard_rate", "solbehave_sequences_contracts_above_98", "solbehave_sequences_contracts_without_sequence",
+		"solbehave_sequences_kept_fallback_rate", "solbehave_sequences_contracts_with_sequence",
 	}
 	rows, err := db.Query(`SELECT id, run_value, coalesce(reason, '') FROM paper_claims`)
 	if err != nil {
