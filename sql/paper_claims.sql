@@ -166,6 +166,20 @@ shifts AS (
     GROUP BY model
     HAVING count(*) FILTER (WHERE graph_setting = 'fixed') > 0 AND count(*) FILTER (WHERE graph_setting = 'matched') > 0
 ),
+-- What a claim naming one model reads (§V-D a: Qwen3.6-27B under O3 with matched graphs, Figure 4; §V-E c:
+-- Devstral-24B's graphs' O3 coverage, Table IV), per kind and model of the run.
+named_values AS (
+    SELECT 'o3_flagged' AS kind, model, CAST(divergent AS DOUBLE) AS v, NULL::DOUBLE AS lo, NULL::DOUBLE AS hi, n, 'fig4_replay' AS src
+    FROM fig4_replay_ WHERE oracle = 'O3' AND graph_setting = 'matched' AND profile = 'paper' AND n > 0
+    UNION ALL
+    SELECT kind, model, CAST(CASE kind WHEN 'o2_o3_both' THEN "both" WHEN 'o3_only' THEN o3_only ELSE o2_only END AS DOUBLE), NULL, NULL,
+        n_both, 'fig4_complementarity'
+    FROM fig4_complementarity_, (VALUES ('o2_o3_both'), ('o3_only'), ('o2_only')) k(kind)
+    WHERE graph_setting = 'matched' AND profile = 'paper'
+    UNION ALL
+    SELECT 'extractor_coverage', extractor, o3_coverage_rate, o3_coverage_rate_ci_low, o3_coverage_rate_ci_high, contracts, 'table4_coverage'
+    FROM table4_coverage_ WHERE extractor LIKE 'llm:%' AND profile = 'paper'
+),
 reference_table4 AS (
     SELECT * FROM table4_coverage_
     WHERE extractor = (SELECT extractor FROM claim_extractor) AND profile = (SELECT profile FROM claim_profile)
@@ -217,16 +231,9 @@ singles AS (
     UNION ALL
     SELECT 'solbehave_o1_fuzz_budget', o1, NULL, NULL, 1, 'runs' FROM budgets WHERE o1 IS NOT NULL
     UNION ALL
-    -- the models the paper names: Qwen3.6-27B's O3-flagged contracts (Figure 4(a), matched), Devstral-24B's graphs' O3 coverage (Table IV)
-    SELECT n.id, CAST(f.divergent AS DOUBLE), NULL, NULL, f.n, 'fig4_replay' FROM named n
-    JOIN fig4_replay_ f ON f.oracle = 'O3' AND f.graph_setting = 'matched' AND f.profile = 'paper' AND f.n > 0
-        AND lower(regexp_replace(f.model, '[^A-Za-z0-9.]', '', 'g')) LIKE '%' || n.key || '%'
-    WHERE n.id = 'solbehave_qwen_o3_flagged'
-    UNION ALL
-    SELECT n.id, c.o3_coverage_rate, c.o3_coverage_rate_ci_low, c.o3_coverage_rate_ci_high, c.contracts, 'table4_coverage' FROM named n
-    JOIN table4_coverage_ c ON c.extractor LIKE 'llm:%' AND c.profile = 'paper'
-        AND lower(regexp_replace(c.extractor, '[^A-Za-z0-9.]', '', 'g')) LIKE '%' || n.key || '%'
-    WHERE n.id = 'solbehave_devstral_extractor_coverage'
+    -- the models the paper names: a named claim's id ends with the kind it reads, for the run's model of that name
+    SELECT n.id, x.v, x.lo, x.hi, x.n, x.src FROM named n
+    JOIN named_values x ON n.id LIKE '%\_' || x.kind ESCAPE '\' AND lower(regexp_replace(x.model, '[^A-Za-z0-9.]', '', 'g')) LIKE '%' || n.key || '%'
     UNION ALL
     SELECT 'solbehave_spearman_rho', spearman_rho, spearman_rho_ci_low, spearman_rho_ci_high, models, 'oracle_agreement' FROM oracle_agreement_
     WHERE graph_setting = 'matched' AND profile = 'paper' AND spearman_rho IS NOT NULL

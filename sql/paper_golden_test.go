@@ -268,6 +268,9 @@ func paperWarehouse(t *testing.T) *sql.DB {
 	}
 	replaceView(t, db, "sequence_stats", "extractor, profile, contracts, attempted, kept, discarded, discard_rate, median_discard_rate, contracts_above_98, contracts_without_sequence, kept_fallback_rate",
 		[][]any{seq(reference, "paper", 1), seq(reference, "extended", 2), seq("llm:"+runName("Devstral-24B"), "paper", 3)})
+	// §V-D a's counts for Qwen3.6-27B, matched graphs (Figure 4(b) prints no numbers)
+	replaceView(t, db, "fig4_complementarity", "model, graph_setting, profile, extractor, n_o2, n_o3, n_both, o2_only, \"both\", o3_only",
+		[][]any{{runName("Qwen3.6-27B"), "matched", "paper", "llm:" + runName("Qwen3.6-27B"), 214, 157, 157, 16, 13, 7}})
 	replaceView(t, db, "construction_funnel", "step_order, step, contracts",
 		[][]any{{1, "candidates", 12000}, {2, "verified_source", 9000}, {3, "not_proxy", 8800}, {4, "enough_history", 8360}, {5, "reproduced", 2098}, {6, "size_kept", 250}})
 	return db
@@ -386,6 +389,7 @@ func TestPaperClaimsFromThePapersOwnTables(t *testing.T) {
 		"solbehave_sequences_attempted", "solbehave_sequences_kept", "solbehave_sequences_discarded", "solbehave_sequences_discard_rate",
 		"solbehave_sequences_median_discard_rate", "solbehave_sequences_contracts_above_98", "solbehave_sequences_contracts_without_sequence",
 		"solbehave_sequences_kept_fallback_rate", "solbehave_sequences_contracts_with_sequence",
+		"solbehave_qwen_o2_o3_both", "solbehave_qwen_o3_only", "solbehave_qwen_o2_only",
 	}
 	rows, err := db.Query(`SELECT id, run_value, coalesce(reason, '') FROM paper_claims`)
 	if err != nil {
@@ -399,6 +403,9 @@ func TestPaperClaimsFromThePapersOwnTables(t *testing.T) {
 		var v sql.NullFloat64
 		if err := rows.Scan(&id, &v, &reason); err != nil {
 			t.Fatal(err)
+		}
+		if _, twice := got[id]; twice {
+			t.Errorf("%s: two rows (a claim naming one model matched two of the run's?)", id)
 		}
 		got[id], reasons[id] = v, reason
 	}
