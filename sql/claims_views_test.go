@@ -57,7 +57,8 @@ func TestDCRStatsPerExtractor(t *testing.T) {
 
 // o3_reach over three kept contracts: O3 alone calls f2 on A (owner-only in
 // the graph) and g2 on B (open to anyone); nothing ran on C. Two of four
-// functions only O3 reaches; one contract of three has an owner-only one.
+// functions only O3 reaches; one contract of three has an owner-only one, two
+// of three one history never called, whatever its role.
 func TestO3ReachCountsFunctionsAndOwnerOnlyContracts(t *testing.T) {
 	f := newFixture(t)
 	for c, n := range map[string]int64{"A": 2, "B": 2, "C": 1} {
@@ -71,9 +72,9 @@ func TestO3ReachCountsFunctionsAndOwnerOnlyContracts(t *testing.T) {
 	put(f, "dcr_events", "B", schemas.DCREvent{ContractID: "B", Extractor: "static", EventID: "g2", Function: "g2", Role: "any"})
 	db := f.open()
 	got := stagetest.QueryMaps(t, db, `SELECT extractor, profile, reference, contracts, functions, functions_o3_only, o3_only_function_rate,
-		owner_only_contracts, round(owner_only_contract_rate, 4) AS owner_rate FROM o3_reach`)
+		owner_only_contracts, round(owner_only_contract_rate, 4) AS owner_rate, unused_reach_contracts, round(unused_reach_contract_rate, 4) AS unused_rate FROM o3_reach`)
 	want := `[{"contracts":3,"extractor":"static","functions":4,"functions_o3_only":2,"o3_only_function_rate":0.5,"owner_only_contracts":1,` +
-		`"owner_rate":0.3333,"profile":"paper","reference":true}]`
+		`"owner_rate":0.3333,"profile":"paper","reference":true,"unused_rate":0.6667,"unused_reach_contracts":2}]`
 	if stagetest.JSON(got) != want {
 		t.Fatalf("o3_reach %s\nwant %s", stagetest.JSON(got), want)
 	}

@@ -49,3 +49,19 @@ func putUnpartitioned[T any](f *fixture, dataset string, rows ...T) {
 		f.t.Fatal(err)
 	}
 }
+
+// §V-D e's seconds per contract are over the LLM models: the reference
+// control's replay of the same contract stays out of the mean (with it, 6 s).
+func TestPaperClaimsSecondsLeaveTheControlsOut(t *testing.T) {
+	f := newFixture(t)
+	put(f, "samples", "A", schemas.Sample{ContractID: "A", Model: "m", Generator: "openai"},
+		schemas.Sample{ContractID: "A", Model: "reference", Generator: "reference"})
+	putUnpartitioned(f, "units",
+		schemas.UnitRow{Stage: "o2", Unit: "A", ContractID: "A", WallMS: 1000, Jobs: 1},
+		schemas.UnitRow{Stage: "o2", Unit: "A/m", ContractID: "A", Model: "m", WallMS: 2000, Jobs: 1},
+		schemas.UnitRow{Stage: "o2", Unit: "A/reference", ContractID: "A", Model: "reference", WallMS: 8000, Jobs: 1})
+	got := stagetest.QueryMaps(t, f.open(), `SELECT run_value, n FROM paper_claims WHERE id = 'solbehave_o2_seconds_per_contract'`)
+	if want := `[{"n":1,"run_value":3}]`; stagetest.JSON(got) != want {
+		t.Fatalf("paper_claims o2 seconds %s\nwant %s", stagetest.JSON(got), want)
+	}
+}

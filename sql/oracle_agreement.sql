@@ -1,5 +1,5 @@
 -- oracle_agreement: solbehave paper §V-D(b), Spearman rank correlation between the O2 and O3 status match rates across models, per O3 graph setting and Algorithm 1 profile
--- depends: contract_values, bootstrap_weights
+-- depends: contract_values, bootstrap_weights, control_models
 -- columns: graph_setting, profile, models, spearman_rho, pearson_r, spearman_rho_ci_low, spearman_rho_ci_high
 CREATE OR REPLACE VIEW oracle_agreement AS
 WITH -- A model's status match rate under an oracle: the mean over its contracts of the
@@ -7,7 +7,7 @@ WITH -- A model's status match rate under an oracle: the mean over its contracts
 rates AS MATERIALIZED (
     SELECT oracle, graph_setting, profile, model, avg(num ORDER BY num) AS rate
     FROM contract_values
-    WHERE measure = 'status_match' AND oracle IN ('O2', 'O3')
+    WHERE measure = 'status_match' AND oracle IN ('O2', 'O3') AND model NOT IN (SELECT model FROM control_models)
     GROUP BY oracle, graph_setting, profile, model
 ),
 o2 AS (
@@ -39,7 +39,7 @@ resampled AS MATERIALIZED (
     FROM contract_values v
     JOIN replayed r USING (contract_id)
     JOIN bootstrap_weights w ON w.n = r.n AND w.i = r.i
-    WHERE v.measure = 'status_match' AND v.oracle IN ('O2', 'O3')
+    WHERE v.measure = 'status_match' AND v.oracle IN ('O2', 'O3') AND v.model NOT IN (SELECT model FROM control_models)
     GROUP BY v.oracle, v.graph_setting, v.profile, v.model, w.b
 ),
 replicate_ranks AS (
@@ -81,4 +81,4 @@ FROM agreement a
 LEFT JOIN rho_intervals v USING (graph_setting, profile)
 ORDER BY a.graph_setting, a.profile;
 
-COMMENT ON VIEW oracle_agreement IS 'Per O3 graph setting and Algorithm 1 profile (paper, extended): over the models both O2 and O3 evaluated, the Spearman rank correlation between their status match rates (fig4_replay.status_match_rate, the mean over contracts of the mean over samples; ties get average ranks) and, for reference, the Pearson correlation of the rates themselves. NULL (not defined) with fewer than three models, where any correlation is +1 or -1, or when one oracle gives every model the same rate. The paper: rho = 0.86. O4 is not part of it. spearman_rho_ci_low / _ci_high: its 95% percentile bootstrap interval over the replayed contracts (B = 1000, bootstrap_weights: each replicate resamples every contract any model was replayed on, recomputes every model''s two rates as the mean over its drawn contracts, and ranks again; replicates where rho is not defined are left out); NULL where spearman_rho is.';
+COMMENT ON VIEW oracle_agreement IS 'Per O3 graph setting and Algorithm 1 profile (paper, extended): over the models both O2 and O3 evaluated (the controls of control_models left out), the Spearman rank correlation between their status match rates (fig4_replay.status_match_rate, the mean over contracts of the mean over samples; ties get average ranks) and, for reference, the Pearson correlation of the rates themselves. NULL (not defined) with fewer than three models, where any correlation is +1 or -1, or when one oracle gives every model the same rate. The paper: rho = 0.86. O4 is not part of it. spearman_rho_ci_low / _ci_high: its 95% percentile bootstrap interval over the replayed contracts (B = 1000, bootstrap_weights: each replicate resamples every contract any model was replayed on, recomputes every model''s two rates as the mean over its drawn contracts, and ranks again; replicates where rho is not defined are left out); NULL where spearman_rho is.';

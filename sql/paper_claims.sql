@@ -1,5 +1,5 @@
--- paper_claims: the solbehave paper's stated numbers (abstract, §I, §IV-D/E, §V, §VII) and the SAEFUZZ numbers the vuln views compute, beside this run's: one row per claim, with the paper's value from the versioned sql/paper_claims.csv, the run's value, its 95% interval where one applies, n, the view it comes from, and the reason when this run cannot compute it (an LLM-only number on a run with only the mutant and reference controls, say), never a silent NULL
--- depends: fuzz_results, samples, contracts, runs, coverage, rate_intervals, value_intervals, contract_outcomes, table2_compile, table3_dcr_validation
+-- paper_claims: the solbehave paper's stated numbers (abstract, §I, §IV-D/E, §V, §VI, §VII) and the SAEFUZZ numbers the vuln views compute, beside this run's: one row per claim, with the paper's value from the versioned sql/paper_claims.csv, the run's value, its 95% interval where one applies, n, the view it comes from, and the reason when this run cannot compute it (an LLM-only number on a run with only the mutant and reference controls, say), never a silent NULL
+-- depends: fuzz_results, samples, control_models, contracts, runs, coverage, table7_size, construction_funnel, sequence_stats, rate_intervals, value_intervals, contract_outcomes, table2_compile, table3_dcr_validation
 -- depends: table4_coverage, table5_o1, table6_oracles, fig4_replay, fig4_complementarity, oracle_agreement, dcr_stats, o3_reach, vuln_eval, vuln_ablation
 -- columns: id, paper, section, claim, paper_value, run_value, ci_low, ci_high, n, source_view, reason
 CREATE OR REPLACE VIEW paper_claims AS
@@ -19,8 +19,12 @@ oracle_agreement_ AS MATERIALIZED (SELECT * FROM oracle_agreement),
 dcr_stats_ AS MATERIALIZED (SELECT * FROM dcr_stats),
 o3_reach_ AS MATERIALIZED (SELECT * FROM o3_reach),
 contract_outcomes_ AS MATERIALIZED (SELECT * FROM contract_outcomes),
--- The paper's numbers are over LLM-generated samples; mutant and reference are controls.
-llm_models AS (SELECT DISTINCT model FROM samples WHERE generator NOT IN ('mutant', 'reference')),
+-- The paper's numbers are over LLM-generated samples; mutant and reference are controls
+-- (control_models), reported beside the models and never inside an aggregate over them.
+llm_models AS (SELECT DISTINCT model FROM samples WHERE model NOT IN (SELECT model FROM control_models)),
+-- A claim naming one model of the paper (paper_claims.csv's model) reads the run's model
+-- whose name holds that name, letters, digits and dots only, case aside (Qwen3.6-27B: qwen/qwen3.6-27b).
+named AS (SELECT id, lower(regexp_replace(model, '[^A-Za-z0-9.]', '', 'g')) AS key FROM paper WHERE model <> ''),
 -- The extractor the DCR and reach claims are read on: the reference extractor
 -- (O3's fixed setting; GEMMA-4-31B in the paper), else the first with a graph.
 claim_extractor AS (
@@ -33,6 +37,14 @@ claim_profile AS (
     SELECT coalesce(max(profile) FILTER (WHERE profile = 'paper'), min(profile)) AS profile FROM table4_coverage_
 ),
 first_run AS (SELECT arg_min(parameters, run_id) AS parameters, arg_min(seed, run_id) AS seed FROM runs),
+-- The budgets are run parameters: the first run that records each.
+budgets AS (
+    SELECT
+        CAST(arg_min(parameters->>'o1-calls', run_id) FILTER (WHERE parameters->>'o1-calls' IS NOT NULL) AS DOUBLE) AS o1,
+        CAST(arg_min(parameters->>'o2-budget', run_id) FILTER (WHERE parameters->>'o2-budget' IS NOT NULL) AS DOUBLE) AS o2,
+        CAST(arg_min(parameters->>'o3-budget', run_id) FILTER (WHERE parameters->>'o3-budget' IS NOT NULL) AS DOUBLE) AS o3
+    FROM runs
+),
 o1_pooled AS (
     SELECT 'solbehave_o1_pooled_functions' AS id,
         CAST(count(*) FILTER (WHERE equivalent) AS DOUBLE) / nullif(count(*), 0) AS run_value,
@@ -40,13 +52,17 @@ o1_pooled AS (
     FROM fuzz_results
     WHERE model IN (SELECT model FROM llm_models)
 ),
--- §V-F: the share of the (model, contract) pairs over Table V's fixed N with an all-equivalent sample.
+-- §V-F a: the share of Table V's N contracts with an all-equivalent sample of some model (the union
+-- over the models: Table V's per-model shares average 19.2%, the text's 34% is their union).
 o1_pooled_contracts AS (
     SELECT 'solbehave_o1_pooled_contracts' AS id,
         CAST(count(*) FILTER (WHERE hit) AS DOUBLE) / nullif(count(*), 0) AS run_value,
         NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, count(*) AS n, 'contract_outcomes' AS source_view
-    FROM contract_outcomes_
-    WHERE measure = 'o1_contract_equivalent' AND model IN (SELECT model FROM llm_models)
+    FROM (
+        SELECT contract_id, bool_or(hit) AS hit FROM contract_outcomes_
+        WHERE measure = 'o1_contract_equivalent' AND model IN (SELECT model FROM llm_models)
+        GROUP BY contract_id
+    )
 ),
 fuzzable AS (
     SELECT 'solbehave_fuzzable_contracts' AS id, CAST(max(n) AS DOUBLE) AS run_value,
@@ -54,12 +70,13 @@ fuzzable AS (
     FROM table5_o1_
 ),
 kept AS (SELECT count(*) AS n FROM contracts WHERE kept),
--- Per LLM model, the divergent share under O2 and under O3 (fixed graphs, the paper's profile).
+-- Per LLM model, the divergent share under O2 and under O3 (matched graphs, the paper's profile: the
+-- abstract's 13%-44%, §V-D's N and status match and §VII's six models are Figure 4's matched columns).
 divergence AS (
     SELECT model, oracle, hit_rate, hit_rate_ci_low, hit_rate_ci_high
     FROM rate_intervals_
     WHERE measure = 'divergent' AND model IN (SELECT model FROM llm_models)
-        AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'fixed' AND profile = 'paper'))
+        AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'matched' AND profile = 'paper'))
 ),
 -- The abstract's range leaves out the model below 3% under both oracles.
 below AS (SELECT model FROM divergence GROUP BY model HAVING max(hit_rate) < 0.03),
@@ -82,10 +99,10 @@ per_model AS (
     UNION ALL
     SELECT lower(oracle) || '_status_match', model, status_match_rate, status_match_rate_ci_low, status_match_rate_ci_high, 'fig4_replay'
     FROM fig4_replay_
-    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'fixed' AND profile = 'paper'))
+    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'matched' AND profile = 'paper'))
     UNION ALL
     SELECT lower(oracle) || '_n', model, n, NULL, NULL, 'fig4_replay' FROM fig4_replay_
-    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'fixed' AND profile = 'paper'))
+    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'matched' AND profile = 'paper'))
     UNION ALL
     SELECT 'o3_only_contracts_' || graph_setting, model, o3_only, NULL, NULL, 'fig4_complementarity' FROM fig4_complementarity_
     WHERE profile = 'paper' AND graph_setting IN ('fixed', 'matched')
@@ -107,9 +124,13 @@ per_model AS (
     UNION ALL
     SELECT 'functions_o2_only', extractor, functions_o2_only, NULL, NULL, 'table4_coverage' FROM table4_coverage_
     WHERE extractor LIKE 'llm:%' AND profile = 'paper'
+    UNION ALL
+    -- §I: "on one contract in three; this holds regardless of which model extracts the graph"
+    SELECT 'o3_unused_reach', extractor, unused_reach_contract_rate, unused_reach_contract_rate_ci_low, unused_reach_contract_rate_ci_high, 'o3_reach' FROM o3_reach_
+    WHERE extractor LIKE 'llm:%' AND profile = 'paper'
 ),
 llm_values AS (
-    SELECT * FROM per_model WHERE model IN (SELECT model FROM llm_models) OR kind IN ('o3_coverage', 'functions_o3_only', 'functions_o2_only')
+    SELECT * FROM per_model WHERE model IN (SELECT model FROM llm_models) OR kind IN ('o3_coverage', 'functions_o3_only', 'functions_o2_only', 'o3_unused_reach')
 ),
 ranges AS (
     SELECT 'solbehave_' || kind || '_low' AS id, min(v) AS run_value, arg_min(lo, v) AS ci_low, arg_min(hi, v) AS ci_high, count(v) AS n, any_value(src) AS source_view
@@ -144,6 +165,20 @@ shifts AS (
     WHERE profile = 'paper' AND model IN (SELECT model FROM llm_models)
     GROUP BY model
     HAVING count(*) FILTER (WHERE graph_setting = 'fixed') > 0 AND count(*) FILTER (WHERE graph_setting = 'matched') > 0
+),
+-- What a claim naming one model reads (§V-D a: Qwen3.6-27B under O3 with matched graphs, Figure 4; §V-E c:
+-- Devstral-24B's graphs' O3 coverage, Table IV), per kind and model of the run.
+named_values AS (
+    SELECT 'o3_flagged' AS kind, model, CAST(divergent AS DOUBLE) AS v, NULL::DOUBLE AS lo, NULL::DOUBLE AS hi, n, 'fig4_replay' AS src
+    FROM fig4_replay_ WHERE oracle = 'O3' AND graph_setting = 'matched' AND profile = 'paper' AND n > 0
+    UNION ALL
+    SELECT kind, model, CAST(CASE kind WHEN 'o2_o3_both' THEN "both" WHEN 'o3_only' THEN o3_only ELSE o2_only END AS DOUBLE), NULL, NULL,
+        n_both, 'fig4_complementarity'
+    FROM fig4_complementarity_, (VALUES ('o2_o3_both'), ('o3_only'), ('o2_only')) k(kind)
+    WHERE graph_setting = 'matched' AND profile = 'paper'
+    UNION ALL
+    SELECT 'extractor_coverage', extractor, o3_coverage_rate, o3_coverage_rate_ci_low, o3_coverage_rate_ci_high, contracts, 'table4_coverage'
+    FROM table4_coverage_ WHERE extractor LIKE 'llm:%' AND profile = 'paper'
 ),
 reference_table4 AS (
     SELECT * FROM table4_coverage_
@@ -191,10 +226,17 @@ singles AS (
     UNION ALL
     SELECT 'solbehave_seed', CAST(seed AS DOUBLE), NULL, NULL, 1, 'runs' FROM first_run WHERE seed IS NOT NULL
     UNION ALL
-    SELECT 'solbehave_replay_budget', CAST(parameters->>'o2-budget' AS DOUBLE), NULL, NULL, 1, 'runs' FROM first_run WHERE parameters->>'o2-budget' IS NOT NULL
+    -- §V-F b: "O2/O3's fixed 1,000-transaction budget", one number for both: given when the run's agree
+    SELECT 'solbehave_replay_budget', coalesce(o2, o3), NULL, NULL, 1, 'runs' FROM budgets WHERE coalesce(o2, o3) IS NOT NULL AND (o2 IS NULL OR o3 IS NULL OR o2 = o3)
+    UNION ALL
+    SELECT 'solbehave_o1_fuzz_budget', o1, NULL, NULL, 1, 'runs' FROM budgets WHERE o1 IS NOT NULL
+    UNION ALL
+    -- the models the paper names: a named claim's id ends with the kind it reads, for the run's model of that name
+    SELECT n.id, x.v, x.lo, x.hi, x.n, x.src FROM named n
+    JOIN named_values x ON n.id LIKE '%\_' || x.kind ESCAPE '\' AND lower(regexp_replace(x.model, '[^A-Za-z0-9.]', '', 'g')) LIKE '%' || n.key || '%'
     UNION ALL
     SELECT 'solbehave_spearman_rho', spearman_rho, spearman_rho_ci_low, spearman_rho_ci_high, models, 'oracle_agreement' FROM oracle_agreement_
-    WHERE graph_setting = 'fixed' AND profile = 'paper' AND spearman_rho IS NOT NULL
+    WHERE graph_setting = 'matched' AND profile = 'paper' AND spearman_rho IS NOT NULL
     UNION ALL
     SELECT 'solbehave_o3_only_shift_max', CAST(max(abs(d)) AS DOUBLE), NULL, NULL, count(*), 'fig4_complementarity' FROM shifts HAVING count(*) > 0
     UNION ALL
@@ -220,8 +262,6 @@ singles AS (
     UNION ALL
     SELECT 'solbehave_o3_only_function_share', o3_only_function_rate, o3_only_function_rate_ci_low, o3_only_function_rate_ci_high, functions, 'o3_reach' FROM reach
     UNION ALL
-    SELECT 'solbehave_owner_only_contract_share', owner_only_contract_rate, owner_only_contract_rate_ci_low, owner_only_contract_rate_ci_high, contracts, 'o3_reach' FROM reach
-    UNION ALL
     SELECT 'solbehave_dcr_relations_per_graph', relations_per_graph, relations_per_graph_ci_low, relations_per_graph_ci_high, graphs, 'dcr_stats' FROM dcr
     UNION ALL
     SELECT 'solbehave_dcr_events_per_contract', events_per_contract, events_per_contract_ci_low, events_per_contract_ci_high, graphs, 'dcr_stats' FROM dcr
@@ -241,9 +281,10 @@ singles AS (
     UNION ALL
     SELECT 'solbehave_dcr_judged_relations', CAST(tp + fp AS DOUBLE), NULL, NULL, tp + fp, 'table3_dcr_validation' FROM reference_table3 WHERE relation = 'all'
     UNION ALL
-    SELECT 'saefuzz_detected', CAST(tp AS DOUBLE), NULL, NULL, tp + fn, 'vuln_eval' FROM saefuzz WHERE tp + fn > 0
+    -- SAEFUZZ's counts are over its own corpus (11 vulnerable, 189 not): the rates compare, the counts do not
+    SELECT 'saefuzz_recall', CAST(tp AS DOUBLE) / (tp + fn), NULL, NULL, tp + fn, 'vuln_eval' FROM saefuzz WHERE tp + fn > 0
     UNION ALL
-    SELECT 'saefuzz_false_positives', CAST(fp AS DOUBLE), NULL, NULL, fp + tn, 'vuln_eval' FROM saefuzz WHERE fp + tn > 0
+    SELECT 'saefuzz_false_positive_rate', CAST(fp AS DOUBLE) / (fp + tn), NULL, NULL, fp + tn, 'vuln_eval' FROM saefuzz WHERE fp + tn > 0
     UNION ALL
     SELECT 'saefuzz_mean_instruction_coverage', mean_instruction_coverage, NULL, NULL, contracts, 'vuln_eval' FROM saefuzz WHERE mean_instruction_coverage IS NOT NULL
     UNION ALL
@@ -253,9 +294,46 @@ singles AS (
     SELECT 'solbehave_' || lower(oracle) || '_seconds_per_contract', value, ci_low, ci_high, n, 'contract_costs' FROM value_intervals_
     WHERE measure = 'wall_seconds' AND model = ''
     UNION ALL
-    SELECT 'saefuzz_no_static_detected', CAST(tp AS DOUBLE), NULL, NULL, tp + fn, 'vuln_ablation' FROM no_static WHERE tp + fn > 0
+    SELECT 'saefuzz_no_static_recall', CAST(tp AS DOUBLE) / (tp + fn), NULL, NULL, tp + fn, 'vuln_ablation' FROM no_static WHERE tp + fn > 0
+),
+-- §VI, Table VII: a bin's mean, weakest and strongest model and seconds per compiling sample, one id per
+-- measure and bin (solbehave_size_<measure>_<bin_low>); the file names the bins the text quotes.
+size AS (
+    SELECT 'solbehave_size_' || m.measure || '_' || CAST(t.bin_low AS VARCHAR) AS id,
+        CASE m.measure WHEN 'compile_mean' THEN t.compile_mean_rate WHEN 'compile_min' THEN t.compile_min_rate
+            WHEN 'compile_max' THEN t.compile_max_rate ELSE t.seconds_per_compiling_sample END AS run_value,
+        NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, t.contracts AS n, 'table7_size' AS source_view
+    FROM table7_size t, (VALUES ('compile_mean'), ('compile_min'), ('compile_max'), ('seconds')) m(measure)
+),
+-- §IV-A: the funnel's contracts per step (solbehave_funnel_<step>; the paper's 8,360 candidates pass the
+-- crawl's three filters, its 2,098 the reproducibility check).
+funnel AS (
+    SELECT 'solbehave_funnel_' || step AS id, CAST(contracts AS DOUBLE) AS run_value, NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high,
+        contracts AS n, 'construction_funnel' AS source_view
+    FROM construction_funnel WHERE contracts > 0
+),
+-- §IV-E2, §IV-F: Algorithm 1's calls on the reference extractor's graphs under the claim profile
+-- (solbehave_sequences_<column of sequence_stats>).
+sequences AS (
+    SELECT 'solbehave_sequences_' || key AS id, value AS run_value, NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, contracts AS n,
+        'sequence_stats' AS source_view
+    FROM (
+        SELECT contracts, CAST(attempted AS DOUBLE) AS attempted, CAST(kept AS DOUBLE) AS kept, CAST(discarded AS DOUBLE) AS discarded,
+            CAST(discard_rate AS DOUBLE) AS discard_rate, CAST(median_discard_rate AS DOUBLE) AS median_discard_rate,
+            CAST(contracts_above_98 AS DOUBLE) AS contracts_above_98, CAST(contracts_without_sequence AS DOUBLE) AS contracts_without_sequence,
+            CAST(contracts - contracts_without_sequence AS DOUBLE) AS contracts_with_sequence, CAST(kept_fallback_rate AS DOUBLE) AS kept_fallback_rate
+        FROM sequence_stats
+        WHERE extractor = (SELECT extractor FROM claim_extractor) AND profile = (SELECT profile FROM claim_profile)
+    ) UNPIVOT (value FOR key IN (attempted, kept, discarded, discard_rate, median_discard_rate, contracts_above_98,
+        contracts_without_sequence, contracts_with_sequence, kept_fallback_rate))
 ),
 run AS (
+    SELECT * FROM funnel
+    UNION ALL
+    SELECT * FROM sequences
+    UNION ALL
+    SELECT * FROM size
+    UNION ALL
     SELECT * FROM o1_pooled
     UNION ALL
     SELECT * FROM o1_pooled_contracts
@@ -274,6 +352,9 @@ SELECT
     coalesce(r.source_view, nullif(p.source_view, '')) AS source_view,
     CASE
         WHEN r.run_value IS NOT NULL THEN NULL
+        WHEN p.id = 'solbehave_replay_budget' AND (SELECT o2 <> o3 FROM budgets)
+            THEN (SELECT format('O2''s budget (--o2-budget {}) and O3''s T (--o3-budget {}) differ in this run: the sentence gives one budget for both', CAST(o2 AS BIGINT), CAST(o3 AS BIGINT)) FROM budgets)
+        WHEN p.id IN ('solbehave_replay_budget', 'solbehave_o1_fuzz_budget') THEN 'no run recorded the budget parameter (the stage did not run)'
         WHEN p.reason <> '' THEN p.reason
         WHEN p.id = 'solbehave_fuzzable_contracts' THEN 'no fuzz_results rows: O1 has not run'
         WHEN p.scope = 'llm' AND NOT EXISTS (SELECT 1 FROM llm_models) THEN 'no LLM-generated samples in this run (mutant and reference are controls, not the models the paper evaluates)'
@@ -288,4 +369,4 @@ FROM paper p
 LEFT JOIN run r USING (id)
 ORDER BY p.id;
 
-COMMENT ON VIEW paper_claims IS 'One row per number the paper states (SolBehave: abstract, §I, §IV-D/E, §V, §VII; SAEFUZZ: the numbers vuln_eval and vuln_ablation compute). id, paper, section, claim: which number (values in sql/paper_claims.csv, versioned with the views, with its scope and, for a number no view computes, the reason). paper_value: the paper''s (a share as 0..1, a count as a count, percentage points as a share). run_value: this run''s; LLM-scoped claims count LLM-generated samples only (generator not mutant or reference), ranges are the min / max over the LLM models (or LLM extractors) of the named view''s per-model value; DCR, coverage and reach claims are read on the reference extractor (O3''s fixed setting; the paper''s GEMMA-4-31B) under the paper profile. ci_low, ci_high: the 95% percentile bootstrap interval over contracts (B = 1000, seeded by the run) of the rate that gives the value, for a range the interval of the model at the end; NULL for counts, settings and pooled shares. n: the contracts (or functions, pairs, models) behind the value. source_view: where run_value comes from. reason: why run_value is NULL (never NULL when run_value is).';
+COMMENT ON VIEW paper_claims IS 'One row per number the paper states (SolBehave: abstract, §I, §IV-D/E, §V, §VI with Table VII, §VII; SAEFUZZ: the numbers vuln_eval and vuln_ablation compute). id, paper, section, claim: which number (values in sql/paper_claims.csv, versioned with the views, with its scope and, for a number no view computes, the reason). paper_value: the paper''s (a share as 0..1, a count as a count, percentage points as a share). run_value: this run''s; LLM-scoped claims count LLM-generated samples only (generator not mutant or reference), ranges are the min / max over the LLM models (or LLM extractors) of the named view''s per-model value; the controls (control_models) are never inside an aggregate over the models. O3''s divergence, N, status match, rank and Spearman claims read the matched setting (each model''s own graphs: the Figure 4 columns the sentences quote, 12.6%-43.5%, N 85-174), and each such claim names its setting; DCR, coverage and reach claims are read on the reference extractor (O3''s fixed setting; the paper''s GEMMA-4-31B) under the paper profile. A claim naming one model of the paper (the file''s model column) reads the run''s model whose name holds it; the budgets are the run''s parameters (--o1-calls, --o2-budget, --o3-budget). The file''s compare column says how the paper''s printed value is matched where not to its printed digits (one_in: "one in six" holds when 1 / value rounds to six; unit: within one unit of the printed digit, where the text rounds Figure 4 loosely, 43.48% as 44%, 13.55% as 13%). ci_low, ci_high: the 95% percentile bootstrap interval over contracts (B = 1000, seeded by the run) of the rate that gives the value, for a range the interval of the model at the end; NULL for counts, settings and pooled shares. n: the contracts (or functions, pairs, models) behind the value. source_view: where run_value comes from. reason: why run_value is NULL (never NULL when run_value is).';

@@ -90,3 +90,22 @@ func TestPaperClaimsRankStatements(t *testing.T) {
 		t.Fatalf("paper_claims %s\nwant %s", stagetest.JSON(got), want)
 	}
 }
+
+// The budgets are run parameters: O1's --o1-calls, and one replay budget for
+// O2 and O3's T, given where the run's two agree and a reason naming both
+// where they do not. The first run that records a parameter gives it (a crawl
+// records none).
+func TestPaperClaimsBudgetsAreRunParameters(t *testing.T) {
+	for _, c := range []struct {
+		o3     string
+		replay string
+	}{{"1000", `"run_value":1000`}, {"500", `"reason":"O2's budget (--o2-budget 1000) and O3's T (--o3-budget 500) differ in this run: the sentence gives one budget for both"`}} {
+		f := newFixture(t)
+		putUnpartitioned(f, "runs", schemas.RunRow{RunID: "1", Parameters: `{}`},
+			schemas.RunRow{RunID: "2", Parameters: `{"o1-calls": 10000, "o2-budget": 1000, "o3-budget": ` + c.o3 + `}`})
+		got := stagetest.JSON(stagetest.QueryMaps(t, f.open(), `SELECT id, run_value, reason FROM paper_claims WHERE id IN ('solbehave_o1_fuzz_budget', 'solbehave_replay_budget')`))
+		if !strings.Contains(got, `"id":"solbehave_o1_fuzz_budget","reason":null,"run_value":10000`) || !strings.Contains(got, c.replay) {
+			t.Errorf("o3-budget %s: %s\nwant O1's 10000 and %s", c.o3, got, c.replay)
+		}
+	}
+}

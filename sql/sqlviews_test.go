@@ -128,7 +128,7 @@ func TestCSVFilesAreInlined(t *testing.T) {
 		}
 	}
 	values := CSVValues("paper_claims.csv")
-	for _, want := range []string{"AS paper_claims(id, paper, section, claim, paper_value, scope, source_view, reason)", "('solbehave_o1_pooled_functions', 'SolBehave', 'Abstract', "} {
+	for _, want := range []string{"AS paper_claims(id, paper, section, claim, paper_value, scope, source_view, reason, model, compare)", "('solbehave_o1_pooled_functions', 'SolBehave', 'Abstract', "} {
 		if !strings.Contains(values, want) {
 			t.Errorf("CSVValues lacks %q:\n%s", want, values)
 		}

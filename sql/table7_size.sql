@@ -1,5 +1,5 @@
 -- table7_size: solbehave paper Table VII (§VI-b), Compile@k after repair and generation cost by contract size (the size ablation)
--- depends: samples, contracts, llm_calls
+-- depends: samples, contracts, llm_calls, control_models
 -- columns: functions, bin_low, contracts, models, samples, compile_mean_rate, compile_min_rate, compile_max_rate, seconds_per_compiling_sample
 CREATE OR REPLACE VIEW table7_size AS
 WITH model_time AS (
@@ -26,6 +26,8 @@ sized AS (
         USING (contract_id)
     LEFT JOIN model_time t USING (contract_id, model, sample)
     WHERE c.n_nontrivial_functions BETWEEN 1 AND 40
+        -- the mean and range are over the models: the controls are not among them
+        AND s.model NOT IN (SELECT model FROM control_models)
 ),
 binned AS (
     SELECT *, CAST((n - 1) // 5 AS BIGINT) AS bin FROM sized
@@ -64,4 +66,4 @@ JOIN cost c USING (bin)
 GROUP BY p.bin
 ORDER BY p.bin;
 
-COMMENT ON VIEW table7_size IS 'Size ablation, per bin of non-trivial functions (contracts.n_nontrivial_functions, the chain count the size filter uses: 1-5, ..., 36-40): contracts, models and samples, mean Compile@k after repair over models with its min-max range across models (0-1), and seconds of generation (repairs included) per compiling sample: for an LLM sample the latency of its uncached generate and repair calls (llm_calls), not its wall time, which counts the wait for a concurrency slot; for the controls their wall time. Kept contracts and, with --size-ablation, every other contract whose original compiles (samples.ablation) enter; no other view reads the ablation rows. Paper Table VII.';
+COMMENT ON VIEW table7_size IS 'Size ablation, per bin of non-trivial functions (contracts.n_nontrivial_functions, the chain count the size filter uses: 1-5, ..., 36-40): contracts, models and samples, mean Compile@k after repair over models with its min-max range across models (0-1), and seconds of generation (repairs included) per compiling sample: the latency of a sample''s uncached generate and repair calls (llm_calls), not its wall time, which counts the wait for a concurrency slot. The controls (control_models: mutant, reference) are left out of every column, the paper''s being over the seven models. Kept contracts and, with --size-ablation, every other contract whose original compiles (samples.ablation) enter; no other view reads the ablation rows. Paper Table VII.';
