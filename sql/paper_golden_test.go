@@ -62,6 +62,22 @@ var paperTable6 = map[string][8]int{
 	"Devstral-24B": {85, 46, 1, 0, 4, 6, 0, 26},
 }
 
+// Table III: TP, FP, FN, precision, recall, F1 per relation, as printed.
+func paperTable3(extractor string) [][]any {
+	rows := [][]any{}
+	for _, r := range []struct {
+		relation   string
+		tp, fp, fn int
+		p, r, f1   float64
+	}{
+		{"condition", 65, 3, 12, 0.96, 0.84, 0.90}, {"response", 18, 6, 1, 0.75, 0.95, 0.84}, {"include", 21, 23, 0, 0.48, 1.00, 0.65},
+		{"exclude", 39, 25, 6, 0.61, 0.87, 0.72}, {"all", 143, 57, 19, 0.72, 0.88, 0.79},
+	} {
+		rows = append(rows, []any{extractor, r.relation, r.tp, r.fp, r.fn, r.p, r.r, r.f1})
+	}
+	return rows
+}
+
 // Table VII per bin of 5 functions (1-5 .. 36-40): mean, min and max
 // Compile@10 after repair over the seven models, seconds per compiling sample.
 var paperTable7 = [8][4]float64{
@@ -254,7 +270,9 @@ func paperWarehouse(t *testing.T) *sql.DB {
 	replaceView(t, db, "table4_coverage", "extractor, profile, contracts, functions, o3_coverage_rate, o2_coverage_rate, contracts_o3_gt_o2, functions_o3_only, functions_o2_only", t4,
 		append(ci("o3_coverage_rate", "o2_coverage_rate"), "NULL::BIGINT AS contracts_o3_lt_o2", "NULL::BIGINT AS contracts_equal",
 			"NULL::DOUBLE AS median_o3_coverage_rate", "NULL::DOUBLE AS median_o2_coverage_rate")...)
-	replaceView(t, db, "table5_o1", "model, n, functions_equivalent_rate, contracts_equivalent_rate, pairs", t5)
+	replaceView(t, db, "table5_o1", "model, n, functions_equivalent_rate, contracts_equivalent_rate, pairs", t5, ci("contracts_equivalent_rate")...)
+	// Table III: GEMMA-4-31B's relations as validated (relation names as the view writes them)
+	replaceView(t, db, "table3_dcr_validation", "extractor, relation, tp, fp, fn, precision, recall, f1", paperTable3(reference), "NULL::BIGINT AS unjudged")
 	replaceView(t, db, "contract_outcomes", "measure, oracle, graph_setting, profile, model, contract_id, hit", co)
 	replaceView(t, db, "table6_oracles", "model, profile, extractor, n, o1_only, o2_only, o3_only, o1_o2, o1_o3, o2_o3, all_three, o1_only_rate, all_three_rate", t6,
 		ci("o1_only_rate", "all_three_rate")...)
@@ -312,10 +330,10 @@ func spearman(x, y []float64) float64 {
 	return sxy / math.Sqrt(sxx*syy)
 }
 
-// paperText reads sql/paper_claims.csv: each claim's value as the paper
-// prints it, and how it is compared.
-func paperText(t *testing.T) map[string][]string {
-	fh, err := os.Open("paper_claims.csv")
+// readCSV reads a CSV file of this folder, its header first.
+func readCSV(t *testing.T, name string) [][]string {
+	t.Helper()
+	fh, err := os.Open(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,6 +342,13 @@ func paperText(t *testing.T) map[string][]string {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return rows
+}
+
+// paperText reads sql/paper_claims.csv: each claim's value as the paper
+// prints it, and how it is compared.
+func paperText(t *testing.T) map[string][]string {
+	rows := readCSV(t, "paper_claims.csv")
 	col := map[string]int{}
 	for i, h := range rows[0] {
 		col[h] = i
@@ -441,5 +466,48 @@ func TestPaperClaimsFromThePapersOwnTables(t *testing.T) {
 		if !within(p[0], p[1], v.Float64) {
 			t.Errorf("%s: the paper says %s, its own tables give %.4f", id, p[0], v.Float64)
 		}
+	}
+}
+
+// paper_tables on the paper's own tables: every cell of sql/paper_tables.csv
+// has exactly one row, from the run's model whose name holds the paper's, and
+// its run value is the paper's to the printed precision (a cell the views
+// cannot compute, or read from another model, setting or column, fails).
+func TestPaperTablesFromThePapersOwnTables(t *testing.T) {
+	db := paperWarehouse(t)
+	cells := readCSV(t, "paper_tables.csv")
+	printed := map[string]string{}
+	for _, c := range cells[1:] {
+		printed[c[0]] = c[4]
+	}
+	rows, err := db.Query(`SELECT CAST(ord AS VARCHAR), table_name || ' / ' || row_name || ' / ' || column_name, run_value, coalesce(run_model, '') FROM paper_tables`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	seen := map[string]bool{}
+	for rows.Next() {
+		var ord, cell, model string
+		var v sql.NullFloat64
+		if err := rows.Scan(&ord, &cell, &v, &model); err != nil {
+			t.Fatal(err)
+		}
+		if seen[ord] {
+			t.Errorf("%s: two rows (the paper's model matched two of the run's?)", cell)
+		}
+		seen[ord] = true
+		p := printed[ord]
+		switch {
+		case !v.Valid:
+			t.Errorf("%s: the paper prints %s, paper_tables gives none", cell, p)
+		case !within(p, "", v.Float64):
+			t.Errorf("%s: the paper prints %s, its own tables give %.4f (%s)", cell, p, v.Float64, model)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if len(seen) != len(cells)-1 {
+		t.Errorf("paper_tables has %d cells, paper_tables.csv %d", len(seen), len(cells)-1)
 	}
 }
