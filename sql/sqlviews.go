@@ -118,6 +118,18 @@ func inlineCSV(text string) string {
 // aliased to the file's base name with its header as column names. A file
 // that is missing or malformed panics: it is compiled in and tested.
 func CSVValues(name string) string {
+	rows := CSVRows(name)
+	tuples := make([]string, 0, len(rows)-1)
+	for _, row := range rows[1:] {
+		tuples = append(tuples, "("+strings.Join(quoted(row), ", ")+")")
+	}
+	return "(VALUES\n    " + strings.Join(tuples, ",\n    ") + "\n) AS " + strings.TrimSuffix(name, ".csv") + "(" + strings.Join(rows[0], ", ") + ")"
+}
+
+// CSVRows is the embedded CSV file name's rows, its header first (the
+// report orders paper_claims by the file's order). A file that is missing or
+// malformed panics: it is compiled in and tested.
+func CSVRows(name string) [][]string {
 	data, err := fs.ReadFile(files, name)
 	if err != nil {
 		panic(err)
@@ -126,11 +138,7 @@ func CSVValues(name string) string {
 	if err != nil || len(rows) < 2 {
 		panic(fmt.Sprintf("sql/%s: want a header and rows: %v", name, err))
 	}
-	tuples := make([]string, 0, len(rows)-1)
-	for _, row := range rows[1:] {
-		tuples = append(tuples, "("+strings.Join(quoted(row), ", ")+")")
-	}
-	return "(VALUES\n    " + strings.Join(tuples, ",\n    ") + "\n) AS " + strings.TrimSuffix(name, ".csv") + "(" + strings.Join(rows[0], ", ") + ")"
+	return rows
 }
 
 // quoted is each cell as a SQL string literal.

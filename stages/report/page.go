@@ -135,7 +135,13 @@ func build(ctx context.Context, db *sql.DB) (page, error) {
 				ps.Tables = append(ps.Tables, table{View: v, NoData: "no data yet (the view is not in this build)"})
 				continue
 			}
-			t, err := readTable(ctx, db, v, f.About())
+			read := readTable
+			if v == "paper_claims" {
+				read = func(ctx context.Context, db *sql.DB, _, about string) (table, error) {
+					return claimsTable(ctx, db, about)
+				}
+			}
+			t, err := read(ctx, db, v, f.About())
 			if err != nil {
 				return p, err
 			}
@@ -201,6 +207,10 @@ th { background: #f3f6fa; }
 td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .scroll { overflow-x: auto; max-width: 100%; }
 td { white-space: nowrap; max-width: 40em; overflow: hidden; text-overflow: ellipsis; }
+table.claims { width: 100%; }
+table.claims td { white-space: normal; max-width: none; }
+table.claims td.num { white-space: nowrap; }
+td.off { background: #fde2e2; }
 h3 code { font-size: 0.95em; }
 .about { color: #555; font-size: 0.9em; margin: 0; }
 </style>
@@ -223,9 +233,9 @@ h3 code { font-size: 0.95em; }
 <h3><code>{{.View}}</code></h3>
 {{if .About}}<p class="about">{{.About}}</p>{{end}}
 {{if .NoData}}<div class="nodata" data-table="{{.View}}">{{.NoData}}</div>{{else}}
-<div class="scroll"><table data-table="{{.View}}">
+<div class="scroll"><table data-table="{{.View}}"{{with .Class}} class="{{.}}"{{end}}>
 <tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td{{if .Numeric}} class="num"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td{{with .Classes}} class="{{.}}"{{end}}{{with .Title}} title="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
 {{end}}</table></div>
 {{if .Truncated}}<p class="about">first {{len .Rows}} of {{.Total}} rows</p>{{end}}
 {{end}}

@@ -23,7 +23,7 @@ type section struct {
 // sections follow the paper's evaluation; a sql/ view none of them names
 // (and that is not a dataset helper) lands in "Other views".
 var sections = []section{
-	{ID: "claims", Title: "The paper beside this run (paper_claims)", Views: []string{"paper_claims"}},
+	{ID: "claims", Title: "The paper beside this run (paper_claims, paper_tables)", Views: []string{"paper_claims", "paper_tables"}},
 	{ID: "construction", Title: "Benchmark construction", Figures: []string{"fig2", "funnel"},
 		Views: []string{"construction_funnel", "fig2_size_distribution", "verify_summary"}},
 	{ID: "compilation", Title: "Compilation (Tables II and VII)", Figures: []string{"compile-size"},
@@ -49,11 +49,22 @@ type table struct {
 	Rows        [][]cell
 	Total       int64 // rows the view has; Rows holds at most maxTableRows
 	NoData      string
+	Class       string // the table's CSS class: "claims", page-wide with wrapping text
 }
 
 type cell struct {
 	Text    string
 	Numeric bool
+	Class   string // "off": a paper_claims row whose interval excludes the paper's value
+	Title   string // a tooltip (the claim's id, the reason a value is missing)
+}
+
+// Classes is the cell's CSS classes.
+func (c cell) Classes() string {
+	if c.Numeric {
+		return strings.TrimSpace("num " + c.Class)
+	}
+	return c.Class
 }
 
 // Truncated tells whether the view has more rows than the page shows.
