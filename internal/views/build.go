@@ -271,43 +271,45 @@ func OpenInMemory(warehouseRoot string) (*sql.DB, error) {
 // sql/ view: for a reader of rows (digest, cost) that need not pay for
 // binding the paper's views.
 func OpenDatasetsInMemory(warehouseRoot string) (*sql.DB, error) {
+	return OpenViewsInMemory(warehouseRoot)
+}
+
+// OpenViewsInMemory is [OpenInMemory] with the dataset views and only the
+// sql/ views named, with those they read: a reader of a few views (a test
+// of one) need not bind every view, which takes seconds (paper_claims reads
+// them all).
+func OpenViewsInMemory(warehouseRoot string, names ...string) (*sql.DB, error) {
 	w, err := pipeline.Selection(warehouseRoot)
 	if err != nil {
 		return nil, fmt.Errorf("views: %w", err)
 	}
-	db, err := sql.Open("duckdb", "?"+noExtensions().Encode())
-	if err != nil {
-		return nil, fmt.Errorf("views: open in memory: %w", err)
-	}
-	if err := createDatasetViews(context.Background(), db, location{layout: Absolute}, w); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return db, nil
+	return openInMemory(w, reading(sqlviews.Files(), names))
 }
 
 // OpenSelectionInMemory is [OpenInMemory] over selected, the current parts
 // of a warehouse as [pipeline.Currency.Selection] gives them, for a caller
 // that has read the currency already.
 func OpenSelectionInMemory(selected *warehouse.Warehouse) (*sql.DB, error) {
+	return openInMemory(selected, sqlviews.Files())
+}
+
+// openInMemory is an in-memory database with the location view, the
+// dataset views over w's parts and the sql/ views of files on top.
+func openInMemory(w *warehouse.Warehouse, files []sqlviews.File) (*sql.DB, error) {
 	db, err := sql.Open("duckdb", "?"+noExtensions().Encode())
 	if err != nil {
 		return nil, fmt.Errorf("views: open in memory: %w", err)
 	}
-	if err := createViews(context.Background(), db, location{layout: Absolute}, selected); err != nil {
+	ctx := context.Background()
+	err = createDatasetViews(ctx, db, location{layout: Absolute}, w)
+	if err == nil {
+		err = loadSQLViews(ctx, db, files)
+	}
+	if err != nil {
 		db.Close()
 		return nil, err
 	}
 	return db, nil
-}
-
-// createViews adds the location view and the dataset views over w's parts,
-// then the sql/ views on top of them.
-func createViews(ctx context.Context, db *sql.DB, loc location, w *warehouse.Warehouse) error {
-	if err := createDatasetViews(ctx, db, loc, w); err != nil {
-		return err
-	}
-	return loadSQLViews(ctx, db, sqlviews.Files())
 }
 
 // createDatasetViews adds the location view and the dataset views over w's parts.

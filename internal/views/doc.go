@@ -12,8 +12,9 @@
 // some (its empty view is a placeholder), when a schema gains columns, or
 // when sql/ changes: [Update] (stamp.go) does so when the digests the file
 // records differ from those of the views a build would write now, and only
-// then, so a command with nothing to do does not bind every view again. [OpenInMemory] creates the same views in an in-memory database,
-// for `solbehave sql` without a built file. [Query] runs SQL and prints the
+// then, so a command with nothing to do does not bind every view again.
+// [OpenInMemory] creates the same views in an in-memory database, for
+// `solbehave sql` without a built file. [Query] runs SQL and prints the
 // result as an aligned table, CSV, JSON or an Arrow IPC file (arrow.go).
 //
 // Paths (paths.go, location.go): a built file's views name the Parquet files
