@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/views/viewstest"
-	"github.com/solbehave/solbehave/schemas"
 	sqlviews "github.com/solbehave/solbehave/sql"
 )
 
@@ -177,21 +176,13 @@ func TestRelativeLayoutMovesWithTheWarehouse(t *testing.T) {
 	}
 }
 
-// readEveryDataset reads the location view and every dataset view of db to
-// the end: they are the views that name Parquet files, so each must resolve
-// its paths in the client under test. The sql/ views read only them, and
-// TestEveryViewRunsAndKeepsItsPromise runs those (binding them all takes
-// most of a minute, here spared once per client).
+// readEveryDataset is ReadDatasets in the client under test: binding every
+// sql/ view in each client would take most of a minute, and
+// TestEveryViewRunsAndKeepsItsPromise runs those.
 func readEveryDataset(t *testing.T, db *sql.DB, client string) {
 	t.Helper()
-	names := []string{LocationView}
-	for _, d := range schemas.All() {
-		names = append(names, d.Name)
-	}
-	for _, n := range names {
-		if _, _, err := runView(ctx, db, n); err != nil {
-			t.Fatalf("%s: view %s: %v", client, n, err)
-		}
+	if err := ReadDatasets(ctx, db); err != nil {
+		t.Fatalf("%s: %v", client, err)
 	}
 }
 
