@@ -20,7 +20,7 @@ FROM range(%d) r(rep), range(%d) c(i)`
 // The 95% percentile interval over contracts covers the true rate in 93–97%
 // of 1,000 replications of 100 Bernoulli(0.3) contracts.
 func TestRateIntervalsCoverTheTrueRate(t *testing.T) {
-	db := newFixture(t).open()
+	db := newFixture(t).open("rate_intervals")
 	if _, err := db.Exec(fmt.Sprintf(bernoulliOutcomes, 300, 1000, 100)); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestRateIntervalsCoverTheTrueRate(t *testing.T) {
 
 // One warehouse always gives the same intervals, whatever DuckDB's threads do.
 func TestRateIntervalsAreTheSameEveryQuery(t *testing.T) {
-	db := newFixture(t).open()
+	db := newFixture(t).open("rate_intervals")
 	if _, err := db.Exec(fmt.Sprintf(bernoulliOutcomes, 500, 20, 50)); err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func TestRateIntervalsAreTheSameEveryQuery(t *testing.T) {
 // alternate hit and miss do not always resample to 10 of each (as they did
 // when the draws' low bits followed the draw's parity).
 func TestRateIntervalsResampleContractsIndependently(t *testing.T) {
-	db := newFixture(t).open()
+	db := newFixture(t).open("rate_intervals")
 	const alternating = `CREATE OR REPLACE VIEW contract_outcomes AS
 SELECT 'synthetic' AS measure, 'O1' AS oracle, '' AS graph_setting, '' AS profile, 'm' AS model,
     'c' || lpad(CAST(i AS VARCHAR), 4, '0') AS contract_id, i % 2 = 0 AS hit

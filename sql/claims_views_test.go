@@ -40,7 +40,7 @@ func TestDCRStatsPerExtractor(t *testing.T) {
 	put(f, "dcr_graphs", "D", schemas.DCRGraph{ContractID: "D", Extractor: "static", Status: "rejected"})
 	put(f, "sequence_calls", "B", schemas.SequenceCall{ContractID: "B", Extractor: "static", Function: "setOwner", Priority: "final"},
 		schemas.SequenceCall{ContractID: "B", Extractor: "static", Function: "mint", Priority: "ucb"})
-	db := f.open()
+	db := f.open("dcr_stats")
 	got := stagetest.QueryMaps(t, db, `SELECT extractor, contracts, graphs, relations_per_graph, events_per_contract,
 		round(condition_share, 4) AS condition, round(response_share, 4) AS response, round(include_share, 4) AS include, round(exclude_share, 4) AS exclude,
 		round(ownership_events_per_contract, 4) AS ownership, round(no_ownership_rate, 4) AS none FROM dcr_stats`)
@@ -70,7 +70,7 @@ func TestO3ReachCountsFunctionsAndOwnerOnlyContracts(t *testing.T) {
 		coverage("B", "O3", "static", "g1", false), coverage("B", "O3", "static", "g2", true))
 	put(f, "dcr_events", "A", schemas.DCREvent{ContractID: "A", Extractor: "static", EventID: "f2", Function: "f2", Role: "owner"})
 	put(f, "dcr_events", "B", schemas.DCREvent{ContractID: "B", Extractor: "static", EventID: "g2", Function: "g2", Role: "any"})
-	db := f.open()
+	db := f.open("o3_reach")
 	got := stagetest.QueryMaps(t, db, `SELECT extractor, profile, reference, contracts, functions, functions_o3_only, o3_only_function_rate,
 		owner_only_contracts, round(owner_only_contract_rate, 4) AS owner_rate, unused_reach_contracts, round(unused_reach_contract_rate, 4) AS unused_rate FROM o3_reach`)
 	want := `[{"contracts":3,"extractor":"static","functions":4,"functions_o3_only":2,"o3_only_function_rate":0.5,"owner_only_contracts":1,` +
@@ -90,7 +90,7 @@ func TestTable2IntervalsOverContracts(t *testing.T) {
 		put(f, "samples", c, schemas.Sample{ContractID: c, Model: "m", Sample: 0, CompiledRaw: i%2 == 0, CompiledRepaired: true},
 			schemas.Sample{ContractID: c, Model: "m", Sample: 1, CompiledRaw: false, CompiledRepaired: true})
 	}
-	got := stagetest.QueryMaps(t, f.open(), `SELECT compile_raw_rate AS raw, compile_raw_rate_ci_low AS lo, compile_raw_rate_ci_high AS hi,
+	got := stagetest.QueryMaps(t, f.open("table2_compile"), `SELECT compile_raw_rate AS raw, compile_raw_rate_ci_low AS lo, compile_raw_rate_ci_high AS hi,
 		compile_repaired_rate_ci_low AS rlo, compile_repaired_rate_ci_high AS rhi FROM table2_compile`)
 	g := got[0]
 	if g["raw"].(float64) != 0.25 || !(g["lo"].(float64) < 0.2 && g["lo"].(float64) > 0.05 && g["hi"].(float64) > 0.3 && g["hi"].(float64) < 0.45) {
@@ -122,7 +122,7 @@ func TestOracleAgreementRhoInterval(t *testing.T) {
 		}
 		put(f, "replay_calls", c, rows...)
 	}
-	got := stagetest.QueryMaps(t, f.open(), `SELECT models, round(spearman_rho, 9) AS spearman_rho, round(spearman_rho_ci_low, 9) AS lo, round(spearman_rho_ci_high, 9) AS hi FROM oracle_agreement`)
+	got := stagetest.QueryMaps(t, f.open("oracle_agreement"), `SELECT models, round(spearman_rho, 9) AS spearman_rho, round(spearman_rho_ci_low, 9) AS lo, round(spearman_rho_ci_high, 9) AS hi FROM oracle_agreement`)
 	if want := `[{"hi":1,"lo":1,"models":4,"spearman_rho":1}]`; stagetest.JSON(got) != want {
 		t.Fatalf("oracle_agreement %s\nwant %s", stagetest.JSON(got), want)
 	}

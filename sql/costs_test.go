@@ -24,7 +24,7 @@ func TestCostViews(t *testing.T) {
 		unit("verify", "A", "A", "", 500, 400),
 		unit("verify", "B", "B", "", 700, 600),
 	)
-	db := f.open()
+	db := f.open("contract_costs", "stage_costs")
 	got := stagetest.QueryMaps(t, db, `SELECT stage, contract_id, model, units, wall_s, cpu_s FROM contract_costs`)
 	want := `[{"contract_id":"A","cpu_s":2.3,"model":"m1","stage":"o2","units":2,"wall_s":3},` +
 		`{"contract_id":"A","cpu_s":4.3,"model":"m2","stage":"o2","units":2,"wall_s":5},` +

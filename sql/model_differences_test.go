@@ -21,7 +21,7 @@ func TestModelDifferencesPairsModelsOnTheirCommonContracts(t *testing.T) {
 	}
 	put(f, "replay_calls", "c00", call("c00", "all", 0, false, false), call("c00", "none", 0, true, false))
 	put(f, "replay_calls", "c01", call("c01", "none", 0, true, false))
-	db := f.open()
+	db := f.open("model_differences")
 	got := stagetest.QueryMaps(t, db, `SELECT oracle, model_a, model_b, n, difference, excludes_zero FROM model_differences
 		WHERE (model_a, model_b) IN (('all', 'none'), ('even', 'odd'), ('all', 'even')) ORDER BY oracle, model_a, model_b`)
 	want := `[{"difference":0.5,"excludes_zero":true,"model_a":"all","model_b":"even","n":20,"oracle":"O1"},` +

@@ -21,7 +21,7 @@ func TestPaperClaimsComputesTheRunsValueOrAReason(t *testing.T) {
 	put(f, "fuzz_results", "B", fuzzed("B", "a", "f", false))
 	put(f, "replay_calls", "A", call("A", "a", 0, false, false), call("A", "b", 0, true, false))
 	put(f, "replay_calls", "B", call("B", "a", 0, true, false), call("B", "b", 0, true, false))
-	db := f.open()
+	db := f.open("paper_claims")
 	got := stagetest.QueryMaps(t, db, `SELECT id, paper_value, run_value, n, reason IS NOT NULL AS has_reason FROM paper_claims
 		WHERE id IN ('solbehave_fuzzable_contracts', 'solbehave_o1_pooled_functions', 'solbehave_o2_divergent_high', 'solbehave_o2_divergent_low',
 			'solbehave_o3_divergent_high', 'solbehave_o3_divergent_low')`)
@@ -42,7 +42,7 @@ func TestPaperClaimsComputesTheRunsValueOrAReason(t *testing.T) {
 func TestPaperClaimsNeverASilentNull(t *testing.T) {
 	f := newFixture(t)
 	put(f, "fuzz_results", "A", fuzzed("A", "reference", "f", true))
-	db := f.open()
+	db := f.open("paper_claims")
 	got := stagetest.QueryMaps(t, db, `SELECT count(*) AS claims, count(*) FILTER (WHERE run_value IS NULL AND reason IS NULL) AS silent,
 		count(*) FILTER (WHERE run_value IS NOT NULL AND reason IS NOT NULL) AS both,
 		any_value(reason) FILTER (WHERE id = 'solbehave_qwen_o3_flagged') AS qwen FROM paper_claims`)
@@ -79,7 +79,7 @@ func TestPaperClaimsRankStatements(t *testing.T) {
 			put(f, "replay_calls", "A", call("A", m, int64(step), ok, false))
 		}
 	}
-	db := f.open()
+	db := f.open("paper_claims")
 	got := stagetest.QueryMaps(t, db, `SELECT id, run_value, n, reason FROM paper_claims
 		WHERE id IN ('solbehave_repair_keeps_rank', 'solbehave_o1_keeps_compile_rank', 'solbehave_o2_match_steps_down', 'solbehave_o3_match_steps_down')`)
 	want := `[{"id":"solbehave_o1_keeps_compile_rank","n":3,"reason":null,"run_value":3},` +

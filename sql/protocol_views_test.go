@@ -12,7 +12,7 @@ import (
 )
 
 // fixture is a warehouse written row by row (each write its own part in the
-// contract's partition), opened in DuckDB with every view over it.
+// contract's partition), opened in DuckDB with the views a test reads.
 type fixture struct {
 	t *testing.T
 	w *warehouse.Warehouse
@@ -32,9 +32,12 @@ func put[T any](f *fixture, dataset, contract string, rows ...T) {
 	}
 }
 
-func (f *fixture) open() *sql.DB {
+// open opens the fixture's dataset views and the sql/ views named, with
+// those they read (views' own tests bind every view:
+// TestEveryViewRunsAndKeepsItsPromise).
+func (f *fixture) open(names ...string) *sql.DB {
 	f.t.Helper()
-	db, err := views.OpenInMemory(f.w.Root)
+	db, err := views.OpenViewsInMemory(f.w.Root, names...)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -56,7 +59,7 @@ func TestFig4ReplayCountsGasOnlyDivergences(t *testing.T) {
 	put(f, "replay_calls", "A", call("A", "m", 0, true, false), call("A", "m", 1, false, true))  // gas only
 	put(f, "replay_calls", "B", call("B", "m", 0, false, true), call("B", "m", 1, false, false)) // gas and logic
 	put(f, "replay_calls", "C", call("C", "m", 0, true, false), call("C", "m", 1, true, false))  // agrees
-	db := f.open()
+	db := f.open("fig4_replay")
 	got := stagetest.QueryMaps(t, db, `SELECT n, divergent, divergent_gas_only, status_match_rate, status_match_min_rate FROM fig4_replay WHERE oracle = 'O2' AND model = 'm'`)
 	want := `[{"divergent":2,"divergent_gas_only":1,"n":3,"status_match_min_rate":0.5,"status_match_rate":0.5}]`
 	if stagetest.JSON(got) != want {
@@ -81,7 +84,7 @@ func TestFig4ComplementarityCountsO2OnlyOutsideO3(t *testing.T) {
 	put(f, "replay_calls", "C", replayed("C", "O2", "", "", true))                                               // O2 only, O3 never ran
 	put(f, "replay_calls", "D", replayed("D", "O2", "", "", false), replayed("D", "O3", "fixed", "paper", true)) // O3 only
 	put(f, "replay_calls", "E", replayed("E", "O2", "", "", false))                                              // neither
-	db := f.open()
+	db := f.open("fig4_complementarity")
 	got := stagetest.QueryMaps(t, db, `SELECT n_o2, n_o3, n_both, o2_only, "both", o3_only FROM fig4_complementarity WHERE model = 'm'`)
 	want := `[{"both":1,"n_both":3,"n_o2":5,"n_o3":3,"o2_only":2,"o3_only":1}]`
 	if stagetest.JSON(got) != want {
@@ -117,7 +120,7 @@ func TestTable4CoverageAveragesOverEveryKeptContract(t *testing.T) {
 	put(f, "coverage", "B", coverage("B", "O2", "", "f1", true), coverage("B", "O2", "", "f2", false),
 		coverage("B", "O2", "", "f3", false), coverage("B", "O2", "", "f4", false))
 	put(f, "coverage", "X", coverage("X", "O3", "static", "f1", true), coverage("X", "O2", "", "f1", false))
-	db := f.open()
+	db := f.open("table4_coverage")
 	got := stagetest.QueryMaps(t, db, `SELECT extractor, contracts, o3_evaluated, o2_evaluated, functions, o3_coverage_rate, o2_coverage_rate,
 		contracts_o3_gt_o2, contracts_o3_lt_o2, functions_o3_only, functions_o2_only FROM table4_coverage`)
 	want := `[{"contracts":3,"contracts_o3_gt_o2":1,"contracts_o3_lt_o2":1,"extractor":"static","functions":9,"functions_o2_only":1,` +
@@ -144,7 +147,7 @@ func TestFig2HasEveryBucketAtBothStages(t *testing.T) {
 	put(f, "reproducibility", "B", schemas.ReproducibilityRow{ContractID: "B", Kept: true})
 	put(f, "contracts", "C", schemas.Contract{ContractID: "C", SizeBucket: "31+"})
 	put(f, "reproducibility", "C", schemas.ReproducibilityRow{ContractID: "C"})
-	db := f.open()
+	db := f.open("fig2_size_distribution")
 	got := stagetest.QueryMaps(t, db, `SELECT stage, size_bucket, contracts, share_rate FROM fig2_size_distribution ORDER BY stage, bucket_order`)
 	want := `[{"contracts":1,"share_rate":0.25,"size_bucket":"0","stage":"crawled"},{"contracts":1,"share_rate":0.25,"size_bucket":"1-5","stage":"crawled"},` +
 		`{"contracts":0,"share_rate":0,"size_bucket":"6-10","stage":"crawled"},{"contracts":0,"share_rate":0,"size_bucket":"11-20","stage":"crawled"},` +
@@ -174,7 +177,7 @@ func TestOracleAgreementNeedsThreeModels(t *testing.T) {
 		model("A", "m2", "O2", false), model("A", "m2", "O3", false), model("A", "m2", "O2", true))
 	put(f, "replay_calls", "B", model("B", "m1", "O2", true), model("B", "m1", "O3", true),
 		model("B", "m2", "O2", true), model("B", "m2", "O3", false))
-	got := stagetest.QueryMaps(t, f.open(), `SELECT models, spearman_rho, pearson_r FROM oracle_agreement`)
+	got := stagetest.QueryMaps(t, f.open("oracle_agreement"), `SELECT models, spearman_rho, pearson_r FROM oracle_agreement`)
 	if want := `[{"models":2,"pearson_r":null,"spearman_rho":null}]`; stagetest.JSON(got) != want {
 		t.Fatalf("oracle_agreement over 2 models %s\nwant %s", stagetest.JSON(got), want)
 	}
@@ -194,7 +197,7 @@ func TestTable7SecondsAreTheModelsLatency(t *testing.T) {
 		schemas.LLMCall{ContractID: "A", Model: "openai:m", Sample: 0, Function: "g", Purpose: "generate", LatencyMS: 9_000, Cached: true},
 		schemas.LLMCall{ContractID: "A", Model: "openai:m", Sample: 0, Purpose: "repair", LatencyMS: 1_000},
 		schemas.LLMCall{ContractID: "A", Model: "openai:m", Purpose: "natspec", LatencyMS: 50_000})
-	got := stagetest.QueryMaps(t, f.open(), `SELECT seconds_per_compiling_sample AS s FROM table7_size`)
+	got := stagetest.QueryMaps(t, f.open("table7_size"), `SELECT seconds_per_compiling_sample AS s FROM table7_size`)
 	// (2 s + 1 s of the model's calls + 1 s of the mutant's wall time) / 2 compiling samples
 	if len(got) != 1 || got[0]["s"] != 2.0 {
 		t.Fatalf("table7_size seconds per compiling sample %v, want 2", got)

@@ -19,7 +19,7 @@ func TestTable5CountsEveryModelOverTheFixedN(t *testing.T) {
 	f := newFixture(t)
 	put(f, "fuzz_results", "A", fuzzed("A", "strong", "f", true), fuzzed("A", "weak", "f", true))
 	put(f, "fuzz_results", "B", fuzzed("B", "strong", "f", true), fuzzed("B", "strong", "g", false))
-	db := f.open()
+	db := f.open("table5_o1")
 	got := stagetest.QueryMaps(t, db, `SELECT model, n, contracts_equivalent_rate, functions_equivalent_rate, pairs, n_compiling, contracts_equivalent_compiling_rate FROM table5_o1`)
 	want := `[{"contracts_equivalent_compiling_rate":0.5,"contracts_equivalent_rate":0.5,"functions_equivalent_rate":0.6666666666666666,"model":"strong","n":2,"n_compiling":2,"pairs":3},` +
 		`{"contracts_equivalent_compiling_rate":1,"contracts_equivalent_rate":0.5,"functions_equivalent_rate":1,"model":"weak","n":2,"n_compiling":1,"pairs":1}]`

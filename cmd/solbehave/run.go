@@ -323,8 +323,9 @@ func (g *globals) recordRun(rec *runRecord, env *pipeline.Env, counters []pipeli
 // runLocal runs every unit in this process with the pipeline's Runner.
 //
 // Each stage's rows are in the views as soon as it ends: the DuckDB file is
-// rebuilt after every stage (atomically: a reader sees the old file or the
-// new one), and progress, when set, says which stages are still to come.
+// brought up to date after every stage that ran units (atomically: a reader
+// sees the old file or the new one), and progress, when set, says which
+// stages are still to come.
 func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.Shard, stages []pipeline.Stage, progress *pipeline.RunState) ([]pipeline.Counters, error) {
 	r := &pipeline.Runner{Env: env, Force: g.force, Progress: !g.quiet, Shard: shard}
 	mark := func(stage, state string) {
@@ -337,7 +338,6 @@ func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.
 	}
 	mark("", "") // no stage: writes the file, every stage pending
 	var out []pipeline.Counters
-	rebuilt := false
 	for i, s := range stages {
 		mark(s.Name(), pipeline.StageRunning)
 		retried := 0
@@ -355,13 +355,9 @@ func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.
 		}
 		out = append(out, c)
 		mark(s.Name(), pipeline.StageDone)
-		if c.Ran > 0 && i < len(stages)-1 { // after the last stage, the run's end builds them
-			// The first rebuild makes the whole file (it may be an older build's); later
-			// ones only the dataset views, whose parts the stage changed.
-			if err := g.refreshViews(!rebuilt); err != nil {
+		if c.Ran > 0 && i < len(stages)-1 { // after the last stage, the run's end updates them
+			if err := g.buildViews(); err != nil {
 				env.Log.Warn("the views do not show this stage's rows until the run ends", "stage", s.Name(), "err", err)
-			} else {
-				rebuilt = true
 			}
 		}
 	}
@@ -369,19 +365,15 @@ func runLocal(cmd *cobra.Command, g *globals, env *pipeline.Env, shard pipeline.
 }
 
 // buildViews rewrites the units dataset from the manifests (what each unit
-// cost) and rebuilds the DuckDB views over the data folder's warehouse.
-func (g *globals) buildViews() error { return g.refreshViews(true) }
-
-// refreshViews is buildViews, remaking only the dataset views unless whole.
-func (g *globals) refreshViews(whole bool) error {
+// cost) and brings the DuckDB views over the data folder's warehouse up to
+// date: they are built again only where their definitions changed (a
+// dataset's first part, a sql/ file), since new parts are read through the
+// views' globs.
+func (g *globals) buildViews() error {
 	if err := pipeline.WriteUnits(g.data); err != nil {
 		return fmt.Errorf("writing the units dataset: %w", err)
 	}
-	build := views.Refresh
-	if whole {
-		build = views.Build
-	}
-	if err := build(g.dbPath(), filepath.Join(g.data, "warehouse")); err != nil {
+	if _, err := views.Update(g.dbPath(), filepath.Join(g.data, "warehouse")); err != nil {
 		return fmt.Errorf("building %s: %w", g.dbPath(), err)
 	}
 	return nil

@@ -27,7 +27,8 @@ import (
 
 // Build (re)creates the DuckDB file at dbPath with the views over the
 // warehouse at warehouseRoot, keeping the [Layout] of the file it replaces
-// ([Absolute] for a new file). It builds into a fresh file beside dbPath and
+// ([Absolute] for a new file), whatever the file holds: `solbehave views`
+// and a release call it. It builds into a fresh file beside dbPath and
 // renames it into place only when complete, so the previous database stays
 // valid (and queryable) until then, and a failed Build leaves it untouched.
 func Build(dbPath, warehouseRoot string) error {
@@ -36,51 +37,92 @@ func Build(dbPath, warehouseRoot string) error {
 
 // BuildLayout is [Build] with the layout of the view paths chosen.
 func BuildLayout(dbPath, warehouseRoot string, layout Layout) error {
-	return build(dbPath, warehouseRoot, layout, false)
-}
-
-// Refresh is [Build] between the stages of a run: only the dataset views are
-// made again (their parts changed) and the sql/ views of the existing file
-// are kept, since a view binds what it reads when it is queried; binding
-// every sql/ view again takes seconds (paper_claims reads them all). Where
-// there is no file yet, it builds one whole. The run's end builds whole.
-func Refresh(dbPath, warehouseRoot string) error {
-	if _, err := os.Stat(dbPath); err != nil {
-		return Build(dbPath, warehouseRoot)
-	}
-	return build(dbPath, warehouseRoot, existingLayout(dbPath), true)
-}
-
-func build(dbPath, warehouseRoot string, layout Layout, datasetsOnly bool) error {
 	if layout != Absolute && layout != Relative {
 		return fmt.Errorf("views: build: unknown layout %q (want %s or %s)", layout, Absolute, Relative)
 	}
-	dir := filepath.Dir(dbPath)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("views: build: %w", err)
+	_, err := update(dbPath, warehouseRoot, sqlviews.Files(), &layout)
+	return err
+}
+
+// Outcome is what [Update] did to the file.
+type Outcome string
+
+const (
+	// Unchanged: the file held the views a build would write; nothing was written.
+	Unchanged Outcome = "unchanged"
+	// DatasetsRemade: only the dataset views differed (a dataset got its
+	// first part or lost its last, stale parts were left out or came back,
+	// the warehouse moved); they were made again and the sql/ views kept,
+	// since a view binds what it reads when it is queried.
+	DatasetsRemade Outcome = "datasets remade"
+	// Rebuilt: the sql/ views differed too, or the file was missing or
+	// unreadable: it was built whole.
+	Rebuilt Outcome = "rebuilt"
+)
+
+// Update is [Build] for the commands that write the warehouse: it compares
+// the digests the file records (its views_build table) with those of the
+// views a build would write now, and writes only what differs, atomically
+// as Build does. New parts of a dataset that has parts need nothing: its
+// view reads them through its glob. Binding every sql/ view takes seconds
+// (paper_claims reads them all), so a stage with nothing to do need not pay
+// for it.
+func Update(dbPath, warehouseRoot string) (Outcome, error) {
+	return update(dbPath, warehouseRoot, sqlviews.Files(), nil)
+}
+
+// update brings the file at dbPath up to the views over the warehouse at
+// root with the sql/ files given: whole when layout is set (the file's own
+// layout otherwise), else as much as differs.
+func update(dbPath, root string, files []sqlviews.File, layout *Layout) (Outcome, error) {
+	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
+		return "", fmt.Errorf("views: build: %w", err)
 	}
 	// One build at a time per file, so the leftovers of killed builds can be
-	// removed without touching a build in progress.
+	// removed without touching a build in progress, and a build waited for
+	// is not done again.
 	unlock, err := lockBuild(dbPath)
 	if err != nil {
-		return fmt.Errorf("views: build: %w", err)
+		return "", fmt.Errorf("views: build: %w", err)
 	}
 	defer unlock()
+	was := inspect(dbPath)
+	loc := location{dbPath: dbPath, layout: was.layout}
+	if layout != nil {
+		loc.layout = *layout
+	}
+	set, err := newViewSet(loc, root, files)
+	if err != nil {
+		return "", err
+	}
+	outcome := Rebuilt
+	if layout == nil && was.version != "" {
+		outcome = set.compare(was)
+	}
+	if outcome == Unchanged {
+		return outcome, nil
+	}
+	return outcome, write(dbPath, set, outcome)
+}
+
+// write builds the file in a private folder and swaps it into place: from
+// nothing (Rebuilt), or from a copy of the file (DatasetsRemade).
+func write(dbPath string, set viewSet, outcome Outcome) error {
 	removeLeftovers(dbPath)
 	// A private folder rather than a tmp file name: DuckDB creates the file
 	// itself and may add a .wal beside it; RemoveAll clears both on failure.
-	tmpDir, err := os.MkdirTemp(buildDir(dir), "."+filepath.Base(dbPath)+".tmp-")
+	tmpDir, err := os.MkdirTemp(buildDir(filepath.Dir(dbPath)), "."+filepath.Base(dbPath)+".tmp-")
 	if err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
 	defer os.RemoveAll(tmpDir)
 	tmpDB := filepath.Join(tmpDir, filepath.Base(dbPath))
-	if datasetsOnly {
+	if outcome == DatasetsRemade {
 		if err := copyFile(dbPath, tmpDB); err != nil {
 			return fmt.Errorf("views: refresh: %w", err)
 		}
 	}
-	if err := buildFile(tmpDB, location{dbPath: dbPath, layout: layout}, warehouseRoot, datasetsOnly); err != nil {
+	if err := buildFile(tmpDB, set, outcome == Rebuilt); err != nil {
 		return err
 	}
 	// A WAL left by the old file would be replayed onto the new one.
@@ -124,10 +166,12 @@ func place(built, dbPath string) error {
 // re-reads every part's footer as it binds.
 const cacheFooters = "SET GLOBAL parquet_metadata_cache = true"
 
-func buildFile(tmpDB string, loc location, warehouseRoot string, datasetsOnly bool) error {
+// buildFile writes set's dataset views into the file at tmpDB, its sql/
+// views too when whole, and the digests of what it wrote.
+func buildFile(tmpDB string, set viewSet, whole bool) error {
 	// The views bind while they are created: relative paths must resolve
 	// against the final file's folder, not the temporary one's.
-	dir, err := dbDir(loc.dbPath)
+	dir, err := dbDir(set.loc.dbPath)
 	if err != nil {
 		return err
 	}
@@ -135,15 +179,14 @@ func buildFile(tmpDB string, loc location, warehouseRoot string, datasetsOnly bo
 	if err != nil {
 		return fmt.Errorf("views: build: %w", err)
 	}
-	w, err := pipeline.Selection(warehouseRoot)
-	if err != nil {
-		err = fmt.Errorf("views: %w", err)
-	} else if _, err = db.Exec(cacheFooters); err != nil {
+	ctx := context.Background()
+	if _, err = db.Exec(cacheFooters); err != nil {
 		err = fmt.Errorf("views: build: %w", err)
-	} else if datasetsOnly {
-		err = createDatasetViews(context.Background(), db, loc, w)
-	} else {
-		err = createViews(context.Background(), db, loc, w)
+	} else if err = execAll(ctx, db, set.datasets); err == nil && whole {
+		err = loadSQLViews(ctx, db, set.files)
+	}
+	if err == nil {
+		err = writeStamp(ctx, db, set)
 	}
 	if err == nil {
 		_, err = db.Exec("CHECKPOINT") // everything into the main file, no WAL
@@ -228,61 +271,81 @@ func OpenInMemory(warehouseRoot string) (*sql.DB, error) {
 // sql/ view: for a reader of rows (digest, cost) that need not pay for
 // binding the paper's views.
 func OpenDatasetsInMemory(warehouseRoot string) (*sql.DB, error) {
+	return OpenViewsInMemory(warehouseRoot)
+}
+
+// OpenViewsInMemory is [OpenInMemory] with the dataset views and only the
+// sql/ views named, with those they read: a reader of a few views (a test
+// of one) need not bind every view, which takes seconds (paper_claims reads
+// them all).
+func OpenViewsInMemory(warehouseRoot string, names ...string) (*sql.DB, error) {
 	w, err := pipeline.Selection(warehouseRoot)
 	if err != nil {
 		return nil, fmt.Errorf("views: %w", err)
 	}
-	db, err := sql.Open("duckdb", "?"+noExtensions().Encode())
-	if err != nil {
-		return nil, fmt.Errorf("views: open in memory: %w", err)
-	}
-	if err := createDatasetViews(context.Background(), db, location{layout: Absolute}, w); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return db, nil
+	return openInMemory(w, reading(sqlviews.Files(), names))
 }
 
 // OpenSelectionInMemory is [OpenInMemory] over selected, the current parts
 // of a warehouse as [pipeline.Currency.Selection] gives them, for a caller
 // that has read the currency already.
 func OpenSelectionInMemory(selected *warehouse.Warehouse) (*sql.DB, error) {
+	return openInMemory(selected, sqlviews.Files())
+}
+
+// openInMemory is an in-memory database with the location view, the
+// dataset views over w's parts and the sql/ views of files on top.
+func openInMemory(w *warehouse.Warehouse, files []sqlviews.File) (*sql.DB, error) {
 	db, err := sql.Open("duckdb", "?"+noExtensions().Encode())
 	if err != nil {
 		return nil, fmt.Errorf("views: open in memory: %w", err)
 	}
-	if err := createViews(context.Background(), db, location{layout: Absolute}, selected); err != nil {
+	ctx := context.Background()
+	err = createDatasetViews(ctx, db, location{layout: Absolute}, w)
+	if err == nil {
+		err = loadSQLViews(ctx, db, files)
+	}
+	if err != nil {
 		db.Close()
 		return nil, err
 	}
 	return db, nil
 }
 
-// createViews adds the location view and the dataset views over w's parts,
-// then the sql/ views on top of them.
-func createViews(ctx context.Context, db *sql.DB, loc location, w *warehouse.Warehouse) error {
-	if err := createDatasetViews(ctx, db, loc, w); err != nil {
-		return err
-	}
-	return loadSQLViews(ctx, db, sqlviews.Files())
-}
-
 // createDatasetViews adds the location view and the dataset views over w's parts.
 func createDatasetViews(ctx context.Context, db *sql.DB, loc location, w *warehouse.Warehouse) error {
-	stmt, err := locationViewSQL(loc, w.Root)
+	stmts, err := datasetStatements(loc, w)
 	if err != nil {
 		return err
 	}
-	if _, err := db.ExecContext(ctx, stmt); err != nil {
-		return fmt.Errorf("views: %s view: %w", LocationView, err)
+	return execAll(ctx, db, stmts)
+}
+
+// statement is one step of a build: SQL, and what it makes (for errors).
+type statement struct{ what, sql string }
+
+// datasetStatements create the location view and the dataset views over
+// w's parts.
+func datasetStatements(loc location, w *warehouse.Warehouse) ([]statement, error) {
+	stmt, err := locationViewSQL(loc, w.Root)
+	if err != nil {
+		return nil, err
 	}
+	out := []statement{{LocationView + " view", stmt}}
 	for _, d := range schemas.All() {
 		stmt, err := datasetViewAt(loc, w, d)
 		if err != nil {
-			return err
+			return nil, err
 		}
-		if _, err := db.ExecContext(ctx, stmt); err != nil {
-			return fmt.Errorf("views: dataset view %s: %w", d.Name, err)
+		out = append(out, statement{"dataset view " + d.Name, stmt})
+	}
+	return out, nil
+}
+
+func execAll(ctx context.Context, db *sql.DB, stmts []statement) error {
+	for _, s := range stmts {
+		if _, err := db.ExecContext(ctx, s.sql); err != nil {
+			return fmt.Errorf("views: %s: %w", s.what, err)
 		}
 	}
 	return nil

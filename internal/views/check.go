@@ -127,6 +127,23 @@ func checkView(ctx context.Context, db *sql.DB, name string, promises bool, prom
 	return nil
 }
 
+// ReadDatasets reads the location view and every dataset view of db to the
+// end: the views that name Parquet files, so a client in which they resolve
+// their paths resolves every view's (the sql/ views read only them). It is
+// [RunAll] for a check of paths, without binding every sql/ view again.
+func ReadDatasets(ctx context.Context, db *sql.DB) error {
+	names := []string{LocationView}
+	for _, d := range schemas.All() {
+		names = append(names, d.Name)
+	}
+	for _, n := range names {
+		if _, _, err := runView(ctx, db, n); err != nil {
+			return fmt.Errorf("view %s: %w", n, err)
+		}
+	}
+	return nil
+}
+
 // runView reads every row of a view, returning its column names and row count.
 func runView(ctx context.Context, db *sql.DB, name string) ([]string, int, error) {
 	rows, err := db.QueryContext(ctx, "SELECT * FROM "+QuoteIdent(name))

@@ -8,10 +8,13 @@
 // (a typed empty view while the dataset has no part yet, so SQL over it still
 // binds), and then every view embedded by package sqlviews (the sql/ folder).
 // The views are live: parts written after Build are visible to the next
-// query. Build must run again when a dataset goes from no parts to some (its
-// empty view is a placeholder), when a schema gains columns, or when sql/
-// changes. [OpenInMemory] creates the same views in an in-memory database,
-// for `solbehave sql` without a built file. [Query] runs SQL and prints the
+// query. The views must be built again when a dataset goes from no parts to
+// some (its empty view is a placeholder), when a schema gains columns, or
+// when sql/ changes: [Update] (stamp.go) does so when the digests the file
+// records differ from those of the views a build would write now, and only
+// then, so a command with nothing to do does not bind every view again.
+// [OpenInMemory] creates the same views in an in-memory database, for
+// `solbehave sql` without a built file. [Query] runs SQL and prints the
 // result as an aligned table, CSV, JSON or an Arrow IPC file (arrow.go).
 //
 // Paths (paths.go, location.go): a built file's views name the Parquet files

@@ -59,16 +59,7 @@ func fileLocation(dbPath string) (Location, error) {
 
 // existingLayout is the layout of the file at dbPath, Absolute when there is
 // none (or it predates the location view).
-func existingLayout(dbPath string) Layout {
-	if _, err := os.Stat(dbPath); err != nil {
-		return Absolute
-	}
-	loc, err := fileLocation(dbPath)
-	if err != nil {
-		return Absolute
-	}
-	return loc.Layout
-}
+func existingLayout(dbPath string) Layout { return inspect(dbPath).layout }
 
 // Rebase rebuilds the file at dbPath, keeping its layout, when its views do
 // not read the warehouse at root: the data folder moved (absolute paths), or

@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 
 	sqlviews "github.com/solbehave/solbehave/sql"
 )
@@ -71,4 +73,34 @@ func depsDone(f sqlviews.File, isFile, done map[string]bool) bool {
 		}
 	}
 	return true
+}
+
+// identRe matches the words of SQL text that may name a view.
+var identRe = regexp.MustCompile(`[A-Za-z_][A-Za-z0-9_]*`)
+
+// reading is the files of the named views and of every view their text
+// names, then every view those name, and so on, in files' order. A word
+// that names a view in a comment or as a column brings it in needlessly,
+// never leaves one out, so it reads no `-- depends:` header.
+func reading(files []sqlviews.File, names []string) []sqlviews.File {
+	byView := map[string]sqlviews.File{}
+	for _, f := range files {
+		byView[f.View()] = f
+	}
+	need := map[string]bool{}
+	var visit func(name string)
+	visit = func(name string) {
+		f, ok := byView[name]
+		if !ok || need[name] {
+			return
+		}
+		need[name] = true
+		for _, word := range identRe.FindAllString(f.Text, -1) {
+			visit(word)
+		}
+	}
+	for _, n := range names {
+		visit(n)
+	}
+	return slices.DeleteFunc(slices.Clone(files), func(f sqlviews.File) bool { return !need[f.View()] })
 }

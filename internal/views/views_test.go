@@ -470,6 +470,27 @@ func TestSQLViewsLoadInAnyOrder(t *testing.T) {
 	}
 }
 
+// reading keeps the views named and those their text names, transitively,
+// declared or not, and no other.
+func TestReadingFollowsWhatViewsName(t *testing.T) {
+	files := []sqlviews.File{
+		{Name: "a.sql", Text: "CREATE OR REPLACE VIEW a AS SELECT 1 AS x;"},
+		{Name: "b.sql", Text: "CREATE OR REPLACE VIEW b AS SELECT x + 1 AS y FROM a;"},
+		{Name: "c.sql", Text: "-- depends: b\nCREATE OR REPLACE VIEW c AS SELECT y * 2 AS z FROM b;"},
+		{Name: "d.sql", Text: "CREATE OR REPLACE VIEW d AS SELECT 1 AS x;"},
+	}
+	var got []string
+	for _, f := range reading(files, []string{"c"}) {
+		got = append(got, f.View())
+	}
+	if strings.Join(got, ",") != "a,b,c" {
+		t.Errorf("reading c: %v, want a,b,c", got)
+	}
+	if n := len(reading(files, nil)); n != 0 {
+		t.Errorf("reading nothing: %d files", n)
+	}
+}
+
 // ---- helpers ----
 
 // queryBytes is what Query writes for q in format.
