@@ -60,7 +60,7 @@ func TestPaperClaimsSecondsLeaveTheControlsOut(t *testing.T) {
 		schemas.UnitRow{Stage: "o2", Unit: "A", ContractID: "A", WallMS: 1000, Jobs: 1},
 		schemas.UnitRow{Stage: "o2", Unit: "A/m", ContractID: "A", Model: "m", WallMS: 2000, Jobs: 1},
 		schemas.UnitRow{Stage: "o2", Unit: "A/reference", ContractID: "A", Model: "reference", WallMS: 8000, Jobs: 1})
-	got := stagetest.QueryMaps(t, f.open(), `SELECT run_value, n FROM paper_claims WHERE id = 'solbehave_o2_seconds_per_contract'`)
+	got := stagetest.QueryMaps(t, f.open("paper_claims"), `SELECT run_value, n FROM paper_claims WHERE id = 'solbehave_o2_seconds_per_contract'`)
 	if want := `[{"n":1,"run_value":3}]`; stagetest.JSON(got) != want {
 		t.Fatalf("paper_claims o2 seconds %s\nwant %s", stagetest.JSON(got), want)
 	}

@@ -103,7 +103,7 @@ func TestPaperClaimsBudgetsAreRunParameters(t *testing.T) {
 		f := newFixture(t)
 		putUnpartitioned(f, "runs", schemas.RunRow{RunID: "1", Parameters: `{}`},
 			schemas.RunRow{RunID: "2", Parameters: `{"o1-calls": 10000, "o2-budget": 1000, "o3-budget": ` + c.o3 + `}`})
-		got := stagetest.JSON(stagetest.QueryMaps(t, f.open(), `SELECT id, run_value, reason FROM paper_claims WHERE id IN ('solbehave_o1_fuzz_budget', 'solbehave_replay_budget')`))
+		got := stagetest.JSON(stagetest.QueryMaps(t, f.open("paper_claims"), `SELECT id, run_value, reason FROM paper_claims WHERE id IN ('solbehave_o1_fuzz_budget', 'solbehave_replay_budget')`))
 		if !strings.Contains(got, `"id":"solbehave_o1_fuzz_budget","reason":null,"run_value":10000`) || !strings.Contains(got, c.replay) {
 			t.Errorf("o3-budget %s: %s\nwant O1's 10000 and %s", c.o3, got, c.replay)
 		}

@@ -203,7 +203,7 @@ func paperWarehouse(t *testing.T) *sql.DB {
 	}
 	putTable7(f)
 	put(f, "coverage", "A", schemas.FunctionCoverage{ContractID: "A", Oracle: schemas.OracleO3, GraphSetting: "fixed", Profile: "paper", Model: reference})
-	db := f.open()
+	db := f.open("paper_claims", "paper_tables")
 
 	var t2, f4, ri, cv, t4, t5, co, t6, reach [][]any
 	for _, m := range paperModels {
