@@ -76,21 +76,10 @@ func (g *globals) resolved(key string) (value string, ok bool) {
 // resolveNatSpec is the skeleton stage's choice of NatSpec model, named as
 // the skeletons dataset names it: openai:<model>, or "" for the template.
 func resolveNatSpec(v string, gens []string, llmURL string) string {
-	switch v {
-	case "":
-		return ""
-	case "auto":
-		if llmURL == "" {
-			return ""
-		}
-		for _, g := range gens {
-			if m, ok := strings.CutPrefix(strings.TrimSpace(g), regen.KindOpenAI+":"); ok && m != "" {
-				return regen.KindOpenAI + ":" + m
-			}
-		}
-		return ""
+	if m := regen.NatSpecModel(v, gens, llmURL != ""); m != "" {
+		return regen.KindOpenAI + ":" + m
 	}
-	return regen.KindOpenAI + ":" + strings.TrimPrefix(v, regen.KindOpenAI+":")
+	return ""
 }
 
 // explicit says whether the invocation itself set key (its command line,
@@ -264,27 +253,6 @@ func (g *globals) recordedCorpus(cmd *cobra.Command, ev *pipeline.Evaluation, sa
 	return ""
 }
 
-// folderCorpus makes a command that reads the data folder (status,
-// publish) read the corpus its rows were made from: the recorded one where
-// --corpus is not given, and a note where another one is.
-func (g *globals) folderCorpus(cmd *cobra.Command) error {
-	ev, err := pipeline.ReadEvaluation(g.data)
-	if err != nil {
-		return err
-	}
-	before := g.recordedCorpus(cmd, ev, true)
-	if before == "" {
-		return nil
-	}
-	if !cmd.Flags().Changed("corpus") && g.cfg.Source("corpus") == config.Default {
-		g.corpus = before
-		return nil
-	}
-	if abs, err := filepath.Abs(g.corpus); err == nil && abs != before {
-		fmt.Fprintf(cmd.ErrOrStderr(), "note: the rows in %s were made from the corpus %s, not %s\n", g.data, before, g.corpus)
-	}
-	return nil
-}
 
 // reportRepin says, before a run that changed pins runs anything, how many
 // units of how many models the change makes stale at once (the stages it

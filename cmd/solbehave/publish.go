@@ -30,7 +30,7 @@ func newPublishCmd(g *globals, _ []pipeline.Stage) *cobra.Command {
 			"ran stays the preferred citation.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
-			if err := g.folderCorpus(cmd); err != nil {
+			if _, err := g.pinEvaluation(cmd, "", nil, pinSurvey); err != nil { // the corpus the folder's rows were made from
 				return err
 			}
 			p.Data, p.Corpus, p.Warehouse = g.data, g.corpus, g.env().Warehouse

@@ -26,7 +26,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"strings"
 	"sync"
 
 	"github.com/spf13/pflag"
@@ -78,25 +77,8 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 }
 
 // natspecModel is the model that writes NatSpec, "" for the template.
-// "auto" picks a model only where an endpoint is set; a model named (as an
-// evaluation pins it) stays the model without one, so a later run of other
-// generators plans the skeletons it made as current, not as template ones.
 func (s *Stage) natspecModel() string {
-	switch s.NatSpecModel {
-	case "":
-		return ""
-	case "auto":
-		if s.LLM.BaseURL == "" {
-			return ""
-		}
-		for _, g := range s.Generators {
-			if m, ok := strings.CutPrefix(strings.TrimSpace(g), regen.KindOpenAI+":"); ok && m != "" {
-				return m
-			}
-		}
-		return ""
-	}
-	return strings.TrimPrefix(s.NatSpecModel, regen.KindOpenAI+":")
+	return regen.NatSpecModel(s.NatSpecModel, s.Generators, s.LLM.BaseURL != "")
 }
 
 type unit struct {
