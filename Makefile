@@ -54,8 +54,11 @@ test-deps:
 temporal-dev: build
 	./$(BIN) temporal dev-server --build-only
 
+# The packages compile the same demo contracts many times over: one solc output
+# cache (SOLBEHAVE_COMPILE_CACHE, keyed by compiler and input) serves this
+# invocation's tests, each distinct compile done once; it goes with the run.
 test: check-tools vet test-deps temporal-dev
-	$(GO) test -timeout 50m ./...
+	@cache=$$(mktemp -d); SOLBEHAVE_COMPILE_CACHE=$$cache $(GO) test -timeout 50m ./...; rc=$$?; rm -rf $$cache; exit $$rc
 
 # bench: ours vs bare go-ethereum vs Hardhat 2 (EDR, installed from npm into the
 # cache on first use) on the same transactions, plus compile, O1, O2 and memory

@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"os"
 	"sync"
 
 	"github.com/solbehave/solbehave/internal/cpuclock"
@@ -31,7 +32,13 @@ func (e *Engines) Meter() *cpuclock.Meter {
 
 // Solc returns the run's compiler manager (persistent workers, shared by all units).
 func (e *Engines) Solc() *solc.Manager {
-	e.solcOnce.Do(func() { e.solc = solc.NewManager(e.SolcOptions) })
+	e.solcOnce.Do(func() {
+		opts := e.SolcOptions
+		if opts.OutputCache == "" {
+			opts.OutputCache = os.Getenv(solc.CompileCacheEnv)
+		}
+		e.solc = solc.NewManager(opts)
+	})
 	return e.solc
 }
 

@@ -6,6 +6,9 @@ import (
 	"errors"
 	"math"
 	"math/big"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"syscall"
 	"testing"
@@ -555,5 +558,40 @@ func TestTallyCountsItsOwnCompiles(t *testing.T) {
 	}
 	if y := m.Youth(); math.Abs(y-(1+1.0/2+1.0/3+1.0/4)) > 1e-12 {
 		t.Errorf("the manager's youth %g, want every compile's", y)
+	}
+}
+
+// With an output cache, the same input compiles once: a second manager over
+// the same folder answers it without starting a worker, with the same output.
+// Another input, or a kept file that does not match its checksum, is compiled.
+func TestOutputCacheAnswersTheSameCompile(t *testing.T) {
+	needNode(t)
+	dir := t.TempDir()
+	in := Input{Compiler: "0.8.19", Sources: map[string]string{"c.sol": src08}}
+	first := NewManager(Options{MaxWorkers: 1, OutputCache: dir})
+	defer first.Close()
+	want := compile(t, first, in)
+	if first.Started() != 1 {
+		t.Fatalf("the first compile started %d workers, want 1", first.Started())
+	}
+	second := NewManager(Options{MaxWorkers: 1, OutputCache: dir})
+	defer second.Close()
+	if got := compile(t, second, in); !reflect.DeepEqual(got.Contracts, want.Contracts) || got.CompilerUsed != want.CompilerUsed {
+		t.Fatalf("the cached compile differs from the compile")
+	}
+	if n := second.Started(); n != 0 {
+		t.Fatalf("a cached compile started %d workers, want 0", n)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*", "*"))
+	if len(files) != 1 {
+		t.Fatalf("one compile kept %d files, want 1", len(files))
+	}
+	os.WriteFile(files[0], []byte("0000 "+want.CompilerUsed+"\n{}"), 0o644)
+	if got := compile(t, second, in); !reflect.DeepEqual(got.Contracts, want.Contracts) || second.Started() != 1 {
+		t.Fatalf("a damaged file was taken: %d workers started", second.Started())
+	}
+	compile(t, second, Input{Compiler: "0.8.19", Sources: map[string]string{"d.sol": src08}})
+	if files, _ := filepath.Glob(filepath.Join(dir, "*", "*")); len(files) != 2 {
+		t.Fatalf("two inputs kept %d files, want 2", len(files))
 	}
 }

@@ -27,7 +27,12 @@ type Options struct {
 	// compile with a 0.8.2+ soljson costs about a third less CPU.
 	PlainTable bool
 	Node       string // default "node"
-	Npm        string // default "npm"
+	// OutputCache, when set, is a folder that keeps every compile's output
+	// by compiler release and standard-JSON input, and answers the same
+	// compile again from it without a worker (CompileCacheEnv). Off by
+	// default: a run's recorded costs are then its compiles' own.
+	OutputCache string
+	Npm         string // default "npm"
 	// StartupTimeout bounds loading a soljson (about 0.4 s when warm);
 	// default DefaultStartupTimeout. A slow start is the machine's, not the
 	// source's: it fails as a walltime.Error (a retriable timeout), never as
