@@ -253,7 +253,6 @@ func (g *globals) recordedCorpus(cmd *cobra.Command, ev *pipeline.Evaluation, sa
 	return ""
 }
 
-
 // reportRepin says, before a run that changed pins runs anything, how many
 // units of how many models the change makes stale at once (the stages it
 // runs, as they plan now; the stages after them follow as their inputs
