@@ -1,5 +1,5 @@
--- paper_claims: the solbehave paper's stated numbers (abstract, §I, §IV-D/E, §V, §VI, §VII) and the SAEFUZZ numbers the vuln views compute, beside this run's: one row per claim, with the paper's value from the versioned sql/paper_claims.csv, the run's value, its 95% interval where one applies, n, the view it comes from, and the reason when this run cannot compute it (an LLM-only number on a run with only the mutant and reference controls, say), never a silent NULL
--- depends: fuzz_results, samples, control_models, contracts, runs, coverage, table7_size, construction_funnel, sequence_stats, rate_intervals, value_intervals, contract_outcomes, table2_compile, table3_dcr_validation
+-- paper_claims: the solbehave paper's stated numbers (abstract, §I, §IV-A with Figure 2, §IV-D/E, §V, §VI, §VII) and the SAEFUZZ numbers the vuln views compute, beside this run's: one row per claim, with the paper's value from the versioned sql/paper_claims.csv, the run's value, its 95% interval where one applies, n, the view it comes from, and the reason when this run cannot compute it (an LLM-only number on a run with only the mutant and reference controls, say), never a silent NULL
+-- depends: fuzz_results, samples, control_models, contracts, runs, coverage, table7_size, construction_funnel, fig2_size_distribution, sequence_stats, rate_intervals, value_intervals, contract_outcomes, table2_compile, table3_dcr_validation
 -- depends: table4_coverage, table5_o1, table6_oracles, fig4_replay, fig4_complementarity, oracle_agreement, dcr_stats, o3_reach, vuln_eval, vuln_ablation
 -- columns: id, paper, section, claim, paper_value, run_value, ci_low, ci_high, n, source_view, reason
 CREATE OR REPLACE VIEW paper_claims AS
@@ -304,6 +304,37 @@ size AS (
             WHEN 'compile_max' THEN t.compile_max_rate ELSE t.seconds_per_compiling_sample END AS run_value,
         NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, t.contracts AS n, 'table7_size' AS source_view
     FROM table7_size t, (VALUES ('compile_mean'), ('compile_min'), ('compile_max'), ('seconds')) m(measure)
+    WHERE t.model = ''
+    UNION ALL
+    -- "360 samples per bin and model ... at 26-30, six of the seven compile exactly 20 of 360 samples and the seventh 26"
+    SELECT 'solbehave_size_' || m.measure || '_' || CAST(t.bin_low AS VARCHAR),
+        CAST(CASE m.measure WHEN 'samples_per_model' THEN t.samples_per_model WHEN 'compiling_min' THEN t.compiling_min
+            WHEN 'compiling_max' THEN t.compiling_max ELSE t.models_compiling_min END AS DOUBLE),
+        NULL, NULL, t.models, 'table7_size'
+    FROM table7_size t, (VALUES ('samples_per_model'), ('compiling_min'), ('compiling_max'), ('models_compiling_min')) m(measure)
+    WHERE t.model = ''
+),
+-- §IV-A, Figure 2: each size bucket's share of the crawled and of the reproducibility-verified contracts
+-- (solbehave_fig2_<stage>_<bucket>), a stage with no contract giving none.
+fig2 AS (
+    SELECT 'solbehave_fig2_' || stage || '_' || replace(replace(size_bucket, '-', '_'), '+', '_plus') AS id, share_rate AS run_value,
+        NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, n, 'fig2_size_distribution' AS source_view
+    FROM (SELECT *, sum(contracts) OVER (PARTITION BY stage) AS n FROM fig2_size_distribution)
+    WHERE n > 0
+),
+-- §IV-A: the kept benchmark's sizes (non-trivial functions, the size filter's chain count): Figure 2's
+-- caption counts per bucket (37, 40, 173) and the text's median and 75th percentile (16, 18).
+kept_sizes AS (
+    SELECT contract_id, max(n_nontrivial_functions) AS n, any_value(size_bucket) AS size_bucket FROM contracts WHERE kept GROUP BY contract_id
+),
+kept_size AS (
+    SELECT 'solbehave_kept_bucket_' || replace(replace(size_bucket, '-', '_'), '+', '_plus') AS id, CAST(count(*) AS DOUBLE) AS run_value,
+        NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, count(*) AS n, 'contracts' AS source_view
+    FROM kept_sizes GROUP BY size_bucket
+    UNION ALL
+    SELECT 'solbehave_kept_median_functions', CAST(quantile_cont(n, 0.5) AS DOUBLE), NULL, NULL, count(*), 'contracts' FROM kept_sizes HAVING count(*) > 0
+    UNION ALL
+    SELECT 'solbehave_kept_p75_functions', CAST(quantile_cont(n, 0.75) AS DOUBLE), NULL, NULL, count(*), 'contracts' FROM kept_sizes HAVING count(*) > 0
 ),
 -- §IV-A: the funnel's contracts per step (solbehave_funnel_<step>; the paper's 8,360 candidates pass the
 -- crawl's three filters, its 2,098 the reproducibility check).
@@ -329,6 +360,10 @@ sequences AS (
 ),
 run AS (
     SELECT * FROM funnel
+    UNION ALL
+    SELECT * FROM fig2
+    UNION ALL
+    SELECT * FROM kept_size
     UNION ALL
     SELECT * FROM sequences
     UNION ALL
@@ -369,4 +404,4 @@ FROM paper p
 LEFT JOIN run r USING (id)
 ORDER BY p.id;
 
-COMMENT ON VIEW paper_claims IS 'One row per number the paper states (SolBehave: abstract, §I, §IV-D/E, §V, §VI with Table VII, §VII; SAEFUZZ: the numbers vuln_eval and vuln_ablation compute). id, paper, section, claim: which number (values in sql/paper_claims.csv, versioned with the views, with its scope and, for a number no view computes, the reason). paper_value: the paper''s (a share as 0..1, a count as a count, percentage points as a share). run_value: this run''s; LLM-scoped claims count LLM-generated samples only (generator not mutant or reference), ranges are the min / max over the LLM models (or LLM extractors) of the named view''s per-model value; the controls (control_models) are never inside an aggregate over the models. O3''s divergence, N, status match, rank and Spearman claims read the matched setting (each model''s own graphs: the Figure 4 columns the sentences quote, 12.6%-43.5%, N 85-174), and each such claim names its setting; DCR, coverage and reach claims are read on the reference extractor (O3''s fixed setting; the paper''s GEMMA-4-31B) under the paper profile. A claim naming one model of the paper (the file''s model column) reads the run''s model whose name holds it; the budgets are the run''s parameters (--o1-calls, --o2-budget, --o3-budget). The file''s compare column says how the paper''s printed value is matched where not to its printed digits (one_in: "one in six" holds when 1 / value rounds to six; unit: within one unit of the printed digit, where the text rounds Figure 4 loosely, 43.48% as 44%, 13.55% as 13%). ci_low, ci_high: the 95% percentile bootstrap interval over contracts (B = 1000, seeded by the run) of the rate that gives the value, for a range the interval of the model at the end; NULL for counts, settings and pooled shares. n: the contracts (or functions, pairs, models) behind the value. source_view: where run_value comes from. reason: why run_value is NULL (never NULL when run_value is).';
+COMMENT ON VIEW paper_claims IS 'One row per number the paper states (SolBehave: abstract, §I, §IV-A with Figure 2 and the kept contracts'' sizes, §IV-D/E, §V, §VI with Table VII, §VII; SAEFUZZ: the numbers vuln_eval and vuln_ablation compute). id, paper, section, claim: which number (values in sql/paper_claims.csv, versioned with the views, with its scope and, for a number no view computes, the reason). paper_value: the paper''s (a share as 0..1, a count as a count, percentage points as a share). run_value: this run''s; LLM-scoped claims count LLM-generated samples only (generator not mutant or reference), ranges are the min / max over the LLM models (or LLM extractors) of the named view''s per-model value; the controls (control_models) are never inside an aggregate over the models. O3''s divergence, N, status match, rank and Spearman claims read the matched setting (each model''s own graphs: the Figure 4 columns the sentences quote, 12.6%-43.5%, N 85-174), and each such claim names its setting; DCR, coverage and reach claims are read on the reference extractor (O3''s fixed setting; the paper''s GEMMA-4-31B) under the paper profile. A claim naming one model of the paper (the file''s model column) reads the run''s model whose name holds it; the budgets are the run''s parameters (--o1-calls, --o2-budget, --o3-budget). The file''s compare column says how the paper''s printed value is matched where not to its printed digits (one_in: "one in six" holds when 1 / value rounds to six; unit: within one unit of the printed digit, where the text rounds Figure 4 loosely, 43.48% as 44%, 13.55% as 13%). ci_low, ci_high: the 95% percentile bootstrap interval over contracts (B = 1000, seeded by the run) of the rate that gives the value, for a range the interval of the model at the end; NULL for counts, settings and pooled shares. n: the contracts (or functions, pairs, models) behind the value. source_view: where run_value comes from. reason: why run_value is NULL (never NULL when run_value is).';

@@ -130,6 +130,59 @@ func putTable7(f *fixture) {
 	}
 }
 
+// Figure 2 as contracts: per size bucket (0, 1-5, 6-10, 11-20, 21-30, 31+),
+// the crawled candidates (n = 8,360) and the reproducibility-verified
+// contracts (n = 2,098) in the shares the figure prints, whole percentages
+// (counts chosen to round to them), and the 250 kept contracts in the
+// caption's buckets (37, 40, 173), the verified 1-20 band being exactly the
+// kept. Figure 2 prints buckets only: the kept sizes inside 11-20 are placed
+// so the text's median (16) and 75th percentile (18) hold, which checks the
+// definition (the kept contracts' chain count; the verified and the Table
+// VII contracts beside them would move it), not a derivation.
+var (
+	paperFig2Buckets  = []string{"0", "1-5", "6-10", "11-20", "21-30", "31+"}
+	paperFig2Crawled  = []int{752, 752, 669, 1170, 1839, 3178}
+	paperFig2Verified = []int{21, 37, 40, 173, 1049, 778}
+	// kept sizes 11-20: how many of the 173 have 11, 12, ..., 20 functions
+	paperKept11to20 = []int{8, 8, 8, 8, 8, 30, 30, 30, 23, 20}
+)
+
+func putFigure2(f *fixture) {
+	low, width := []int64{0, 1, 6, 11, 21, 31}, []int{1, 5, 5, 10, 10, 10}
+	var cands []schemas.CrawlCandidate
+	for b, n := range paperFig2Crawled {
+		for i := 0; i < n; i++ {
+			size := low[b] + int64(i%width[b])
+			cands = append(cands, schemas.CrawlCandidate{ContractID: fmt.Sprintf("cand%d-%04d", b, i), Verified: true, EnoughHistory: true,
+				Passed: true, NNontrivialFunctions: size, SizeBucket: schemas.SizeBucket(size)})
+		}
+	}
+	put(f, "crawl_candidates", "crawled", cands...)
+	var cs []schemas.Contract
+	var rs []schemas.ReproducibilityRow
+	for b, n := range paperFig2Verified {
+		sizes := make([]int64, n)
+		for i := range sizes {
+			sizes[i] = low[b] + int64(i%width[b])
+		}
+		if b == 3 {
+			sizes = sizes[:0]
+			for j, c := range paperKept11to20 {
+				for i := 0; i < c; i++ {
+					sizes = append(sizes, int64(11+j))
+				}
+			}
+		}
+		for i, size := range sizes {
+			id := fmt.Sprintf("verified%d-%04d", b, i)
+			cs = append(cs, schemas.Contract{ContractID: id, NNontrivialFunctions: size, SizeBucket: schemas.SizeBucket(size), Kept: size >= 1 && size <= 20})
+			rs = append(rs, schemas.ReproducibilityRow{ContractID: id, Kept: true})
+		}
+	}
+	put(f, "contracts", "verified", cs...)
+	put(f, "reproducibility", "verified", rs...)
+}
+
 // The controls sit beside the models in every view, with values that move
 // any "over the models" aggregate they entered: a claim that counts them fails.
 var paperControls = map[string]struct {
@@ -192,7 +245,8 @@ var reference = "llm:" + runName("Gemma-4-31B")
 // control (the models' names and generators) and sets the views paper_claims
 // reads to the paper's published tables: Table II, IV, V, VI and Figure 4(a)
 // in both graph settings; Table VII is written as samples (putTable7), so
-// table7_size itself computes it.
+// table7_size itself computes it, and Figure 2 as candidates and contracts
+// (putFigure2), so fig2_size_distribution does.
 func paperWarehouse(t *testing.T) *sql.DB {
 	f := newFixture(t)
 	for _, m := range paperModels {
@@ -202,6 +256,7 @@ func paperWarehouse(t *testing.T) *sql.DB {
 		put(f, "samples", "A", schemas.Sample{ContractID: "A", Model: m, Generator: m})
 	}
 	putTable7(f)
+	putFigure2(f)
 	put(f, "coverage", "A", schemas.FunctionCoverage{ContractID: "A", Oracle: schemas.OracleO3, GraphSetting: "fixed", Profile: "paper", Model: reference})
 	db := f.open("paper_claims", "paper_tables")
 
@@ -417,6 +472,15 @@ func TestPaperClaimsFromThePapersOwnTables(t *testing.T) {
 		"solbehave_size_compile_mean_1", "solbehave_size_compile_mean_16", "solbehave_size_compile_mean_21",
 		"solbehave_size_compile_max_16", "solbehave_size_compile_min_16",
 		"solbehave_size_seconds_1", "solbehave_size_seconds_16", "solbehave_size_seconds_26",
+		"solbehave_size_samples_per_model_26", "solbehave_size_compiling_min_26", "solbehave_size_compiling_max_26",
+		"solbehave_size_models_compiling_min_26",
+		"solbehave_benchmark_contracts", "solbehave_non_fuzzable_contracts",
+		"solbehave_fig2_crawled_0", "solbehave_fig2_crawled_1_5", "solbehave_fig2_crawled_6_10", "solbehave_fig2_crawled_11_20",
+		"solbehave_fig2_crawled_21_30", "solbehave_fig2_crawled_31_plus",
+		"solbehave_fig2_verified_0", "solbehave_fig2_verified_1_5", "solbehave_fig2_verified_6_10", "solbehave_fig2_verified_11_20",
+		"solbehave_fig2_verified_21_30", "solbehave_fig2_verified_31_plus",
+		"solbehave_kept_bucket_1_5", "solbehave_kept_bucket_6_10", "solbehave_kept_bucket_11_20",
+		"solbehave_kept_median_functions", "solbehave_kept_p75_functions",
 		"solbehave_funnel_enough_history", "solbehave_funnel_reproduced",
 		"solbehave_sequences_attempted", "solbehave_sequences_kept", "solbehave_sequences_discarded", "solbehave_sequences_discard_rate",
 		"solbehave_sequences_median_discard_rate", "solbehave_sequences_contracts_above_98", "solbehave_sequences_contracts_without_sequence",

@@ -43,7 +43,8 @@ run AS (
     FROM t6, LATERAL (VALUES ('N', n), ('O1', o1_only), ('O2', o2_only), ('O3', o3_only), ('O1,O2', o1_o2), ('O1,O3', o1_o3),
         ('O2,O3', o2_o3), ('all', all_three)) c(column_name, v)
     UNION ALL
-    SELECT 'Table VII', '', functions, c.column_name, c.v, NULL, NULL, 'table7_size'
+    -- model '': the row over the LLM models (the controls' rows beside it name their model)
+    SELECT 'Table VII', model, functions, c.column_name, c.v, NULL, NULL, 'table7_size'
     FROM table7_size, LATERAL (VALUES ('Mean', compile_mean_rate), ('Min', compile_min_rate), ('Max', compile_max_rate),
         ('s/sample', seconds_per_compiling_sample)) c(column_name, v)
     UNION ALL

@@ -20,11 +20,13 @@ var claimsColumns = []string{"section", "claim", "paper", "run", "95% interval",
 // claimsQuery reads paper_claims for the page (ordered in Go, as the paper).
 const claimsQuery = `SELECT id, paper, section, claim, paper_value, run_value, ci_low, ci_high, n, coalesce(reason, '') FROM paper_claims`
 
-// claim is one paper_claims row.
+// claim is one paper_claims row, with the paper's value as
+// sql/paper_claims.csv prints it and how it is compared.
 type claim struct {
 	id, paper, section, text, reason string
 	paperValue, run, lo, hi          sql.NullFloat64
 	n                                sql.NullInt64
+	printed, compare                 string
 }
 
 // outside tells whether the run's interval excludes the paper's value.
@@ -64,6 +66,35 @@ func (c claim) format(x sql.NullFloat64) string {
 		return groupThousands(int64(x.Float64))
 	}
 	return views.Readable("value", x.Float64)
+}
+
+// formatPaper is the paper's value as the paper prints it: a share to the
+// digits sql/paper_claims.csv gives (0.13 as 13%, 0.264 as 26.4%), a
+// claim the text states as "one in N" so; else as format does.
+func (c claim) formatPaper() string {
+	if !c.paperValue.Valid {
+		return "–"
+	}
+	if c.compare == "one_in" && c.paperValue.Float64 > 0 {
+		return fmt.Sprintf("one in %.0f", math.Round(1/c.paperValue.Float64))
+	}
+	if c.share() && c.printed != "" {
+		digits := 0
+		if i := strings.IndexByte(c.printed, '.'); i >= 0 {
+			digits = len(c.printed) - i - 1 - 2
+		}
+		return strconv.FormatFloat(c.paperValue.Float64*100, 'f', max(digits, 0), 64) + "%"
+	}
+	return c.format(c.paperValue)
+}
+
+// formatRun is the run's value; for a claim stated as "one in N", with the
+// N it rounds to beside the share.
+func (c claim) formatRun() string {
+	if c.compare == "one_in" && c.run.Valid && c.run.Float64 > 0 {
+		return fmt.Sprintf("one in %.0f (%s)", math.Round(1/c.run.Float64), c.format(c.run))
+	}
+	return c.format(c.run)
 }
 
 // groupThousands is n with commas between groups of three digits (8,360).
@@ -119,6 +150,7 @@ func sortClaims(cs []claim) {
 	for i, row := range sqlviews.CSVRows("paper_claims.csv")[1:] {
 		order[row[0]] = i
 	}
+
 	sort.SliceStable(cs, func(i, j int) bool {
 		pi, si := sectionRank(cs[i].paper, cs[i].section)
 		pj, sj := sectionRank(cs[j].paper, cs[j].section)
@@ -133,6 +165,25 @@ func sortClaims(cs []claim) {
 		}
 		return order[cs[i].id] < order[cs[j].id]
 	})
+}
+
+// paperPrinted is, per claim id, its paper_value and compare columns as
+// sql/paper_claims.csv writes them.
+func paperPrinted() map[string][2]string {
+	rows := sqlviews.CSVRows("paper_claims.csv")
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	out := map[string][2]string{}
+	for _, r := range rows[1:] {
+		v := [2]string{r[col["paper_value"]], ""}
+		if i, ok := col["compare"]; ok && i < len(r) {
+			v[1] = r[i]
+		}
+		out[r[col["id"]]] = v
+	}
+	return out
 }
 
 // claimsTable is paper_claims as the page shows it: in the paper's order,
@@ -161,6 +212,12 @@ func claimsTable(ctx context.Context, db *sql.DB, about string) (table, error) {
 	if err := rows.Err(); err != nil {
 		return t, fmt.Errorf("report: paper_claims: %w", err)
 	}
+	printed := paperPrinted()
+	for i := range cs {
+		if p, ok := printed[cs[i].id]; ok {
+			cs[i].printed, cs[i].compare = p[0], p[1]
+		}
+	}
 	sortClaims(cs)
 	for _, c := range cs {
 		class, mark := "", ""
@@ -171,15 +228,19 @@ func claimsTable(ctx context.Context, db *sql.DB, about string) (table, error) {
 		if c.lo.Valid && c.hi.Valid {
 			interval = c.format(c.lo) + "–" + c.format(c.hi)
 		}
-		n := ""
-		if c.n.Valid {
+		// n and the reason: n beside a run value, the reason under the claim where there is none
+		n, note := "", ""
+		if c.n.Valid && c.run.Valid {
 			n = groupThousands(c.n.Int64)
+		}
+		if !c.run.Valid && c.reason != "" {
+			note = "no run value: " + c.reason
 		}
 		t.Rows = append(t.Rows, []cell{
 			{Text: c.section, Class: class},
-			{Text: c.text, Class: class, Title: c.id},
-			{Text: c.format(c.paperValue), Numeric: true, Class: class},
-			{Text: c.format(c.run), Numeric: true, Class: class, Title: c.reason},
+			{Text: c.text, Class: class, Title: c.id, Note: note},
+			{Text: c.formatPaper(), Numeric: true, Class: class},
+			{Text: c.formatRun(), Numeric: true, Class: class, Title: c.reason},
 			{Text: interval, Numeric: true, Class: class},
 			{Text: n, Numeric: true, Class: class},
 			{Text: mark, Class: class},

@@ -42,7 +42,7 @@ func TestClaimsInThePapersOrderAndMarked(t *testing.T) {
 	}
 	want := map[string]string{
 		"Abstract": "Abstract | contracts | 250 | 8,360 |  | 8,360 | ",
-		"§IV-A a":  "§IV-A a | history | 8,360 | – |  | 0 | ",
+		"§IV-A a":  "§IV-A a | history | 8,360 | – |  |  | ",
 		"§V-B":     "§V-B | lowest raw | 18.8% | 50.0% | 40.0%–60.0% | 250 | ✗ outside",
 		"§V-D b":   "§V-D b | rho | 0.86 | 0.9 |  | 7 | ",
 		"§VI":      "§VI | size 1-5 | 72.4% | 72.0% | 60.0%–80.0% | 36 | ",
@@ -59,5 +59,42 @@ func TestClaimsInThePapersOrderAndMarked(t *testing.T) {
 	page := render(t, db)
 	if !strings.Contains(page, `<table data-table="paper_claims" class="claims">`) || !strings.Contains(page, `<td class="num off">18.8%</td>`) {
 		t.Error("the page's paper_claims table is not the page-wide claims table with its marked row")
+	}
+}
+
+// The paper's value as sql/paper_claims.csv prints it (13%, not 13.0%; "one
+// in six" as such), the run's beside it, and where the run has no value its
+// reason on the page under the claim, not only in a tooltip, and no n.
+func TestClaimsPrintedAsThePaperPrintsThem(t *testing.T) {
+	db := emptyDB(t)
+	if _, err := db.Exec(`CREATE OR REPLACE VIEW paper_claims AS SELECT * FROM (VALUES
+		('solbehave_o2_divergent_low', 'SolBehave', 'Abstract', 'o2 low', 0.13, 0.1355, 0.1, 0.2, 214, NULL),
+		('solbehave_o3_only_function_share', 'SolBehave', '§V-E a', 'one in six', 0.1667, 0.25, NULL, NULL, 1759, NULL),
+		('solbehave_compile_raw_low', 'SolBehave', '§V-B', 'lowest raw', 0.188, NULL, NULL, NULL, 0, 'no LLM model in this run')
+	) t(id, paper, section, claim, paper_value, run_value, ci_low, ci_high, n, reason)`); err != nil {
+		t.Fatal(err)
+	}
+	tb, err := claimsTable(ctx, db, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []string
+	for _, r := range tb.Rows {
+		var texts []string
+		for _, c := range r {
+			texts = append(texts, c.Text)
+		}
+		rows = append(rows, strings.Join(texts, " | ")+" | note: "+r[1].Note)
+	}
+	want := []string{
+		"Abstract | o2 low | 13% | 13.6% | 10.0%–20.0% | 214 |  | note: ",
+		"§V-B | lowest raw | 18.8% | – |  |  |  | note: no run value: no LLM model in this run",
+		"§V-E a | one in six | one in 6 | one in 4 (25.0%) |  | 1,759 |  | note: ",
+	}
+	if strings.Join(rows, "\n") != strings.Join(want, "\n") {
+		t.Errorf("rows:\n%s\nwant:\n%s", strings.Join(rows, "\n"), strings.Join(want, "\n"))
+	}
+	if page := render(t, db); !strings.Contains(page, `<div class="note">no run value: no LLM model in this run</div>`) {
+		t.Error("the page does not show the reason a claim has no run value")
 	}
 }

@@ -50,6 +50,9 @@ type summaryItem struct {
 	Value int64
 }
 
+// Shown is the count with thousands separators (847,540).
+func (s summaryItem) Shown() string { return groupThousands(s.Value) }
+
 // summaryQueries are the headline counts at the top of the page.
 var summaryQueries = []struct{ label, query string }{
 	{"contracts", "SELECT count(*) FROM contracts"},
@@ -211,6 +214,7 @@ table.claims { width: 100%; }
 table.claims td { white-space: normal; max-width: none; }
 table.claims td.num { white-space: nowrap; }
 td.off { background: #fde2e2; }
+table.claims .note { color: #777; font-size: 0.9em; }
 h3 code { font-size: 0.95em; }
 .about { color: #555; font-size: 0.9em; margin: 0; }
 </style>
@@ -218,7 +222,7 @@ h3 code { font-size: 0.95em; }
 <body>
 <h1>solbehave report</h1>
 <p>Does the Solidity a model regenerates behave like the original contract? The tables and figures of the SolBehave evaluation, computed from this run's warehouse.</p>
-<div class="summary">{{range .Summary}}<div><b>{{.Value}}</b>{{.Label}}</div>{{end}}</div>
+<div class="summary">{{range .Summary}}<div><b>{{.Shown}}</b>{{.Label}}</div>{{end}}</div>
 <nav>{{range .Sections}}<a href="#{{.ID}}">{{.Title}}</a> {{end}}<a href="#runs">Run information</a></nav>
 {{range .Sections}}
 <section id="{{.ID}}">
@@ -235,7 +239,7 @@ h3 code { font-size: 0.95em; }
 {{if .NoData}}<div class="nodata" data-table="{{.View}}">{{.NoData}}</div>{{else}}
 <div class="scroll"><table data-table="{{.View}}"{{with .Class}} class="{{.}}"{{end}}>
 <tr>{{range .Columns}}<th>{{.}}</th>{{end}}</tr>
-{{range .Rows}}<tr>{{range .}}<td{{with .Classes}} class="{{.}}"{{end}}{{with .Title}} title="{{.}}"{{end}}>{{.Text}}</td>{{end}}</tr>
+{{range .Rows}}<tr>{{range .}}<td{{with .Classes}} class="{{.}}"{{end}}{{with .Title}} title="{{.}}"{{end}}>{{.Text}}{{with .Note}}<div class="note">{{.}}</div>{{end}}</td>{{end}}</tr>
 {{end}}</table></div>
 {{if .Truncated}}<p class="about">first {{len .Rows}} of {{.Total}} rows</p>{{end}}
 {{end}}

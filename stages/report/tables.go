@@ -57,6 +57,7 @@ type cell struct {
 	Numeric bool
 	Class   string // "off": a paper_claims row whose interval excludes the paper's value
 	Title   string // a tooltip (the claim's id, the reason a value is missing)
+	Note    string // a line under the text (a claim's reason for having no run value)
 }
 
 // Classes is the cell's CSS classes.
