@@ -9,6 +9,7 @@ import (
 
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/regen/regentest"
+	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -52,8 +53,10 @@ func TestCompileErrorMutantsDoNotCompile(t *testing.T) {
 // TestSamplesRecordTheirWorkersAge: one unit's failing samples compile one
 // after another on one worker (a failing compile has no interface check),
 // so each records the worker's age for the cost projection: a start (youth
-// 0), or youth 1/n with n one more than the sample before's.
+// 0), or youth 1/n with n one more than the sample before's. Every compile
+// runs on a worker: no output cache answers it.
 func TestSamplesRecordTheirWorkersAge(t *testing.T) {
+	t.Setenv(solc.CompileCacheEnv, "")
 	rows := compiledAlone(t, "mutant:"+regen.CompileErrorVariant)
 	prev := -1.0
 	for _, r := range rows {
