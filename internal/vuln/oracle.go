@@ -110,7 +110,7 @@ func (o *oracles) check(run *seedRun) map[Class]hit {
 	type oracle func(*seedRun) (hit, bool)
 	full := map[Class]oracle{Reentrancy: o.reentrancy, Arithmetic: o.arithmetic, BlockState: o.blockState, Delegatecall: o.delegatecall}
 	if o.e.cfg.Ablation == AblationOpcode {
-		full = map[Class]oracle{Reentrancy: opcodeOracle(vm.CALL), Arithmetic: opcodeOracle(vm.ADD, vm.SUB, vm.MUL),
+		full = map[Class]oracle{Reentrancy: opcodeOracle(vm.CALL), Arithmetic: opcodeOracle(vm.ADD, vm.SUB, vm.MUL, vm.DIV, vm.MOD),
 			BlockState: opcodeOracle(vm.TIMESTAMP, vm.NUMBER), Delegatecall: opcodeOracle(vm.DELEGATECALL, vm.CALLCODE)}
 	}
 	for class, f := range full {
@@ -263,9 +263,13 @@ func readCallWrite(evs []event, ci int) (read, write int, ok bool) {
 	return 0, 0, false
 }
 
-// arithmetic: an ADD, SUB or MUL whose true result left 256 bits, in code
-// that went on without reverting, and whose result (followed by taint)
-// reached a storage write or the value of a call that did not roll back.
+// arithmetic: an ADD, SUB, MUL, DIV or MOD whose result left the intended
+// integer range (256 bits, a narrower type its cleanup truncated, or a
+// division by zero; see tracer.arith and tracer.narrow), in code that went
+// on without reverting, and whose result (followed by taint) reached a
+// storage write or the value of a call that did not roll back (how this
+// project reads the paper's "execution continues": the wrapped value is
+// kept).
 func (o *oracles) arithmetic(run *seedRun) (hit, bool) {
 	type site struct {
 		tx int
@@ -293,7 +297,7 @@ func (o *oracles) arithmetic(run *seedRun) (hit, bool) {
 							sink = "the wrapped result is the value sent"
 						}
 						return hit{tx: ti, evidence: []Evidence{
-							o.evidence(s.tx, s.ev, "true result outside 256 bits; execution continued"),
+							o.evidence(s.tx, s.ev, "result outside the intended integer range; execution continued"),
 							o.evidence(ti, ev, sink),
 						}}, true
 					}
@@ -484,11 +488,12 @@ func isSend(ev event) bool {
 }
 
 // delegatecall: a DELEGATECALL (or CALLCODE) of the target's code whose
-// target address or input comes from transaction input, in a transaction an
-// unprivileged account sent and that went through.
+// target address or input comes from transaction input, in a transaction
+// that went through (SAEFUZZ §3); under extended (unprivileged-delegate) one
+// an account other than the deployer sent.
 func (o *oracles) delegatecall(run *seedRun) (hit, bool) {
 	for ti, tx := range run.txs {
-		if !tx.success || o.e.senderIsPrivileged(tx.sender) {
+		if !tx.success || o.e.cfg.extended() && o.e.senderIsPrivileged(tx.sender) {
 			continue
 		}
 		for _, ev := range tx.trace.events {
