@@ -235,11 +235,19 @@ type Target struct {
 	// depends on the deployment's block (see DeployStandalone); nil when
 	// unknown.
 	BlockSlots []uint256.Int
+	// Deployment says how a standalone deployment departed from the plain
+	// one ("" when it did not): the code-size limit lifted, constructor
+	// arguments the fuzzer chose.
+	Deployment string
 }
 
 // Report is the outcome of one run.
 type Report struct {
 	Findings []Finding
+	// Sites are the distinct places the oracles fired, over every seed
+	// (Findings keeps the first seed per class); per-bug recall maps them
+	// to source lines.
+	Sites []Site
 	// Instructions and Branches are the denominators of coverage: the
 	// instruction positions of the runtime code (metadata excluded) and
 	// twice its JUMPIs; the covered counts are over all seeds.

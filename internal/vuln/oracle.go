@@ -70,6 +70,9 @@ type oracles struct {
 	decided         map[[2]uint64]string
 	unlocked        map[[2]uint64]event // block state: the payout a branch's inversion unlocks (kind 0: none)
 	counterfactuals int
+
+	sites    map[string]bool // Site keys recorded
+	perClass map[Class]int   // Sites recorded per class
 }
 
 func newOracles(e *engine) *oracles {
@@ -80,6 +83,7 @@ func newOracles(e *engine) *oracles {
 func (e *engine) observe(run *seedRun, gen int) {
 	o := e.oracles
 	for class, h := range o.check(run) {
+		o.site(class, run, h)
 		if f := o.found[class]; f != nil {
 			f.Triggers++
 			continue
@@ -96,6 +100,45 @@ func (e *engine) observe(run *seedRun, gen int) {
 	} else if _, ok := o.valueIn(run); ok {
 		o.frozenHit.Triggers++
 	}
+}
+
+// Site is one distinct place an oracle fired: the class, the function the
+// completing transaction called, and the program counters of its evidence
+// in the target's runtime code (the stage maps them to source lines).
+type Site struct {
+	Class    Class
+	Function string   // signature of the called function, or "fallback"
+	PCs      []uint64 // evidence instructions, in evidence order
+}
+
+// maxSites bounds the distinct sites a run keeps per class.
+const maxSites = 64
+
+// site records where a hit happened, once per distinct (class, function,
+// evidence instructions).
+func (o *oracles) site(class Class, run *seedRun, h hit) {
+	if o.sites == nil {
+		o.sites = map[string]bool{}
+	}
+	st := Site{Class: class}
+	if h.tx < len(run.seed.Txs) {
+		st.Function = run.seed.Txs[h.tx].fn.name
+	}
+	for _, ev := range h.evidence {
+		if ev.Op != "-" {
+			st.PCs = append(st.PCs, ev.PC)
+		}
+	}
+	key := fmt.Sprint(st.Class, st.Function, st.PCs)
+	if o.sites[key] || o.perClass[class] >= maxSites {
+		return
+	}
+	if o.perClass == nil {
+		o.perClass = map[Class]int{}
+	}
+	o.sites[key] = true
+	o.perClass[class]++
+	o.e.report.Sites = append(o.e.report.Sites, st)
 }
 
 func (o *oracles) finding(class Class, run *seedRun, h hit, gen int) *Finding {

@@ -75,7 +75,7 @@ func New() *Stage {
 }
 
 func (s *Stage) Name() string    { return "vuln" }
-func (s *Stage) Version() string { return "5" } // 5: profiles (saefuzz, extended); 4: a library two others link is deployed once
+func (s *Stage) Version() string { return "6" } // 6: vuln_sites, vuln_bug_labels (issue 57); 5: profiles (saefuzz, extended); 4: a library two others link is deployed once
 func (s *Stage) Summary() string {
 	return "statically guided evolutionary fuzzing with five vulnerability oracles (SAEFUZZ) on originals and samples, or on SmartBugs Curated"
 }
@@ -179,6 +179,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	case u.labels:
 		out := &pipeline.Output{}
 		pipeline.Add(out, schemas.VulnLabels, u.smartbugs.labelRows())
+		pipeline.Add(out, schemas.VulnBugLabels, u.smartbugs.bugRows())
 		return out, nil
 	case u.smartbugs != nil:
 		return s.runSmartBugs(ctx, env, pu, u)
