@@ -1,8 +1,10 @@
 package vuln
 
 import (
+	"cmp"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -89,15 +91,8 @@ func (m *siteMapper) rows(run schemas.VulnRun, rep *engine.Report) []schemas.Vul
 		}
 		rows = append(rows, row)
 	}
-	sort.Slice(rows, func(i, j int) bool {
-		a, b := rows[i], rows[j]
-		if a.Class != b.Class {
-			return a.Class < b.Class
-		}
-		if a.Function != b.Function {
-			return a.Function < b.Function
-		}
-		return a.PCs < b.PCs
+	slices.SortFunc(rows, func(a, b schemas.VulnSite) int {
+		return cmp.Or(cmp.Compare(a.Class, b.Class), cmp.Compare(a.Function, b.Function), cmp.Compare(a.PCs, b.PCs))
 	})
 	return rows
 }
