@@ -184,6 +184,7 @@ func (s *Stage) deploySmartBugs(ctx context.Context, env *pipeline.Env, f *smart
 	if err != nil {
 		return engine.Target{}, nil, "deploy_error", err
 	}
+	run.Deployment = t.Deployment
 	return t, newSiteMapper(out, c, fileName(f), f.source, t.Chain.Code(t.Address)), "", nil
 }
 

@@ -18,7 +18,14 @@
 //     with code. It is deployed from a fixed account with default
 //     constructor arguments (zero values; addresses name a stub contract
 //     that accepts any call, as do addresses the code holds as constants)
-//     and some Ether (internal/vuln.DeployStandalone). The labels are mapped to the five
+//     and some Ether (internal/vuln.DeployStandalone); when the zero values
+//     revert, with arguments the fuzzer chooses, and above EIP-170's code
+//     size with the limit lifted (recorded in `deployment`). An entry naming
+//     only a pragma range (SolidiFI) the newest admitted release refuses is
+//     compiled by the newest of an older series the range admits. Every
+//     place an oracle fired is mapped to source lines (`vuln_sites`) and
+//     every labelled entry is a row (`vuln_bug_labels`), for per-bug recall
+//     (`vuln_bugs`). The labels are mapped to the five
 //     classes into `vuln_labels` (see schemas/vuln_labels.md for the DASP
 //     mapping); `vuln_eval` and `vuln_ablation` score the findings.
 //   - The Etherscan record layout of the working corpus: the benchmark. Every
