@@ -82,8 +82,16 @@ func newOracles(e *engine) *oracles {
 // observe applies every oracle to one executed seed.
 func (e *engine) observe(run *seedRun, gen int) {
 	o := e.oracles
-	for class, h := range o.check(run) {
-		o.site(class, run, h)
+	all := o.checkAll(run)
+	for _, class := range Classes {
+		hs := all[class]
+		if len(hs) == 0 {
+			continue
+		}
+		for _, h := range hs {
+			o.site(class, run, h)
+		}
+		h := hs[0]
 		if f := o.found[class]; f != nil {
 			f.Triggers++
 			continue
@@ -147,18 +155,39 @@ func (o *oracles) finding(class Class, run *seedRun, h hit, gen int) *Finding {
 		Generation: gen, Triggers: 1, seed: run.seed.clone()}
 }
 
-// check runs the per-seed oracles (all but frozen Ether).
+// check runs the per-seed oracles (all but frozen Ether): the first hit of
+// each class.
 func (o *oracles) check(run *seedRun) map[Class]hit {
 	out := map[Class]hit{}
-	type oracle func(*seedRun) (hit, bool)
-	full := map[Class]oracle{Reentrancy: o.reentrancy, Arithmetic: o.arithmetic, BlockState: o.blockState, Delegatecall: o.delegatecall}
+	for class, hs := range o.checkAll(run) {
+		out[class] = hs[0]
+	}
+	return out
+}
+
+// checkAll runs the per-seed oracles and returns every hit of each class
+// that fired, the first first: reentrancy and arithmetic report each
+// place their evidence holds in the seed (per-bug recall needs them all),
+// the others their first.
+func (o *oracles) checkAll(run *seedRun) map[Class][]hit {
+	out := map[Class][]hit{}
+	type oracle func(*seedRun) []hit
+	first := func(f func(*seedRun) (hit, bool)) oracle {
+		return func(run *seedRun) []hit {
+			if h, ok := f(run); ok {
+				return []hit{h}
+			}
+			return nil
+		}
+	}
+	full := map[Class]oracle{Reentrancy: o.reentrancy, Arithmetic: o.arithmetic, BlockState: first(o.blockState), Delegatecall: first(o.delegatecall)}
 	if o.e.cfg.Ablation == AblationOpcode {
-		full = map[Class]oracle{Reentrancy: opcodeOracle(vm.CALL), Arithmetic: opcodeOracle(vm.ADD, vm.SUB, vm.MUL, vm.DIV, vm.MOD),
-			BlockState: opcodeOracle(vm.TIMESTAMP, vm.NUMBER), Delegatecall: opcodeOracle(vm.DELEGATECALL, vm.CALLCODE)}
+		full = map[Class]oracle{Reentrancy: first(opcodeOracle(vm.CALL)), Arithmetic: first(opcodeOracle(vm.ADD, vm.SUB, vm.MUL, vm.DIV, vm.MOD)),
+			BlockState: first(opcodeOracle(vm.TIMESTAMP, vm.NUMBER)), Delegatecall: first(opcodeOracle(vm.DELEGATECALL, vm.CALLCODE))}
 	}
 	for class, f := range full {
-		if h, ok := f(run); ok {
-			out[class] = h
+		if hs := f(run); len(hs) > 0 {
+			out[class] = hs
 		}
 	}
 	return out
@@ -198,7 +227,8 @@ func (e *engine) noExit() bool { return !e.cfg.extended() || e.exitSites == 0 }
 // class, profile saefuzz): a successful CALL of the target's code that
 // forwards more than the gas threshold and transfers a positive value, and a
 // read–call–write of one storage slot around it in the calling frame.
-func (o *oracles) reentrancySAEFUZZ(run *seedRun) (hit, bool) {
+func (o *oracles) reentrancySAEFUZZ(run *seedRun) []hit {
+	var hits []hit
 	for ti, tx := range run.txs {
 		evs := tx.trace.events
 		for ci, c := range evs {
@@ -213,14 +243,14 @@ func (o *oracles) reentrancySAEFUZZ(run *seedRun) (hit, bool) {
 				// mutex's unlock (`locked = false`), not stale state.
 				continue
 			}
-			return hit{tx: ti, evidence: []Evidence{
+			hits = append(hits, hit{tx: ti, evidence: []Evidence{
 				o.evidence(ti, evs[read], "read before the call"),
 				o.evidence(ti, c, fmt.Sprintf("value call with gas > %d", o.e.cfg.GasThreshold)),
 				o.evidence(ti, evs[write], "write of the same slot after the call"),
-			}}, true
+			}})
 		}
 	}
-	return hit{}, false
+	return hits
 }
 
 // reentrancy (profile extended, extension reentry-confirmation): a successful CALL of the target's code to the attacker
@@ -233,13 +263,14 @@ func (o *oracles) reentrancySAEFUZZ(run *seedRun) (hit, bool) {
 // before the body) changed a slot the calling frame had read before the
 // call, and did not roll back. A value of zero is allowed in the second
 // case only: the stale state is then what the call's frame goes on to use.
-func (o *oracles) reentrancy(run *seedRun) (hit, bool) {
+func (o *oracles) reentrancy(run *seedRun) []hit {
 	// Both profiles take SAEFUZZ's evidence (extended without a mutex's
 	// unlock as the write); extended also takes the attacker's re-entry
 	// (below), which admits zero-value callbacks.
-	if h, ok := o.reentrancySAEFUZZ(run); ok || !o.e.cfg.extended() {
-		return h, ok
+	if hits := o.reentrancySAEFUZZ(run); len(hits) > 0 || !o.e.cfg.extended() {
+		return hits
 	}
+	var hits []hit
 	for ti, tx := range run.txs {
 		evs := tx.trace.events
 		for ci, c := range evs {
@@ -261,10 +292,10 @@ func (o *oracles) reentrancy(run *seedRun) (hit, bool) {
 				continue
 			}
 			ev = append(ev, o.evidence(ti, evs[write], "write of the same slot after the call"))
-			return hit{tx: ti, evidence: ev}, true
+			hits = append(hits, hit{tx: ti, evidence: ev})
 		}
 	}
-	return hit{}, false
+	return hits
 }
 
 // reentrantChange finds, inside the call evs[ci] (the events that follow it
@@ -313,13 +344,15 @@ func readCallWrite(evs []event, ci int) (read, write int, ok bool) {
 // storage write or the value of a call that did not roll back (how this
 // project reads the paper's "execution continues": the wrapped value is
 // kept).
-func (o *oracles) arithmetic(run *seedRun) (hit, bool) {
+func (o *oracles) arithmetic(run *seedRun) []hit {
 	type site struct {
 		tx int
 		ev event
 	}
 	var overflows []site // first event of each overflow site, in order
 	var seen label
+	var hits []hit
+	reported := map[uint64]bool{} // overflow sites already reported (by pc)
 	for ti, tx := range run.txs {
 		for _, ev := range tx.trace.events {
 			if ev.reverted {
@@ -334,21 +367,22 @@ func (o *oracles) arithmetic(run *seedRun) (hit, bool) {
 			case ev.kind == evSStore && ev.targetCode && ev.taint&overflowLabels != 0,
 				ev.kind == evCall && ev.success && !ev.word.IsZero() && ev.taint&overflowLabels != 0:
 				for _, s := range overflows {
-					if ev.taint&s.ev.taint != 0 {
+					if ev.taint&s.ev.taint != 0 && !reported[s.ev.pc] {
+						reported[s.ev.pc] = true
 						sink := "the wrapped result is stored"
 						if ev.kind == evCall {
 							sink = "the wrapped result is the value sent"
 						}
-						return hit{tx: ti, evidence: []Evidence{
+						hits = append(hits, hit{tx: ti, evidence: []Evidence{
 							o.evidence(s.tx, s.ev, "result outside the intended integer range; execution continued"),
 							o.evidence(ti, ev, sink),
-						}}, true
+						}})
 					}
 				}
 			}
 		}
 	}
-	return hit{}, false
+	return hits
 }
 
 // blockState: TIMESTAMP or NUMBER (through stack, memory and storage)

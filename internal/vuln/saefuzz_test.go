@@ -1,6 +1,7 @@
 package vuln
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/holiman/uint256"
@@ -131,4 +132,31 @@ func mustWord(t *testing.T, hex string) *uint256.Int {
 		t.Fatal(err)
 	}
 	return w
+}
+
+// TestSitesHoldEveryFinding: every finding's evidence is one of the run's
+// sites (per-bug recall reads the sites), and a finding's class has one.
+func TestSitesHoldEveryFinding(t *testing.T) {
+	r := run(t, deployTestdata(t, "arithmetic.sol", "WrappingToken"), saefuzzConfig(42))
+	if findingOf(r, Arithmetic) == nil {
+		t.Fatalf("WrappingToken: no arithmetic finding (findings %+v)", r.Findings)
+	}
+	for _, f := range r.Findings {
+		if f.Class == FrozenEther {
+			continue
+		}
+		var ev []Evidence
+		if err := json.Unmarshal([]byte(f.Evidence), &ev); err != nil {
+			t.Fatal(err)
+		}
+		held := false
+		for _, st := range r.Sites {
+			if st.Class == f.Class && len(st.PCs) == len(ev) && st.PCs[0] == ev[0].PC && st.PCs[len(ev)-1] == ev[len(ev)-1].PC {
+				held = true
+			}
+		}
+		if !held {
+			t.Errorf("%s finding %s is in no site of %+v", f.Class, f.Evidence, r.Sites)
+		}
+	}
 }
