@@ -20,6 +20,7 @@ type VulnRun struct {
 	CompilerRequested    string  `parquet:"compiler_requested"`
 	CompilerUsed         string  `parquet:"compiler_used"`
 	CompilerSubstitution string  `parquet:"compiler_substitution"`
+	Deployment           string  `parquet:"deployment"`
 	Status               string  `parquet:"status"`
 	Error                string  `parquet:"error"`
 	Candidates           int64   `parquet:"candidates"`

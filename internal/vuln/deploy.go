@@ -2,9 +2,11 @@ package vuln
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/big"
 	"reflect"
+	"strings"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/ethereum/go-ethereum/common"
@@ -107,15 +109,88 @@ func DeployStandalone(out *solc.Output, c *solc.Contract, b chain.Block) (Target
 	}
 	msg := chain.Msg{From: StandaloneDeployer, Data: append(code, args...), Value: value, Gas: chain.DefaultGas, Block: b}
 	pre := h.Fork()
-	res, err := h.Apply(msg)
+	done, addr, note, err := create(pre, msg)
+	if isReverted(err) && len(parsed.Constructor.Inputs) > 0 {
+		// A constructor that refuses the zero values (a non-zero supply, a
+		// start before an end): arguments the fuzzer chooses, seeded.
+		gen := fuzz.NewGenerator(42, constructorDictionary(code))
+		for try := 1; try <= constructorTries && isReverted(err); try++ {
+			vals, verr := gen.Values(parsed.Constructor.Inputs)
+			if verr != nil {
+				break
+			}
+			fuzzed, perr := parsed.Constructor.Inputs.Pack(vals...)
+			if perr != nil {
+				continue
+			}
+			m := msg
+			m.Data = append(append([]byte(nil), code...), fuzzed...)
+			if d, a, n, e := create(pre, m); e == nil || !isReverted(e) {
+				done, addr, err, msg = d, a, e, m
+				note = strings.TrimPrefix(fmt.Sprintf("%s; constructor arguments chosen by the fuzzer (try %d of %d: the zero values revert)", n, try, constructorTries), "; ")
+			}
+		}
+	}
 	if err != nil {
 		return Target{}, err
 	}
-	if err := h.Created(res); err != nil {
-		return Target{}, err
+	return Target{Chain: done, Address: addr, Deployer: StandaloneDeployer, ABI: c.ABI, Block: b, Deployment: note,
+		BlockSlots: blockSlots(pre, msg, done, addr)}, nil
+}
+
+// constructorTries bounds the fuzzed constructor argument tuples tried.
+const constructorTries = 32
+
+// constructorDictionary seeds constructor arguments with the creation
+// code's constants and the run's accounts.
+func constructorDictionary(code []byte) *fuzz.Dictionary {
+	d := fuzz.NewDictionary()
+	d.AddAddress(StandaloneDeployer)
+	d.AddAddress(StubAddress)
+	d.AddBytecode(code)
+	return d
+}
+
+// create applies a creation message on a fork of pre. Code above EIP-170's
+// 24,576 bytes is lifted as test chains do (Foundry, Echidna): the creation
+// code runs as a call at the address the creation would have taken, and
+// what it returns becomes that address's code; the note says so.
+func create(pre *chain.Harness, msg chain.Msg) (*chain.Harness, common.Address, string, error) {
+	h := pre.Fork()
+	res, err := h.Apply(msg)
+	if err != nil {
+		return nil, common.Address{}, "", err
 	}
-	return Target{Chain: h, Address: res.ContractAddress, Deployer: StandaloneDeployer, ABI: c.ABI, Block: b,
-		BlockSlots: blockSlots(pre, msg, h, res.ContractAddress)}, nil
+	if !res.Success && errors.Is(res.Err, vm.ErrMaxCodeSizeExceeded) {
+		h = pre.Fork()
+		addr := res.ContractAddress
+		h.SetCode(addr, msg.Data)
+		call := msg
+		call.To, call.Data = &addr, nil
+		res, err = h.Apply(call)
+		if err != nil {
+			return nil, common.Address{}, "", err
+		}
+		if !res.Success {
+			return nil, common.Address{}, "", h.Created(res)
+		}
+		h.SetCode(addr, res.ReturnData)
+		if len(res.ReturnData) == 0 {
+			return nil, common.Address{}, "", &chain.CreationError{Reason: "constructor left no code"}
+		}
+		return h, addr, fmt.Sprintf("code size limit lifted (%d bytes > EIP-170's 24,576)", len(res.ReturnData)), nil
+	}
+	if err := h.Created(res); err != nil {
+		return nil, common.Address{}, "", err
+	}
+	return h, res.ContractAddress, "", nil
+}
+
+// isReverted reports whether a creation failed in its constructor (not for
+// its size, nor for the machine).
+func isReverted(err error) bool {
+	var ce *chain.CreationError
+	return errors.As(err, &ce)
 }
 
 // blockSlotRange is how many of the first storage slots blockSlots compares

@@ -27,7 +27,9 @@
 // functions with their storage effects. Run turns that into candidates: each
 // routed ABI function gets a rank (state-changing before read-only, then
 // SSTORE functions before SLOAD ones) and a weight for drawing it (1, plus 2
-// when one of its paths is critical, plus 1 when it changes state). A
+// when one of its paths is critical, plus 1 when it changes state; under
+// saefuzz only the functions on a critical path are candidates, each
+// weighing 1, and the initial seeds are sorted by accumulated rank). A
 // fallback or receive is a candidate too, ranked as a writer. Sequences
 // keep the rank order; a new sequence also puts payable calls first among
 // equal ranks (Ether comes in before code that pays it out runs), which
@@ -60,13 +62,14 @@
 // offspring that break the rank order, are empty or too long, or do not
 // encode are rejected) and the offspring take the parents' places; every
 // other seed is mutated with probability p_m (one to three stacked
-// mutations: arguments replaced or bits flipped; sender, value or time gap
-// changed; a transaction repeated or replaced by a fresh one; each mutation
+// mutations: arguments replaced or bits flipped; sender or value changed;
+// under extended also (tx-edits) the time gap changed, a transaction
+// repeated or replaced by a fresh one, and (repair) each mutation
 // lands, half of the time, on a transaction that reverted when the seed
 // ran, so evolution repairs invalid test cases; the repaired transaction's
 // sender is not steered toward the actors that succeeded before, since that
-// steers deposits and withdrawals away from the attacker). The best
-// seed survives unchanged (elitism of one). A fixed number of generations;
+// steers deposits and withdrawals away from the attacker). Under extended
+// (elitism) the best seed survives unchanged. A fixed number of generations;
 // unchanged seeds are not executed again, since execution is deterministic.
 //
 // A test case is one generated transaction; it is valid when it succeeds
@@ -117,8 +120,10 @@
 //     frame had read before the call, and was not rolled back (a write of
 //     the value already there is no change: the tracer reads the slot).
 //     The value may be zero in that second case only (a callback).
-//   - arithmetic: an ADD, SUB or MUL whose true result (from the stack
-//     operands) leaves 256 bits, on operands not both constants, in a frame
+//   - arithmetic: an ADD, SUB, MUL, DIV or MOD whose result (from the
+//     stack operands) leaves the intended integer range (256 bits; a
+//     narrower type whose cleanup, AND with 2^k−1 or SIGNEXTEND, truncates
+//     it; a division by zero), on operands not both constants, in a frame
 //     that did not revert (so a checked-arithmetic panic or a require does
 //     not count); and its result, followed by taint, reaches a storage write
 //     or the value of a call. Two code-generation idioms are skipped: 0 − 1
@@ -134,8 +139,9 @@
 //     not count. Verdicts are cached per (branch, transfer) instruction pair,
 //     at most 64 reruns per run.
 //   - delegatecall: a DELEGATECALL or CALLCODE whose target address or input
-//     comes from transaction input; in a successful transaction sent by an
-//     account other than the deployer (nothing validated the input away).
+//     comes from transaction input, in a successful transaction; under
+//     extended (unprivileged-delegate) sent by an account other than the
+//     deployer (nothing validated the input away).
 //   - frozen_ether: a positive-value transaction into the target succeeded;
 //     over every seed of the run, no instruction sending Ether out of the
 //     target's context (CALL or CALLCODE with value, SELFDESTRUCT) was
@@ -156,7 +162,7 @@
 //     sequences (uniform functions, any order), no fitness, crossover or
 //     mutation.
 //   - opcode: stage 3 replaced; a class fires when the target's code executes
-//     one of its opcodes (a CALL; ADD/SUB/MUL; TIMESTAMP/NUMBER;
+//     one of its opcodes (a CALL; ADD/SUB/MUL/DIV/MOD; TIMESTAMP/NUMBER;
 //     DELEGATECALL/CALLCODE), frozen Ether on a successful positive-value
 //     transaction alone.
 //
@@ -164,5 +170,8 @@
 // file) from StandaloneDeployer with default constructor arguments: zero
 // values, except addresses, which name a stub contract accepting any call.
 // Addresses the code holds as constants (a log or library deployed before
-// it on mainnet) get the same stub, so calls to them do not revert.
+// it on mainnet) get the same stub, so calls to them do not revert. A
+// constructor that reverts on the zero values is deployed with arguments
+// the fuzzer chooses (seeded); code above EIP-170's limit is installed with
+// the limit lifted (Target.Deployment says so).
 package vuln

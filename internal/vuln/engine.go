@@ -101,8 +101,24 @@ func ParseProfile(s string) (Profile, error) {
 //     (Target.BlockSlots: an answer drawn from blockhash and now at
 //     deployment) carry block state into the taint of every seed;
 //   - send-calls: the block-state oracle counts a send or transfer of zero
-//     wei as a payout (ContractFuzzer's SendCall; see oracles.payout).
-var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants", "exact-values", "deploy-block-state", "send-calls"}
+//     wei as a payout (ContractFuzzer's SendCall; see oracles.payout);
+//   - all-candidates: every function the dispatcher routes is a candidate,
+//     those on a critical path drawn three times as often (SAEFUZZ builds
+//     sequences from the functions recovered on critical paths only);
+//   - tx-edits: transaction-level mutation also changes the time gap before
+//     a transaction, duplicates it or replaces it by a fresh call (SAEFUZZ
+//     names sender and value only);
+//   - repair: half the mutations aim at a transaction that reverted;
+//   - elitism: the best seed survives unchanged in place of the weakest, and
+//     offspring identical to a parent are mutated;
+//   - unprivileged-delegate: the delegatecall oracle also needs a sender
+//     other than the deployer (SAEFUZZ asks only that target or arguments
+//     come from transaction input).
+//
+// campaigns covers both the initial campaign seeds and the sender mutation
+// that turns a whole sequence into the attacker's.
+var Extensions = []string{"cross-reentry", "guard-waits", "campaigns", "fund", "reentry-confirmation", "frozen-static", "stake-constants", "exact-values", "deploy-block-state", "send-calls",
+	"all-candidates", "tx-edits", "repair", "elitism", "unprivileged-delegate"}
 
 // Config is one run's budget and parameters; zero fields take the defaults
 // of DefaultConfig.
@@ -219,11 +235,19 @@ type Target struct {
 	// depends on the deployment's block (see DeployStandalone); nil when
 	// unknown.
 	BlockSlots []uint256.Int
+	// Deployment says how a standalone deployment departed from the plain
+	// one ("" when it did not): the code-size limit lifted, constructor
+	// arguments the fuzzer chose.
+	Deployment string
 }
 
 // Report is the outcome of one run.
 type Report struct {
 	Findings []Finding
+	// Sites are the distinct places the oracles fired, over every seed
+	// (Findings keeps the first seed per class); per-bug recall maps them
+	// to source lines.
+	Sites []Site
 	// Instructions and Branches are the denominators of coverage: the
 	// instruction positions of the runtime code (metadata excluded) and
 	// twice its JUMPIs; the covered counts are over all seeds.
@@ -430,18 +454,26 @@ func (e *engine) dictionary(code []byte) *fuzz.Dictionary {
 	return d
 }
 
-// buildCandidates is stage 1's output as the evolution uses it: the
-// functions the dispatcher routes, ranked by storage dependency and
-// weighted by critical paths. Without static guidance (or when the
-// dispatcher yields nothing) every ABI function is a candidate, unranked.
+// buildCandidates is stage 1's output as the evolution uses it: under
+// saefuzz the functions recovered on critical paths (SAEFUZZ §3), drawn
+// alike and ranked by storage dependency; under extended (all-candidates)
+// every function the dispatcher routes, weighted by critical paths. Without
+// static guidance (or when the dispatcher yields nothing, or no routed
+// function is on a critical path) every ABI function is a candidate,
+// unranked.
 func (e *engine) buildCandidates(g *bytecode.CFG, parsed abi.ABI, abiJSON []byte) ([]*candidate, bool) {
 	fallback := fallbackCandidate(parsed)
 	if e.cfg.Ablation != AblationNoStatic {
 		if fns, err := bytecode.RecoverFunctions(g, abiJSON); err == nil {
-			if cands := rankedCandidates(bytecode.CandidateOrder(fns), parsed); len(cands) > 0 {
+			if cands := rankedCandidates(bytecode.CandidateOrder(fns), parsed, e.cfg.extended()); len(cands) > 0 {
 				if fallback != nil {
-					// The dispatcher walk does not explore the fallback: assume it writes.
-					fallback.rank, fallback.weight = rank(false, 2), 2
+					// The dispatcher walk does not explore the fallback: assume it
+					// writes (paper silent: no PUSH4 routes it; a candidate in both
+					// profiles).
+					fallback.rank, fallback.weight = rank(false, 2), 1
+					if e.cfg.extended() {
+						fallback.weight = 2
+					}
 					cands = append(cands, fallback)
 				}
 				return cands, true
@@ -463,15 +495,22 @@ func (e *engine) buildCandidates(g *bytecode.CFG, parsed abi.ABI, abiJSON []byte
 	return cands, false
 }
 
-func rankedCandidates(fns []bytecode.Function, parsed abi.ABI) []*candidate {
+// rankedCandidates turns the routed functions into candidates: all of them
+// weighted by critical paths (allCandidates, extension all-candidates), else
+// only those on a critical path, drawn alike.
+func rankedCandidates(fns []bytecode.Function, parsed abi.ABI, allCandidates bool) []*candidate {
 	var out []*candidate
 	for _, fn := range fns {
 		m, ok := methodBySelector(parsed, fn.Selector)
-		if !ok || !supported(m) {
+		if !ok || !supported(m) || !allCandidates && fn.CriticalPaths == 0 {
 			continue
 		}
 		c := &candidate{method: &m, name: m.Sig, payable: fn.Payable, readOnly: fn.ReadOnly, weight: 1}
 		c.rank = rank(fn.ReadOnly, fn.StorageScore)
+		if !allCandidates {
+			out = append(out, c)
+			continue
+		}
 		if fn.CriticalPaths > 0 {
 			c.weight += 2
 		}

@@ -32,6 +32,7 @@ func (e *engine) evolve(ctx context.Context, start time.Time) error {
 			pop[i] = e.randomSeed()
 		}
 	}
+	e.sortByScore(pop)
 	for gen := 0; gen < e.cfg.Generations; gen++ {
 		for _, s := range pop {
 			if s.executed {
@@ -50,6 +51,24 @@ func (e *engine) evolve(ctx context.Context, start time.Time) error {
 	return nil
 }
 
+// sortByScore puts the initial sequences in descending order of their
+// accumulated score (SAEFUZZ §3: the storage score of their calls, SSTORE 2
+// and SLOAD 1, state-changing calls above read-only ones; see rank), so the
+// sequences most likely to change security-relevant state come first.
+func (e *engine) sortByScore(pop []*Seed) {
+	if !e.ordered || !e.directed {
+		return
+	}
+	score := func(s *Seed) int {
+		n := 0
+		for _, tx := range s.Txs {
+			n += tx.fn.rank
+		}
+		return n
+	}
+	sort.SliceStable(pop, func(i, j int) bool { return score(pop[i]) > score(pop[j]) })
+}
+
 // interrupted is the context's error, or a walltime.Error once the run is
 // past Config.Budget: the generations bound the evolution, the clock only
 // guards the machine, so running out of time is a failure, never a report.
@@ -61,10 +80,10 @@ func (e *engine) interrupted(ctx context.Context, start time.Time) error {
 
 // nextGeneration ranks by fitness and pairs the top fraction α for
 // crossover: their offspring take their places. Every other seed is mutated
-// with probability p_m. The best seed survives unchanged in place of the
-// weakest (elitism of one), so fitness never regresses. Offspring identical
-// to a parent are mutated, so no generation re-runs a copy. The random
-// ablation draws a fresh population instead.
+// with probability p_m. Under extended (elitism) the best seed survives
+// unchanged in place of the weakest, so fitness never regresses, and
+// offspring identical to a parent are mutated, so no generation re-runs a
+// copy. The random ablation draws a fresh population instead.
 func (e *engine) nextGeneration(pop []*Seed) []*Seed {
 	n := len(pop)
 	if !e.directed {
@@ -90,12 +109,17 @@ func (e *engine) nextGeneration(pop []*Seed) []*Seed {
 		}
 		next = append(next, s)
 	}
-	next[n-1] = pop[0]
+	if e.cfg.extended() {
+		next[n-1] = pop[0]
+	}
 	return next
 }
 
-// fresh returns child, mutated when it repeats a parent.
+// fresh returns child, mutated when it repeats a parent (extension elitism).
 func (e *engine) fresh(child, a, b *Seed) *Seed {
+	if !e.cfg.extended() {
+		return child
+	}
 	key := seedJSON(child, e.actors)
 	if key == seedJSON(a, e.actors) || key == seedJSON(b, e.actors) {
 		return e.mutate(child)
@@ -676,14 +700,20 @@ func (e *engine) acceptable(s *Seed) bool {
 	return true
 }
 
-// mutate returns a mutant carrying one to three stacked mutations, each on
-// one transaction: at parameter level (its arguments' values replaced or
-// bits flipped) or at transaction level (another sender, value or time
-// gap; the transaction repeated; or replaced by a fresh call), with even
-// odds between the levels. Transactions keep the storage-dependency order.
+// mutate returns a mutant carrying one to three stacked mutations (the
+// paper leaves the number open), each on one transaction: at parameter
+// level (its arguments' values replaced or bits flipped) or at transaction
+// level (another sender or value; under extended, tx-edits, also another
+// time gap, the transaction repeated, or replaced by a fresh call), with
+// even odds between the levels. Under extended (repair) half the mutations
+// aim at a transaction that reverted. Transactions keep the
+// storage-dependency order.
 func (e *engine) mutate(s *Seed) *Seed {
 	c := s.clone()
 	failed := s.failed
+	if !e.cfg.extended() {
+		failed = nil
+	}
 	for range 1 + e.gen.Intn(3) {
 		i := e.gen.Intn(len(c.Txs))
 		if len(failed) > 0 && len(c.Txs) == len(s.Txs) && e.gen.Intn(2) == 0 {
@@ -716,10 +746,14 @@ func (e *engine) mutateTx(txs []Tx, i int, hints []gapHint) []Tx {
 		e.drawReentry(tx, txs[:i])
 		return txs
 	}
-	switch e.gen.Intn(5) {
+	kinds := 2 // SAEFUZZ: the sender or the value
+	if e.cfg.extended() {
+		kinds = 5 // tx-edits: the time gap, a repeat, a fresh call
+	}
+	switch e.gen.Intn(kinds) {
 	case 0:
 		tx.Sender = e.gen.Intn(len(e.actors))
-		if e.gen.Intn(4) == 0 { // the whole sequence becomes the attacker's campaign
+		if e.cfg.extended() && e.gen.Intn(4) == 0 { // campaigns: the whole sequence becomes the attacker's campaign
 			for k := range txs {
 				txs[k].Sender = e.attackerIx
 			}

@@ -70,6 +70,9 @@ type oracles struct {
 	decided         map[[2]uint64]string
 	unlocked        map[[2]uint64]event // block state: the payout a branch's inversion unlocks (kind 0: none)
 	counterfactuals int
+
+	sites    map[string]bool // Site keys recorded
+	perClass map[Class]int   // Sites recorded per class
 }
 
 func newOracles(e *engine) *oracles {
@@ -79,7 +82,16 @@ func newOracles(e *engine) *oracles {
 // observe applies every oracle to one executed seed.
 func (e *engine) observe(run *seedRun, gen int) {
 	o := e.oracles
-	for class, h := range o.check(run) {
+	all := o.checkAll(run)
+	for _, class := range Classes {
+		hs := all[class]
+		if len(hs) == 0 {
+			continue
+		}
+		for _, h := range hs {
+			o.site(class, run, h)
+		}
+		h := hs[0]
 		if f := o.found[class]; f != nil {
 			f.Triggers++
 			continue
@@ -98,24 +110,84 @@ func (e *engine) observe(run *seedRun, gen int) {
 	}
 }
 
+// Site is one distinct place an oracle fired: the class, the function the
+// completing transaction called, and the program counters of its evidence
+// in the target's runtime code (the stage maps them to source lines).
+type Site struct {
+	Class    Class
+	Function string   // signature of the called function, or "fallback"
+	PCs      []uint64 // evidence instructions, in evidence order
+}
+
+// maxSites bounds the distinct sites a run keeps per class.
+const maxSites = 64
+
+// site records where a hit happened, once per distinct (class, function,
+// evidence instructions).
+func (o *oracles) site(class Class, run *seedRun, h hit) {
+	if o.sites == nil {
+		o.sites = map[string]bool{}
+	}
+	st := Site{Class: class}
+	if h.tx < len(run.seed.Txs) {
+		st.Function = run.seed.Txs[h.tx].fn.name
+	}
+	for _, ev := range h.evidence {
+		if ev.Op != "-" {
+			st.PCs = append(st.PCs, ev.PC)
+		}
+	}
+	key := fmt.Sprint(st.Class, st.Function, st.PCs)
+	if o.sites[key] || o.perClass[class] >= maxSites {
+		return
+	}
+	if o.perClass == nil {
+		o.perClass = map[Class]int{}
+	}
+	o.sites[key] = true
+	o.perClass[class]++
+	o.e.report.Sites = append(o.e.report.Sites, st)
+}
+
 func (o *oracles) finding(class Class, run *seedRun, h hit, gen int) *Finding {
 	ev, _ := json.Marshal(h.evidence)
 	return &Finding{Class: class, Seed: seedJSON(run.seed, o.e.actors), TxIndex: h.tx, Evidence: string(ev),
 		Generation: gen, Triggers: 1, seed: run.seed.clone()}
 }
 
-// check runs the per-seed oracles (all but frozen Ether).
+// check runs the per-seed oracles (all but frozen Ether): the first hit of
+// each class.
 func (o *oracles) check(run *seedRun) map[Class]hit {
 	out := map[Class]hit{}
-	type oracle func(*seedRun) (hit, bool)
-	full := map[Class]oracle{Reentrancy: o.reentrancy, Arithmetic: o.arithmetic, BlockState: o.blockState, Delegatecall: o.delegatecall}
+	for class, hs := range o.checkAll(run) {
+		out[class] = hs[0]
+	}
+	return out
+}
+
+// checkAll runs the per-seed oracles and returns every hit of each class
+// that fired, the first first: reentrancy and arithmetic report each
+// place their evidence holds in the seed (per-bug recall needs them all),
+// the others their first.
+func (o *oracles) checkAll(run *seedRun) map[Class][]hit {
+	out := map[Class][]hit{}
+	type oracle func(*seedRun) []hit
+	first := func(f func(*seedRun) (hit, bool)) oracle {
+		return func(run *seedRun) []hit {
+			if h, ok := f(run); ok {
+				return []hit{h}
+			}
+			return nil
+		}
+	}
+	full := map[Class]oracle{Reentrancy: o.reentrancy, Arithmetic: o.arithmetic, BlockState: first(o.blockState), Delegatecall: first(o.delegatecall)}
 	if o.e.cfg.Ablation == AblationOpcode {
-		full = map[Class]oracle{Reentrancy: opcodeOracle(vm.CALL), Arithmetic: opcodeOracle(vm.ADD, vm.SUB, vm.MUL),
-			BlockState: opcodeOracle(vm.TIMESTAMP, vm.NUMBER), Delegatecall: opcodeOracle(vm.DELEGATECALL, vm.CALLCODE)}
+		full = map[Class]oracle{Reentrancy: first(opcodeOracle(vm.CALL)), Arithmetic: first(opcodeOracle(vm.ADD, vm.SUB, vm.MUL, vm.DIV, vm.MOD)),
+			BlockState: first(opcodeOracle(vm.TIMESTAMP, vm.NUMBER)), Delegatecall: first(opcodeOracle(vm.DELEGATECALL, vm.CALLCODE))}
 	}
 	for class, f := range full {
-		if h, ok := f(run); ok {
-			out[class] = h
+		if hs := f(run); len(hs) > 0 {
+			out[class] = hs
 		}
 	}
 	return out
@@ -155,7 +227,8 @@ func (e *engine) noExit() bool { return !e.cfg.extended() || e.exitSites == 0 }
 // class, profile saefuzz): a successful CALL of the target's code that
 // forwards more than the gas threshold and transfers a positive value, and a
 // read–call–write of one storage slot around it in the calling frame.
-func (o *oracles) reentrancySAEFUZZ(run *seedRun) (hit, bool) {
+func (o *oracles) reentrancySAEFUZZ(run *seedRun) []hit {
+	var hits []hit
 	for ti, tx := range run.txs {
 		evs := tx.trace.events
 		for ci, c := range evs {
@@ -170,14 +243,14 @@ func (o *oracles) reentrancySAEFUZZ(run *seedRun) (hit, bool) {
 				// mutex's unlock (`locked = false`), not stale state.
 				continue
 			}
-			return hit{tx: ti, evidence: []Evidence{
+			hits = append(hits, hit{tx: ti, evidence: []Evidence{
 				o.evidence(ti, evs[read], "read before the call"),
 				o.evidence(ti, c, fmt.Sprintf("value call with gas > %d", o.e.cfg.GasThreshold)),
 				o.evidence(ti, evs[write], "write of the same slot after the call"),
-			}}, true
+			}})
 		}
 	}
-	return hit{}, false
+	return hits
 }
 
 // reentrancy (profile extended, extension reentry-confirmation): a successful CALL of the target's code to the attacker
@@ -190,13 +263,14 @@ func (o *oracles) reentrancySAEFUZZ(run *seedRun) (hit, bool) {
 // before the body) changed a slot the calling frame had read before the
 // call, and did not roll back. A value of zero is allowed in the second
 // case only: the stale state is then what the call's frame goes on to use.
-func (o *oracles) reentrancy(run *seedRun) (hit, bool) {
+func (o *oracles) reentrancy(run *seedRun) []hit {
 	// Both profiles take SAEFUZZ's evidence (extended without a mutex's
 	// unlock as the write); extended also takes the attacker's re-entry
 	// (below), which admits zero-value callbacks.
-	if h, ok := o.reentrancySAEFUZZ(run); ok || !o.e.cfg.extended() {
-		return h, ok
+	if hits := o.reentrancySAEFUZZ(run); len(hits) > 0 || !o.e.cfg.extended() {
+		return hits
 	}
+	var hits []hit
 	for ti, tx := range run.txs {
 		evs := tx.trace.events
 		for ci, c := range evs {
@@ -218,10 +292,10 @@ func (o *oracles) reentrancy(run *seedRun) (hit, bool) {
 				continue
 			}
 			ev = append(ev, o.evidence(ti, evs[write], "write of the same slot after the call"))
-			return hit{tx: ti, evidence: ev}, true
+			hits = append(hits, hit{tx: ti, evidence: ev})
 		}
 	}
-	return hit{}, false
+	return hits
 }
 
 // reentrantChange finds, inside the call evs[ci] (the events that follow it
@@ -263,16 +337,22 @@ func readCallWrite(evs []event, ci int) (read, write int, ok bool) {
 	return 0, 0, false
 }
 
-// arithmetic: an ADD, SUB or MUL whose true result left 256 bits, in code
-// that went on without reverting, and whose result (followed by taint)
-// reached a storage write or the value of a call that did not roll back.
-func (o *oracles) arithmetic(run *seedRun) (hit, bool) {
+// arithmetic: an ADD, SUB, MUL, DIV or MOD whose result left the intended
+// integer range (256 bits, a narrower type its cleanup truncated, or a
+// division by zero; see tracer.arith and tracer.narrow), in code that went
+// on without reverting, and whose result (followed by taint) reached a
+// storage write or the value of a call that did not roll back (how this
+// project reads the paper's "execution continues": the wrapped value is
+// kept).
+func (o *oracles) arithmetic(run *seedRun) []hit {
 	type site struct {
 		tx int
 		ev event
 	}
 	var overflows []site // first event of each overflow site, in order
 	var seen label
+	var hits []hit
+	reported := map[uint64]bool{} // overflow sites already reported (by pc)
 	for ti, tx := range run.txs {
 		for _, ev := range tx.trace.events {
 			if ev.reverted {
@@ -287,21 +367,22 @@ func (o *oracles) arithmetic(run *seedRun) (hit, bool) {
 			case ev.kind == evSStore && ev.targetCode && ev.taint&overflowLabels != 0,
 				ev.kind == evCall && ev.success && !ev.word.IsZero() && ev.taint&overflowLabels != 0:
 				for _, s := range overflows {
-					if ev.taint&s.ev.taint != 0 {
+					if ev.taint&s.ev.taint != 0 && !reported[s.ev.pc] {
+						reported[s.ev.pc] = true
 						sink := "the wrapped result is stored"
 						if ev.kind == evCall {
 							sink = "the wrapped result is the value sent"
 						}
-						return hit{tx: ti, evidence: []Evidence{
-							o.evidence(s.tx, s.ev, "true result outside 256 bits; execution continued"),
+						hits = append(hits, hit{tx: ti, evidence: []Evidence{
+							o.evidence(s.tx, s.ev, "result outside the intended integer range; execution continued"),
 							o.evidence(ti, ev, sink),
-						}}, true
+						}})
 					}
 				}
 			}
 		}
 	}
-	return hit{}, false
+	return hits
 }
 
 // blockState: TIMESTAMP or NUMBER (through stack, memory and storage)
@@ -484,11 +565,12 @@ func isSend(ev event) bool {
 }
 
 // delegatecall: a DELEGATECALL (or CALLCODE) of the target's code whose
-// target address or input comes from transaction input, in a transaction an
-// unprivileged account sent and that went through.
+// target address or input comes from transaction input, in a transaction
+// that went through (SAEFUZZ §3); under extended (unprivileged-delegate) one
+// an account other than the deployer sent.
 func (o *oracles) delegatecall(run *seedRun) (hit, bool) {
 	for ti, tx := range run.txs {
-		if !tx.success || o.e.senderIsPrivileged(tx.sender) {
+		if !tx.success || o.e.cfg.extended() && o.e.senderIsPrivileged(tx.sender) {
 			continue
 		}
 		for _, ev := range tx.trace.events {

@@ -19,7 +19,7 @@ const (
 	evSStore                     // SSTORE in the target's storage (its code, or code it delegated to)
 	evCall                       // CALL, CALLCODE, DELEGATECALL, STATICCALL in the target's context
 	evJumpI                      // JUMPI of the target's code whose condition carries block state
-	evOverflow                   // ADD/SUB/MUL of the target's code whose true result leaves 256 bits
+	evOverflow                   // ADD/SUB/MUL/DIV/MOD of the target's code whose result leaves the integer range (see arith, narrow)
 	evSelfDestruct               // SELFDESTRUCT in the target's context
 	evEnv                        // TIMESTAMP or NUMBER read by the target's code
 	evValueIn                    // a frame of the target's code entered with value > 0
@@ -87,6 +87,19 @@ type frame struct {
 	journal    int // storage-taint journal length at entry
 	callEvent  int // the CALL event that created this frame, or -1
 	pending    int // the CALL event whose callee is about to enter, or -1
+	// results are the latest ADD, SUB and MUL results on tainted operands
+	// that stayed within 256 bits: a narrower integer type's cleanup (AND
+	// with 2^k−1, SIGNEXTEND) that changes one is an overflow of the
+	// intended range (see narrow).
+	results []arithResult
+}
+
+// arithResult is one ADD, SUB or MUL result a cleanup may still truncate.
+type arithResult struct {
+	value uint256.Int
+	op    vm.OpCode
+	pc    uint64
+	a, b  uint256.Int
 }
 
 // undo restores one slot's storage taint when a frame reverts.
@@ -352,8 +365,10 @@ func (t *tracer) step(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, sc
 		return
 	}
 	switch op {
-	case vm.ADD, vm.SUB, vm.MUL:
+	case vm.ADD, vm.SUB, vm.MUL, vm.DIV, vm.MOD:
 		t.arith(f, pc, op, stack, depth)
+	case vm.AND, vm.SIGNEXTEND:
+		t.narrow(f, op, stack, depth)
 	case vm.TIMESTAMP, vm.NUMBER:
 		src := srcTimestamp
 		if op == vm.NUMBER {
@@ -427,32 +442,97 @@ func (t *tracer) step(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, sc
 	}
 }
 
-// arith checks ADD, SUB and MUL for a true result outside 256 bits and
-// labels the result with the overflow site, so the oracle can follow it.
-// Two code-generation idioms are not counted: `0 - 1` (solc's all-ones mask
+// arith checks ADD, SUB, MUL, DIV and MOD (SAEFUZZ §3) on operands derived
+// from a source for a result outside the integer range: a true result
+// outside 256 bits (ADD, SUB, MUL), or a division or remainder by zero,
+// which has none (the EVM gives 0 and goes on). It labels the result with
+// the overflow site, so the oracle can follow it. A result within 256 bits
+// is kept for narrow: a narrower type's cleanup may still truncate it. Two
+// code-generation idioms are not counted: `0 - 1` (solc's all-ones mask
 // for storage byte arrays) and a multiplication by a constant power of two
 // (a left shift before SHL existed).
 func (t *tracer) arith(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, depth int) {
 	a, b := peekPtr(stack, 0), peekPtr(stack, 1)
 	la, lb := f.at(0), f.at(1)
 	l := f.pop(2)
-	var over bool
+	var over, shift bool
 	var r uint256.Int
 	switch op {
 	case vm.ADD:
 		_, over = r.AddOverflow(a, b)
 	case vm.SUB:
 		over = a.Lt(b) && !(a.IsZero() && b.IsUint64() && b.Uint64() == 1)
+		r.Sub(a, b)
 	case vm.MUL:
 		_, over = r.MulOverflow(a, b)
-		over = over && !(la == 0 && isPow2(a)) && !(lb == 0 && isPow2(b))
+		shift = la == 0 && isPow2(a) || lb == 0 && isPow2(b)
+		over = over && !shift
+	case vm.DIV, vm.MOD:
+		over, shift = b.IsZero(), true
 	}
-	if over && la|lb != 0 {
+	switch {
+	case la|lb == 0:
+	case over:
 		bit := t.overflowLabel(pc)
 		l |= bit
 		t.add(event{kind: evOverflow, op: op, pc: pc, depth: depth, frame: f.serial, a: *a, b: *b, taint: bit, targetCode: true})
+	case !shift:
+		if len(f.results) == 8 {
+			f.results = f.results[1:]
+		}
+		f.results = append(f.results, arithResult{value: r, op: op, pc: pc, a: *a, b: *b})
 	}
 	f.push(l)
+}
+
+// narrow is the intended-range half of the arithmetic check: a cleanup to a
+// narrower integer type (AND with a mask 2^k−1, k a multiple of 8 below
+// 256: uint8 … uint248; SIGNEXTEND: int8 … int248) that changes the result
+// of a recent ADD, SUB or MUL (see arith) truncates a value outside the
+// type's range: an overflow at that operation, which labels the cleaned
+// value.
+func (t *tracer) narrow(f *frame, op vm.OpCode, stack []uint256.Int, depth int) {
+	x, y := peekPtr(stack, 0), peekPtr(stack, 1)
+	l := f.pop(2)
+	var value *uint256.Int
+	var truncated bool
+	switch op {
+	case vm.AND:
+		for _, p := range [][2]*uint256.Int{{x, y}, {y, x}} {
+			if mask, v := p[0], p[1]; rangeMask(mask) && v.Gt(mask) {
+				value, truncated = v, true
+			}
+		}
+	case vm.SIGNEXTEND:
+		if x.LtUint64(31) {
+			var r uint256.Int
+			r.ExtendSign(y, x)
+			value, truncated = y, !r.Eq(y)
+		}
+	}
+	if truncated {
+		for i := len(f.results) - 1; i >= 0; i-- {
+			if res := f.results[i]; res.value.Eq(value) {
+				bit := t.overflowLabel(res.pc)
+				l |= bit
+				t.add(event{kind: evOverflow, op: res.op, pc: res.pc, depth: depth, frame: f.serial, a: res.a, b: res.b, taint: bit, targetCode: true})
+				f.results = append(f.results[:i], f.results[i+1:]...)
+				break
+			}
+		}
+	}
+	f.push(l)
+}
+
+// rangeMask reports whether w is 2^k−1 for k a multiple of 8 in [8, 248].
+func rangeMask(w *uint256.Int) bool {
+	k := w.BitLen()
+	if k == 0 || k%8 != 0 || k == 256 {
+		return false
+	}
+	var m uint256.Int
+	m.AddUint64(w, 1)
+	return isPow2(&m)
 }
 
 func isPow2(w *uint256.Int) bool {

@@ -174,7 +174,7 @@ func (s *Stage) cvRows(f *smartbugsFile, fold int, p *CVSetting, prof engine.Pro
 func (s *Stage) runCV(ctx context.Context, env *pipeline.Env, u unit) (*pipeline.Output, error) {
 	f := u.smartbugs
 	out := &pipeline.Output{}
-	t, status, err := s.deploySmartBugs(ctx, env, f, &schemas.VulnRun{})
+	t, _, status, err := s.deploySmartBugs(ctx, env, f, &schemas.VulnRun{})
 	if walltime.Is(err) {
 		return nil, err // the machine's failure: no row says anything of the file
 	}

@@ -132,7 +132,7 @@ func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline
 	f := u.smartbugs
 	run := schemas.VulnRun{ContractID: f.id, Subject: "smartbugs", Sample: -1, Ablation: string(u.ablation), Profile: string(u.profile),
 		File: f.entry.Path, CompilerRequested: f.requested()}
-	t, status, err := s.deploySmartBugs(ctx, env, f, &run)
+	t, sites, status, err := s.deploySmartBugs(ctx, env, f, &run)
 	if err != nil {
 		run.Status, run.Error = status, err.Error()
 		out := output(run, nil)
@@ -146,6 +146,10 @@ func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline
 	out, rep, err := s.detectReport(ctx, env, t, run, u.profile, u.ablation)
 	if walltime.Is(err) {
 		return nil, err
+	}
+	if rep != nil {
+		run.Profile = string(u.profile)
+		pipeline.Add(out, schemas.VulnSites, sites.rows(run, rep))
 	}
 	if err != nil {
 		s.addDefaultCV(out, u, "error", nil)
@@ -166,21 +170,22 @@ func (s *Stage) addDefaultCV(out *pipeline.Output, u unit, status string, rep *e
 // deploySmartBugs compiles a file, picks its target and deploys it; on
 // failure the status names the step (compile_error, no_target,
 // deploy_error).
-func (s *Stage) deploySmartBugs(ctx context.Context, env *pipeline.Env, f *smartbugsFile, run *schemas.VulnRun) (engine.Target, string, error) {
+func (s *Stage) deploySmartBugs(ctx context.Context, env *pipeline.Env, f *smartbugsFile, run *schemas.VulnRun) (engine.Target, *siteMapper, string, error) {
 	out, err := s.compileFile(ctx, env, f, run)
 	if err != nil {
-		return engine.Target{}, "compile_error", err
+		return engine.Target{}, nil, "compile_error", err
 	}
 	c, err := pickTarget(out, fileName(f), s.Target)
 	if err != nil {
-		return engine.Target{}, "no_target", err
+		return engine.Target{}, nil, "no_target", err
 	}
 	run.Target = c.Name
 	t, err := engine.DeployStandalone(out, c, engine.BlockFor(out.Release.Version))
 	if err != nil {
-		return engine.Target{}, "deploy_error", err
+		return engine.Target{}, nil, "deploy_error", err
 	}
-	return t, "", nil
+	run.Deployment = t.Deployment
+	return t, newSiteMapper(out, c, fileName(f), f.source, t.Chain.Code(t.Address)), "", nil
 }
 
 func fileName(f *smartbugsFile) string { return filepath.Base(f.entry.Path) }
@@ -205,11 +210,47 @@ func (s *Stage) compileFile(ctx context.Context, env *pipeline.Env, f *smartbugs
 			out.Release.Substituted = fmt.Sprintf("solc %s cannot be loaded (%v); using %s, the newest release the pragma admits", f.requested(), firstLine(err), release)
 		}
 	}
+	if errors.As(err, &ce) && f.entry.CompiledVersion == "" {
+		out, err = compileOlder(ctx, env, in, src, err)
+	}
 	if err != nil {
 		return nil, err
 	}
 	run.CompilerUsed, run.CompilerSubstitution = out.CompilerUsed, out.Release.Substituted
 	return out, nil
+}
+
+// seriesCaps bound a pragma range to an older compiler series, newest first.
+var seriesCaps = []string{"<0.8.0", "<0.7.0", "<0.6.0", "<0.5.0"}
+
+// compileOlder retries a file whose entry names only a pragma range
+// (SolidiFI) and that the newest release the range admits refused (`>=0.5.11`
+// compiled with 0.8.30): the newest release of each older series the range
+// admits, newest first, until one compiles it. The first error stands when
+// none does.
+func compileOlder(ctx context.Context, env *pipeline.Env, in solc.Input, src string, first error) (*solc.Output, error) {
+	tried := map[string]bool{in.Compiler: true}
+	if newest, err := solc.PragmaRelease(src); err == nil {
+		tried[newest] = true
+	}
+	for _, cap := range seriesCaps {
+		release, err := solc.PragmaRelease(src + "\npragma solidity " + cap + ";")
+		if err != nil || tried[release] {
+			continue
+		}
+		tried[release] = true
+		in.Compiler = release
+		out, err := env.Engines.Solc().Compile(ctx, in)
+		var ce *solc.CompileError
+		switch {
+		case err == nil:
+			out.Release.Substituted = fmt.Sprintf("the newest release the pragma admits cannot compile the file (%s); using %s, the newest of an older series it admits", firstLine(first), release)
+			return out, nil
+		case !errors.As(err, &ce):
+			return nil, err
+		}
+	}
+	return nil, first
 }
 
 func firstLine(err error) string {

@@ -18,7 +18,14 @@
 //     with code. It is deployed from a fixed account with default
 //     constructor arguments (zero values; addresses name a stub contract
 //     that accepts any call, as do addresses the code holds as constants)
-//     and some Ether (internal/vuln.DeployStandalone). The labels are mapped to the five
+//     and some Ether (internal/vuln.DeployStandalone); when the zero values
+//     revert, with arguments the fuzzer chooses, and above EIP-170's code
+//     size with the limit lifted (recorded in `deployment`). An entry naming
+//     only a pragma range (SolidiFI) the newest admitted release refuses is
+//     compiled by the newest of an older series the range admits. Every
+//     place an oracle fired is mapped to source lines (`vuln_sites`) and
+//     every labelled entry is a row (`vuln_bug_labels`), for per-bug recall
+//     (`vuln_bugs`). The labels are mapped to the five
 //     classes into `vuln_labels` (see schemas/vuln_labels.md for the DASP
 //     mapping); `vuln_eval` and `vuln_ablation` score the findings.
 //   - The Etherscan record layout of the working corpus: the benchmark. Every
@@ -75,7 +82,7 @@ func New() *Stage {
 }
 
 func (s *Stage) Name() string    { return "vuln" }
-func (s *Stage) Version() string { return "5" } // 5: profiles (saefuzz, extended); 4: a library two others link is deployed once
+func (s *Stage) Version() string { return "6" } // 6: vuln_sites, vuln_bug_labels (issue 57); 5: profiles (saefuzz, extended); 4: a library two others link is deployed once
 func (s *Stage) Summary() string {
 	return "statically guided evolutionary fuzzing with five vulnerability oracles (SAEFUZZ) on originals and samples, or on SmartBugs Curated"
 }
@@ -179,6 +186,7 @@ func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*
 	case u.labels:
 		out := &pipeline.Output{}
 		pipeline.Add(out, schemas.VulnLabels, u.smartbugs.labelRows())
+		pipeline.Add(out, schemas.VulnBugLabels, u.smartbugs.bugRows())
 		return out, nil
 	case u.smartbugs != nil:
 		return s.runSmartBugs(ctx, env, pu, u)

@@ -1,0 +1,81 @@
+package vuln
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	engine "github.com/solbehave/solbehave/internal/vuln"
+)
+
+// TestParseSourceMap: empty fields repeat the previous entry's, and byte
+// offsets map to 1-based lines.
+func TestParseSourceMap(t *testing.T) {
+	got := parseSourceMap("0:10:0:-;12:3;;:5:-1;20")
+	want := []srcEntry{{0, 10, 0}, {12, 3, 0}, {12, 3, 0}, {12, 5, -1}, {20, 5, -1}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("parseSourceMap = %v, want %v", got, want)
+	}
+	starts := lineStarts("ab\ncd\n\nef")
+	for off, line := range map[int]int{0: 1, 2: 1, 3: 2, 6: 3, 7: 4, 8: 4} {
+		if got := lineOf(starts, off); got != line {
+			t.Errorf("lineOf(%d) = %d, want %d", off, got, line)
+		}
+	}
+}
+
+// TestExploitableSnippets: a send/transfer reentrancy and a time read
+// never branched on (or in a view function) are apart; a call.value
+// reentrancy and a time branch are not.
+func TestExploitableSnippets(t *testing.T) {
+	for _, c := range []struct {
+		class engine.Class
+		text  string
+		want  bool
+	}{
+		{engine.Reentrancy, "if (!(msg.sender.send(10 ether))) { revert(); }\ncounter += 1;", false},
+		{engine.Reentrancy, "msg.sender.transfer(v);\nredeemable[msg.sender] = 0;", false},
+		{engine.Reentrancy, "(bool ok,) = msg.sender.call.value(b[msg.sender])(\"\");\nif (ok) b[msg.sender] = 0;", true},
+		{engine.BlockState, "uint256 bugv_tmstmp4 = block.timestamp;", false},
+		{engine.BlockState, "function bug_tmstmp13() view public returns (bool) {\nreturn block.timestamp >= 1546300800;", false},
+		{engine.BlockState, "uint _vtime = block.timestamp;\nif (startTime + (5 * 1 days) == _vtime) {", true},
+		{engine.Arithmetic, "lockTime[msg.sender] += _secondsToIncrease;", true},
+	} {
+		if got, _ := exploitable(c.class, c.text); got != c.want {
+			t.Errorf("exploitable(%s, %q) = %v, want %v", c.class, c.text, got, c.want)
+		}
+	}
+}
+
+// TestSolidiFIBugRows reads the shared SolidiFI corpus through the labelled
+// corpus path: every injected bug is one vuln_bug_labels row of a judged
+// class, and the send-only reentrancy snippets are set apart.
+func TestSolidiFIBugRows(t *testing.T) {
+	corpus := filepath.Join("..", "..", "..", "shared", "vulns", "solidifi")
+	if _, err := os.Stat(filepath.Join(corpus, "vulnerabilities.json")); err != nil {
+		t.Skipf("no SolidiFI corpus at %s (../shared absent): %v", corpus, err)
+	}
+	if !isSmartBugs(corpus) {
+		t.Fatal("the SolidiFI corpus is not read as a labelled corpus")
+	}
+	files, err := readSmartBugs(corpus)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bugs, apart := 0, map[string]int{}
+	for _, f := range files {
+		for _, row := range f.bugRows() {
+			bugs++
+			if !row.Exploitable {
+				apart[row.Class]++
+			}
+		}
+	}
+	if bugs != 2788 {
+		t.Errorf("%d bugs in %d files, want SolidiFI's 2,788", bugs, len(files))
+	}
+	if apart[string(engine.Reentrancy)] == 0 || apart[string(engine.BlockState)] == 0 || apart[string(engine.Arithmetic)] != 0 {
+		t.Errorf("non-exploitable snippets per class %v: want some reentrancy and block state, no arithmetic", apart)
+	}
+}
