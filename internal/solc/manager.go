@@ -160,11 +160,15 @@ func (m *Manager) workerSpec(ctx context.Context, rel Release, once bool) (worke
 // run compiles input on a worker of rel and returns the raw output and the
 // compiler's version().
 func (m *Manager) run(ctx context.Context, rel Release, input []byte) ([]byte, string, error) {
+	spec, err := m.workerSpec(ctx, rel, m.opts.Spawn) // installed first: a cached output answers only an installable compiler
+	if err != nil {
+		return nil, "", err
+	}
 	cache := outputCache(m.opts.OutputCache)
 	if out, version, ok := cache.get(rel.Package, input); ok && checkVersion(version, rel) == nil {
 		return out, version, nil
 	}
-	out, version, err := m.compileOnWorker(ctx, rel, input)
+	out, version, err := m.compileOnWorker(ctx, spec, rel, input)
 	if err == nil {
 		cache.put(rel.Package, input, out, version)
 	}
@@ -173,11 +177,7 @@ func (m *Manager) run(ctx context.Context, rel Release, input []byte) ([]byte, s
 
 // compileOnWorker compiles input on a worker of rel: a pooled one, or a
 // fresh process with Options.Spawn.
-func (m *Manager) compileOnWorker(ctx context.Context, rel Release, input []byte) ([]byte, string, error) {
-	spec, err := m.workerSpec(ctx, rel, m.opts.Spawn)
-	if err != nil {
-		return nil, "", err
-	}
+func (m *Manager) compileOnWorker(ctx context.Context, spec workerSpec, rel Release, input []byte) ([]byte, string, error) {
 	start := func(ctx context.Context) (*worker, error) {
 		m.count(ctx, 1, 0)
 		w, err := startWorker(ctx, spec)
