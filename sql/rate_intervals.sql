@@ -2,27 +2,11 @@
 -- depends: contract_outcomes, bootstrap_weights
 -- columns: measure, oracle, graph_setting, profile, model, n, hits, hit_rate, hit_rate_ci_low, hit_rate_ci_high
 CREATE OR REPLACE VIEW rate_intervals AS
-WITH indexed AS MATERIALIZED (
-    SELECT
-        *,
-        row_number() OVER (PARTITION BY measure, oracle, graph_setting, profile, model ORDER BY contract_id) AS i,
-        count(*) OVER (PARTITION BY measure, oracle, graph_setting, profile, model) AS n
-    FROM contract_outcomes
+-- A rate is the value of hits over n (den 1): integer sums over n give the same doubles.
+WITH per_contract AS (
+    SELECT *, CAST(hit AS INTEGER) AS num_exact, 1 AS den_exact FROM contract_outcomes
 ),
--- Integer sums: every replicate's rate is exact, whatever order the threads add in.
-replicates AS (
-    SELECT measure, oracle, graph_setting, profile, model, b, CAST(sum(w * CAST(hit AS INTEGER)) AS DOUBLE) / any_value(n) AS rate
-    FROM indexed
-    JOIN bootstrap_weights USING (n, i)
-    GROUP BY measure, oracle, graph_setting, profile, model, b
-),
-intervals AS (
-    SELECT measure, oracle, graph_setting, profile, model,
-        quantile_cont(rate, 0.025) AS ci_low,
-        quantile_cont(rate, 0.975) AS ci_high
-    FROM replicates
-    GROUP BY measure, oracle, graph_setting, profile, model
-)
+{{bootstrap_intervals.cte}}
 SELECT
     measure, oracle, graph_setting, profile, model,
     count(*) AS n,

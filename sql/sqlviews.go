@@ -18,7 +18,9 @@
 // A view may read a versioned data file of this folder (the papers' values
 // in paper_claims.csv): `{{<name>.csv}}` in its SQL becomes a VALUES list of
 // the file's rows (every cell a string), named by the file's header, so the
-// values live in the CSV and the DuckDB file still needs no path.
+// values live in the CSV and the DuckDB file still needs no path. Likewise
+// `{{<name>.cte}}` becomes the file's SQL: CTEs several views share (the
+// bootstrap interval of rate_intervals and value_intervals), written once.
 //
 // The file name is <view>.sql. Views may build on each other; the loader
 // orders files by their `-- depends:` lines and retries a failed view after
@@ -36,7 +38,7 @@ import (
 	"strings"
 )
 
-//go:embed *.sql *.csv
+//go:embed *.sql *.csv *.cte
 var files embed.FS
 
 // File is one embedded view definition.
@@ -98,20 +100,36 @@ func Files() []File {
 		if err != nil {
 			panic(err)
 		}
-		out = append(out, File{Name: e.Name(), Text: inlineCSV(string(text))})
+		out = append(out, File{Name: e.Name(), Text: inline(string(text))})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
-// csvReference is a `{{<name>.csv}}` reference to a data file of this folder.
-var csvReference = regexp.MustCompile(`\{\{([a-z][a-z0-9_]*\.csv)\}\}`)
+// reference is a `{{<name>.csv}}` or `{{<name>.cte}}` reference to a file of
+// this folder.
+var reference = regexp.MustCompile(`\{\{([a-z][a-z0-9_]*\.(csv|cte))\}\}`)
 
-// inlineCSV replaces every `{{<name>.csv}}` in text with the file's rows.
-func inlineCSV(text string) string {
-	return csvReference.ReplaceAllStringFunc(text, func(ref string) string {
-		return CSVValues(csvReference.FindStringSubmatch(ref)[1])
+// inline replaces every `{{<name>.csv}}` in text with the file's rows, and
+// every `{{<name>.cte}}` with the file's SQL: CTEs that views share.
+func inline(text string) string {
+	return reference.ReplaceAllStringFunc(text, func(ref string) string {
+		m := reference.FindStringSubmatch(ref)
+		if m[2] == "csv" {
+			return CSVValues(m[1])
+		}
+		return CTE(m[1])
 	})
+}
+
+// CTE is the embedded file name's SQL, without its trailing newline. A file
+// that is missing panics: it is compiled in and tested.
+func CTE(name string) string {
+	data, err := fs.ReadFile(files, name)
+	if err != nil {
+		panic(err)
+	}
+	return strings.TrimRight(string(data), "\n")
 }
 
 // CSVValues is the embedded CSV file name as a DuckDB VALUES list of strings,

@@ -2,29 +2,11 @@
 -- depends: contract_values, bootstrap_weights
 -- columns: measure, oracle, graph_setting, profile, model, n, num, den, value, ci_low, ci_high
 CREATE OR REPLACE VIEW value_intervals AS
-WITH indexed AS MATERIALIZED (
-    SELECT
-        *,
-        row_number() OVER (PARTITION BY measure, oracle, graph_setting, profile, model ORDER BY contract_id) AS i,
-        count(*) OVER (PARTITION BY measure, oracle, graph_setting, profile, model) AS n
-    FROM contract_values
+-- Exact sums (DECIMAL, 12 places).
+WITH per_contract AS (
+    SELECT *, CAST(num AS DECIMAL(38, 12)) AS num_exact, CAST(den AS DECIMAL(38, 12)) AS den_exact FROM contract_values
 ),
--- Exact sums (DECIMAL, 12 places): every replicate's value is the same whatever order the
--- threads add in, without the cost of an ordered aggregate per replicate.
-replicates AS (
-    SELECT measure, oracle, graph_setting, profile, model, b,
-        CAST(sum(w * CAST(num AS DECIMAL(38, 12))) AS DOUBLE) / nullif(CAST(sum(w * CAST(den AS DECIMAL(38, 12))) AS DOUBLE), 0) AS value
-    FROM indexed
-    JOIN bootstrap_weights USING (n, i)
-    GROUP BY measure, oracle, graph_setting, profile, model, b
-),
-intervals AS (
-    SELECT measure, oracle, graph_setting, profile, model,
-        quantile_cont(value, 0.025) AS ci_low,
-        quantile_cont(value, 0.975) AS ci_high
-    FROM replicates
-    GROUP BY measure, oracle, graph_setting, profile, model
-)
+{{bootstrap_intervals.cte}}
 SELECT
     measure, oracle, graph_setting, profile, model,
     count(*) AS n,

@@ -2,6 +2,7 @@ package bytecode
 
 import (
 	"encoding/hex"
+	"encoding/json"
 	"os"
 	"strings"
 	"testing"
@@ -40,6 +41,32 @@ func loadFixture(t testing.TB, f fixture) fixture {
 	return f
 }
 
+// fixtureSource is the fixture's Solidity source: testdata/token.sol with the
+// fixture's edits (testdata/token_edits.json, which gen.js applies too).
+func fixtureSource(t testing.TB, name string) string {
+	t.Helper()
+	src, err := os.ReadFile("testdata/token.sol")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := os.ReadFile("testdata/token_edits.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var edits map[string][][2]string
+	if err := json.Unmarshal(raw, &edits); err != nil {
+		t.Fatal(err)
+	}
+	text := string(src)
+	for _, e := range edits[name] {
+		if !strings.Contains(text, e[0]) {
+			t.Fatalf("%s: token.sol lacks %q", name, e[0])
+		}
+		text = strings.Replace(text, e[0], e[1], 1)
+	}
+	return text
+}
+
 func eachFixture(t *testing.T, fn func(t *testing.T, f fixture)) {
 	for _, f := range fixtures {
 		t.Run(f.name, func(t *testing.T) { fn(t, loadFixture(t, f)) })
@@ -49,4 +76,16 @@ func eachFixture(t *testing.T, fn func(t *testing.T, f fixture)) {
 // selectorHead emits the 0.5+ selector computation: CALLDATALOAD(0) >> 224.
 func selectorHead(a *evmasm.Asm) *evmasm.Asm {
 	return a.Push(0).Op(vm.CALLDATALOAD).Push(0xe0).Op(vm.SHR)
+}
+
+// TestFixtureSourcesAreTheirLanguagesTokens: each fixture's source, as gen.js
+// compiles it, names its own compiler line (an edit that no longer matches
+// token.sol fails in fixtureSource).
+func TestFixtureSourcesAreTheirLanguagesTokens(t *testing.T) {
+	pragmas := map[string]string{"token04": "^0.4.24;", "token05": "^0.5.0;", "token08": "^0.8.0;"}
+	for _, f := range fixtures {
+		if src := fixtureSource(t, f.name); !strings.HasPrefix(src, "pragma solidity "+pragmas[f.name]) {
+			t.Errorf("%s: source starts %q", f.name, strings.SplitN(src, "\n", 2)[0])
+		}
+	}
 }

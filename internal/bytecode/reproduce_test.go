@@ -5,7 +5,6 @@ package bytecode
 import (
 	"bytes"
 	"context"
-	"os"
 	"testing"
 	"time"
 
@@ -23,11 +22,8 @@ func TestReproduceFixtures(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)
 	defer cancel()
 	eachFixture(t, func(t *testing.T, f fixture) {
-		src, err := os.ReadFile("testdata/" + f.name + ".sol")
-		if err != nil {
-			t.Fatal(err)
-		}
-		out, err := m.Compile(ctx, solc.Input{Compiler: versions[f.name], Sources: map[string]string{"A.sol": string(src)}, Optimize: true, Runs: 200})
+		src := fixtureSource(t, f.name)
+		out, err := m.Compile(ctx, solc.Input{Compiler: versions[f.name], Sources: map[string]string{"A.sol": src}, Optimize: true, Runs: 200})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -48,6 +48,16 @@ func DeployAll(store *artifact.Store, rec *deploy.Record, origArtifact string, s
 	return orig, deployed, nil
 }
 
+// DeployUnit is DeployAll from the artifacts under data, for a unit whose
+// record may not have loaded: then the unit fails as the source's fault, the
+// check every oracle's Run starts with.
+func DeployUnit(data string, rec *deploy.Record, loadErr error, origArtifact string, samples []schemas.Sample) (*deploy.Deployment, []replay.Sample, error) {
+	if loadErr != nil {
+		return nil, nil, failure.New(failure.Source, false, loadErr)
+	}
+	return DeployAll(artifact.New(data), rec, origArtifact, samples)
+}
+
 // DeploySamples deploys every sample like the original, in the order given.
 // A sample that cannot be deployed stays in with the reason (DeployErr): it
 // is the sample's failure, not the unit's. A missing artifact is the unit's.

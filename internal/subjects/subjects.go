@@ -120,6 +120,26 @@ func KeptIn(dir string, orig *Originals, limit int, want func(id string) bool) (
 	return Kept(c, orig, limit, want), nil
 }
 
+// KeptCompared reads the originals and the compiling samples and returns the
+// kept contracts with a compiling sample for which want holds (nil: all),
+// each with its samples: the start of every plan that compares samples with
+// their originals. Without a compiling sample it opens no corpus.
+func KeptCompared(w *warehouse.Warehouse, dir string, limit int, want func(id string) bool) ([]Subject, map[string][]schemas.Sample, error) {
+	orig, err := ReadOriginals(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	samples, err := CompilingSamples(w)
+	if err != nil || len(samples) == 0 {
+		return nil, nil, err
+	}
+	kept, err := KeptIn(dir, orig, limit, func(id string) bool { return len(samples[id]) > 0 && (want == nil || want(id)) })
+	if err != nil {
+		return nil, nil, err
+	}
+	return kept, samples, nil
+}
+
 // Kept returns the kept contracts of the corpus for which want holds (nil:
 // all), in corpus order, each with its record read to limit transactions.
 func Kept(c *deploy.Corpus, orig *Originals, limit int, want func(id string) bool) []Subject {

@@ -1,6 +1,7 @@
 package subjects
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/artifact"
@@ -56,6 +57,15 @@ func TestDeployOriginalNeedsItsArtifact(t *testing.T) {
 	}
 	if _, _, err := DeployAll(store, rec, "", nil); err == nil {
 		t.Error("DeployAll deployed samples beside an original without an artifact")
+	}
+}
+
+// A unit whose record did not load fails as the source's fault, before any
+// artifact is read.
+func TestDeployUnitFailsAsTheSourceWithoutItsRecord(t *testing.T) {
+	_, _, err := DeployUnit(t.TempDir(), nil, errors.New("unparsable source"), "", nil)
+	if class, _ := failure.Of(err); class != failure.Source {
+		t.Errorf("error %v of class %q, want source", err, class)
 	}
 }
 

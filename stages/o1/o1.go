@@ -54,14 +54,11 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 	"github.com/spf13/pflag"
 
-	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/internal/regen"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/subjects"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -130,17 +127,13 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		return nil, fmt.Errorf("o1: --o1-calls, --o1-seq-len, --o1-timeout and --o1-gas-budget must be positive (got %d, %d, %s, %d)",
 			s.Calls, s.SeqLen, s.Timeout, s.GasBudget)
 	}
-	in, err := readInputs(env.Warehouse)
-	if err != nil || len(in.samples) == 0 {
-		return nil, err
-	}
-	kept, err := subjects.KeptIn(env.Corpus, in.orig, historyLimit, func(id string) bool { return len(in.samples[id]) > 0 })
+	kept, samples, err := subjects.KeptCompared(env.Warehouse, env.Corpus, historyLimit, nil)
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
 	for _, sub := range kept {
-		id, byModel := sub.Entry.ID, in.samples[sub.Entry.ID]
+		id, byModel := sub.Entry.ID, subjects.ByModel(samples[sub.Entry.ID])
 		for _, model := range slices.Sorted(maps.Keys(byModel)) {
 			u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, model: model, samples: byModel[model]}
 			fp := pipeline.Fingerprint(s.Version(), budget{s.Calls, s.SeqLen, s.Gas, s.GasBudget}, env.Seed, sub.Digest, u.origArtifact, model,
@@ -149,28 +142,6 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		}
 	}
 	return units, nil
-}
-
-// inputs are the datasets O1 starts from.
-type inputs struct {
-	orig    *subjects.Originals
-	samples map[string]map[string][]schemas.Sample // contract -> model -> compiling samples by index
-}
-
-func readInputs(w *warehouse.Warehouse) (*inputs, error) {
-	orig, err := subjects.ReadOriginals(w)
-	if err != nil {
-		return nil, err
-	}
-	samples, err := subjects.CompilingSamples(w)
-	if err != nil {
-		return nil, err
-	}
-	in := &inputs{orig: orig, samples: map[string]map[string][]schemas.Sample{}}
-	for contract, list := range samples {
-		in.samples[contract] = subjects.ByModel(list)
-	}
-	return in, nil
 }
 
 func sampleKeys(samples []schemas.Sample) []sampleKey {
@@ -184,10 +155,7 @@ func sampleKeys(samples []schemas.Sample) []sampleKey {
 // Run fuzzes one model's samples of one contract against the original.
 func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
 	u := pu.Payload.(unit)
-	if u.loadErr != nil {
-		return nil, failure.New(failure.Source, false, u.loadErr)
-	}
-	orig, deployed, err := subjects.DeployAll(artifact.New(env.Data), u.rec, u.origArtifact, u.samples)
+	orig, deployed, err := subjects.DeployUnit(env.Data, u.rec, u.loadErr, u.origArtifact, u.samples)
 	if err != nil {
 		return nil, err
 	}

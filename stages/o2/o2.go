@@ -35,13 +35,11 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
 	"github.com/solbehave/solbehave/internal/failure"
 	"github.com/solbehave/solbehave/internal/replay"
 	"github.com/solbehave/solbehave/internal/sharedflag"
 	"github.com/solbehave/solbehave/internal/subjects"
-	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
 	"github.com/solbehave/solbehave/schemas"
 )
@@ -89,11 +87,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if s.Budget <= 0 {
 		return nil, fmt.Errorf("o2: --o2-budget must be positive, got %d", s.Budget)
 	}
-	in, err := readInputs(env.Warehouse)
-	if err != nil || len(in.samples) == 0 {
-		return nil, err
-	}
-	kept, err := subjects.KeptIn(env.Corpus, in.orig, s.Budget, func(id string) bool { return len(in.samples[id]) > 0 })
+	kept, samples, err := subjects.KeptCompared(env.Warehouse, env.Corpus, s.Budget, nil)
 	if err != nil {
 		return nil, err
 	}
@@ -103,7 +97,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact}
 		fp := pipeline.Fingerprint(s.Version(), s, sub.Digest, u.origArtifact, pipeline.ErrText(u.loadErr))
 		units = append(units, pipeline.Unit{ID: id, Contract: id, Fingerprint: fp, Payload: u})
-		byModel := subjects.ByModel(in.samples[id])
+		byModel := subjects.ByModel(samples[id])
 		for _, model := range slices.Sorted(maps.Keys(byModel)) {
 			mu := u
 			mu.samples = byModel[model]
@@ -114,36 +108,16 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	return units, nil
 }
 
-// inputs are the datasets O2 starts from.
-type inputs struct {
-	orig    *subjects.Originals
-	samples map[string][]schemas.Sample // contract -> compiling samples, by (model, sample)
-}
-
-func readInputs(w *warehouse.Warehouse) (*inputs, error) {
-	orig, err := subjects.ReadOriginals(w)
-	if err != nil {
-		return nil, err
-	}
-	samples, err := subjects.CompilingSamples(w)
-	if err != nil {
-		return nil, err
-	}
-	return &inputs{orig: orig, samples: samples}, nil
-}
-
 // Run replays one contract's history on its original and one model's
 // samples (their call and view rows), or on the original alone (its
 // coverage rows).
 func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
 	u := pu.Payload.(unit)
-	if u.loadErr != nil {
-		return nil, failure.New(failure.Source, false, u.loadErr)
-	}
-	if len(u.rec.Txs) == 0 {
+	// A record that did not load fails in DeployUnit, as the source's fault.
+	if u.loadErr == nil && len(u.rec.Txs) == 0 {
 		return nil, failure.New(failure.NoHistory, false, errors.New("no transactions after the creation"))
 	}
-	orig, samples, err := subjects.DeployAll(artifact.New(env.Data), u.rec, u.origArtifact, u.samples)
+	orig, samples, err := subjects.DeployUnit(env.Data, u.rec, u.loadErr, u.origArtifact, u.samples)
 	if err != nil {
 		return nil, err
 	}

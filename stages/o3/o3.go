@@ -51,7 +51,6 @@ import (
 
 	"github.com/spf13/pflag"
 
-	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/callseq"
 	"github.com/solbehave/solbehave/internal/dcrextract"
 	"github.com/solbehave/solbehave/internal/deploy"
@@ -150,18 +149,18 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if !callseq.IsProfile(s.Profile) {
 		return nil, fmt.Errorf("o3: --o3-profile %q: want one of %v", s.Profile, callseq.ProfileNames())
 	}
-	in, err := readInputs(env.Warehouse, s.Profile)
-	if err != nil || len(in.samples) == 0 || len(in.calls) == 0 {
+	callsByContract, err := readCalls(env.Warehouse, s.Profile)
+	if err != nil || len(callsByContract) == 0 {
 		return nil, err
 	}
-	want := func(id string) bool { return len(in.samples[id]) > 0 && len(in.calls[id]) > 0 }
-	kept, err := subjects.KeptIn(env.Corpus, in.orig, s.History, want)
+	hasCalls := func(id string) bool { return len(callsByContract[id]) > 0 }
+	kept, samplesByContract, err := subjects.KeptCompared(env.Warehouse, env.Corpus, s.History, hasCalls)
 	if err != nil {
 		return nil, err
 	}
 	var units []pipeline.Unit
 	for _, sub := range kept {
-		id, samples, calls := sub.Entry.ID, in.samples[sub.Entry.ID], in.calls[sub.Entry.ID]
+		id, samples, calls := sub.Entry.ID, samplesByContract[sub.Entry.ID], callsByContract[sub.Entry.ID]
 		u := unit{rec: sub.Record, loadErr: sub.LoadErr, origArtifact: sub.Artifact, calls: calls}
 		fp := func(samples []schemas.Sample) string {
 			return pipeline.Fingerprint(s.Version(), s.reference(), s.Profile, s.SnapshotEvery, s.History, sub.Digest, u.origArtifact,
@@ -179,41 +178,25 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	return units, nil
 }
 
-type inputs struct {
-	orig    *subjects.Originals
-	samples map[string][]schemas.Sample
-	calls   map[string]map[string][]schemas.SequenceCall // contract -> extractor -> rows
-}
-
-// readInputs reads the kept originals, the compiling samples and the
-// sequence rows of one profile.
-func readInputs(w *warehouse.Warehouse, profile string) (*inputs, error) {
-	orig, err := subjects.ReadOriginals(w)
+// readCalls reads the sequence rows of one profile, by contract and extractor.
+func readCalls(w *warehouse.Warehouse, profile string) (map[string]map[string][]schemas.SequenceCall, error) {
+	rows, err := warehouse.ReadDataset(w, schemas.SequenceCalls)
 	if err != nil {
 		return nil, err
 	}
-	samples, err := subjects.CompilingSamples(w)
-	if err != nil {
-		return nil, err
-	}
-	calls, err := warehouse.ReadDataset(w, schemas.SequenceCalls)
-	if err != nil {
-		return nil, err
-	}
-	in := &inputs{orig: orig, samples: samples,
-		calls: map[string]map[string][]schemas.SequenceCall{}}
-	for _, c := range calls {
+	calls := map[string]map[string][]schemas.SequenceCall{}
+	for _, c := range rows {
 		if c.Profile != profile {
 			continue
 		}
-		byEx := in.calls[c.ContractID]
+		byEx := calls[c.ContractID]
 		if byEx == nil {
 			byEx = map[string][]schemas.SequenceCall{}
-			in.calls[c.ContractID] = byEx
+			calls[c.ContractID] = byEx
 		}
 		byEx[c.Extractor] = append(byEx[c.Extractor], c)
 	}
-	return in, nil
+	return calls, nil
 }
 
 // callsDigest digests a contract's sequence rows, extractors in order.
@@ -249,10 +232,7 @@ func Matches(model, extractor string) bool {
 // Run replays one contract's sequences, extractor by extractor.
 func (s *Stage) Run(ctx context.Context, env *pipeline.Env, pu pipeline.Unit) (*pipeline.Output, error) {
 	u := pu.Payload.(unit)
-	if u.loadErr != nil {
-		return nil, failure.New(failure.Source, false, u.loadErr)
-	}
-	orig, samples, err := subjects.DeployAll(artifact.New(env.Data), u.rec, u.origArtifact, u.samples)
+	orig, samples, err := subjects.DeployUnit(env.Data, u.rec, u.loadErr, u.origArtifact, u.samples)
 	if err != nil {
 		return nil, err
 	}

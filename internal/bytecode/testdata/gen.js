@@ -1,12 +1,19 @@
-// Regenerates the fixtures: node gen.js <solc-package> <source.sol> <out-prefix>
-// with <solc-package> an npm alias of solc (e.g. solc424@npm:solc@0.4.24).
+// Regenerates the fixtures: node gen.js <solc-package> <fixture>
+// with <solc-package> an npm alias of solc (e.g. solc424@npm:solc@0.4.24) and
+// <fixture> token04, token05 or token08: token.sol with the fixture's edits
+// (token_edits.json, read by the Go tests too).
 const fs = require('fs');
 const path = require('path');
-const [pkg, src, out] = process.argv.slice(2);
+const [pkg, out] = process.argv.slice(2);
+let source = fs.readFileSync(path.join(__dirname, 'token.sol'), 'utf8');
+for (const [from, to] of JSON.parse(fs.readFileSync(path.join(__dirname, 'token_edits.json'), 'utf8'))[out]) {
+  if (!source.includes(from)) { console.error(`token.sol lacks ${from}`); process.exit(1); }
+  source = source.replace(from, to);
+}
 const solc = require(pkg);
 const input = {
   language: 'Solidity',
-  sources: { 'A.sol': { content: fs.readFileSync(src, 'utf8') } },
+  sources: { 'A.sol': { content: source } },
   settings: {
     optimizer: { enabled: true, runs: 200 },
     outputSelection: { '*': { '*': ['abi', 'evm.deployedBytecode.object'] } },
