@@ -2,9 +2,7 @@
 -- depends: contract_outcomes, paired_outcomes, contract_values, runs
 -- columns: n, b, i, w
 CREATE OR REPLACE VIEW bootstrap_weights AS
-WITH settings AS (
-    SELECT 1000 AS replicates, coalesce((SELECT arg_min(seed, run_id) FROM runs), 0) AS seed
-),
+WITH
 -- Every group size a rate or a paired difference is bootstrapped over.
 sizes AS MATERIALIZED (
     SELECT count(*) AS n FROM contract_outcomes GROUP BY measure, oracle, graph_setting, profile, model
@@ -16,17 +14,8 @@ sizes AS MATERIALIZED (
     -- oracle_agreement resamples every replayed contract at once (one index over them all).
     SELECT count(DISTINCT contract_id) AS n FROM contract_values WHERE measure = 'status_match' AND oracle IN ('O2', 'O3') HAVING count(DISTINCT contract_id) > 0
 ),
-draws AS (
-    -- hash() of several values only combines their hashes (its low bits follow j's parity, which made
-    -- every resample of 20 contracts hold 10 even and 10 odd draws); hashing that again mixes every bit.
-    SELECT s.n, r.b, 1 + CAST(hash(hash(st.seed, s.n, r.b, d.j)) % s.n AS BIGINT) AS i
-    FROM sizes s
-    CROSS JOIN settings st
-    CROSS JOIN range(1, st.replicates + 1) r(b)
-    JOIN range(0, (SELECT max(n) FROM sizes)) d(j) ON d.j < s.n
-)
-SELECT n, b, i, count(*) AS w
-FROM draws
-GROUP BY n, b, i;
+{{bootstrap_resample.cte}}
+SELECT n, b, i, w
+FROM weights;
 
 COMMENT ON VIEW bootstrap_weights IS 'Bootstrap resamples over contracts: for a group of n contracts (indexed 1..n by contract_id), replicate b (1..1000) draws contract i w times (n draws with replacement; contracts not drawn have no row). Draws: 1 + hash(hash(seed, n, b, j)) mod n for j = 0..n-1, seed the first run''s (runs, 0 when none), so the same warehouse always gives the same resamples. rate_intervals and model_differences take the 2.5th and 97.5th percentiles of a rate over the 1000 replicates (percentile interval).';

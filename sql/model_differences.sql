@@ -1,5 +1,5 @@
--- model_differences: solbehave paper §V, the comparisons of models behind Table V and Figure 4: for every pair of models and headline rate (O1 contract equivalence over Table V's fixed N, O2 divergence, O3 divergence per graph setting and profile), the difference of the two models' rates over the contracts both were evaluated on, its paired percentile bootstrap 95% interval (the same resampled contracts for both models, B = 1000, seeded by the run; bootstrap_weights) and whether the interval excludes 0, so two models a few points apart are not read as different when the run cannot tell them apart
--- depends: paired_outcomes, bootstrap_weights
+-- model_differences: solbehave paper §V, the comparisons of models behind Table V and Figure 4: for every pair of models and headline rate (O1 contract equivalence over Table V's fixed N, O2 divergence, O3 divergence per graph setting and profile), the difference of the two models' rates over the contracts both were evaluated on, its paired percentile bootstrap 95% interval (the same resampled contracts for both models, B = 1000, seeded by the run; the resamples of bootstrap_weights, drawn here for this view's sizes) and whether the interval excludes 0, so two models a few points apart are not read as different when the run cannot tell them apart
+-- depends: paired_outcomes, runs
 -- columns: measure, oracle, graph_setting, profile, model_a, model_b, n, a_rate, b_rate
 -- columns: difference, difference_ci_low, difference_ci_high, excludes_zero
 CREATE OR REPLACE VIEW model_differences AS
@@ -11,11 +11,13 @@ WITH indexed AS MATERIALIZED (
         count(*) OVER (PARTITION BY measure, oracle, graph_setting, profile, model_a, model_b) AS n
     FROM paired_outcomes
 ),
+sizes AS (SELECT DISTINCT n FROM indexed),
+{{bootstrap_resample.cte}},
 -- Integer sums: every replicate's difference is exact, whatever order the threads add in.
 replicates AS (
     SELECT measure, oracle, graph_setting, profile, model_a, model_b, b, CAST(sum(w * d) AS DOUBLE) / any_value(n) AS difference
     FROM indexed
-    JOIN bootstrap_weights USING (n, i)
+    JOIN weights USING (n, i)
     GROUP BY measure, oracle, graph_setting, profile, model_a, model_b, b
 ),
 intervals AS (

@@ -1,5 +1,5 @@
 -- oracle_agreement: solbehave paper §V-D(b), Spearman rank correlation between the O2 and O3 status match rates across models, per O3 graph setting and Algorithm 1 profile
--- depends: contract_values, bootstrap_weights, control_models
+-- depends: contract_values, runs, control_models
 -- columns: graph_setting, profile, models, spearman_rho, pearson_r, spearman_rho_ci_low, spearman_rho_ci_high
 CREATE OR REPLACE VIEW oracle_agreement AS
 WITH -- A model's status match rate under an oracle: the mean over its contracts of the
@@ -34,11 +34,13 @@ replayed AS (
     SELECT contract_id, row_number() OVER (ORDER BY contract_id) AS i, count(*) OVER () AS n
     FROM (SELECT DISTINCT contract_id FROM contract_values WHERE measure = 'status_match' AND oracle IN ('O2', 'O3'))
 ),
+sizes AS (SELECT DISTINCT n FROM replayed),
+{{bootstrap_resample.cte}},
 resampled AS MATERIALIZED (
     SELECT v.oracle, v.graph_setting, v.profile, v.model, w.b, CAST(sum(w.w * CAST(v.num AS DECIMAL(38, 12))) AS DOUBLE) / sum(w.w) AS rate
     FROM contract_values v
     JOIN replayed r USING (contract_id)
-    JOIN bootstrap_weights w ON w.n = r.n AND w.i = r.i
+    JOIN weights w ON w.n = r.n AND w.i = r.i
     WHERE v.measure = 'status_match' AND v.oracle IN ('O2', 'O3') AND v.model NOT IN (SELECT model FROM control_models)
     GROUP BY v.oracle, v.graph_setting, v.profile, v.model, w.b
 ),

@@ -1,5 +1,5 @@
--- rate_intervals: dataset helper for the 95% intervals of the solbehave paper's contract rates (Table V's Contracts column, Figure 4's divergent contracts): per measure, oracle setting and model, the share of contracts with a hit in contract_outcomes and its percentile bootstrap interval over contracts (bootstrap_weights: B = 1000, seeded by the run)
--- depends: contract_outcomes, bootstrap_weights
+-- rate_intervals: dataset helper for the 95% intervals of the solbehave paper's contract rates (Table V's Contracts column, Figure 4's divergent contracts): per measure, oracle setting and model, the share of contracts with a hit in contract_outcomes and its percentile bootstrap interval over contracts (bootstrap_resample.cte: B = 1000, seeded by the run, the draws of bootstrap_weights)
+-- depends: contract_outcomes, runs
 -- columns: measure, oracle, graph_setting, profile, model, n, hits, hit_rate, hit_rate_ci_low, hit_rate_ci_high
 CREATE OR REPLACE VIEW rate_intervals AS
 -- A rate is the value of hits over n (den 1): integer sums over n give the same doubles.

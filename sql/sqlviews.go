@@ -20,7 +20,8 @@
 // the file's rows (every cell a string), named by the file's header, so the
 // values live in the CSV and the DuckDB file still needs no path. Likewise
 // `{{<name>.cte}}` becomes the file's SQL: CTEs several views share (the
-// bootstrap interval of rate_intervals and value_intervals), written once.
+// bootstrap interval of rate_intervals and value_intervals, the resamples they
+// and bootstrap_weights draw), written once; a .cte file may name another.
 //
 // The file name is <view>.sql. Views may build on each other; the loader
 // orders files by their `-- depends:` lines and retries a failed view after
@@ -129,7 +130,7 @@ func CTE(name string) string {
 	if err != nil {
 		panic(err)
 	}
-	return strings.TrimRight(string(data), "\n")
+	return strings.TrimRight(inline(string(data)), "\n")
 }
 
 // CSVValues is the embedded CSV file name as a DuckDB VALUES list of strings,

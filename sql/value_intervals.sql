@@ -1,5 +1,5 @@
--- value_intervals: dataset helper for the 95% intervals of the solbehave paper's means and ratios over contracts (Table II's Compile@k, Table IV's coverage, O3's reach, the DCR graph statistics): per measure, oracle setting and model, sum(num) / sum(den) over the contracts in contract_values and its percentile bootstrap interval over contracts (bootstrap_weights: B = 1000, seeded by the run)
--- depends: contract_values, bootstrap_weights
+-- value_intervals: dataset helper for the 95% intervals of the solbehave paper's means and ratios over contracts (Table II's Compile@k, Table IV's coverage, O3's reach, the DCR graph statistics): per measure, oracle setting and model, sum(num) / sum(den) over the contracts in contract_values and its percentile bootstrap interval over contracts (bootstrap_resample.cte: B = 1000, seeded by the run, the draws of bootstrap_weights)
+-- depends: contract_values, runs
 -- columns: measure, oracle, graph_setting, profile, model, n, num, den, value, ci_low, ci_high
 CREATE OR REPLACE VIEW value_intervals AS
 -- Exact sums (DECIMAL, 12 places).
