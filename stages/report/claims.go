@@ -27,6 +27,7 @@ type claim struct {
 	paperValue, run, lo, hi          sql.NullFloat64
 	n                                sql.NullInt64
 	printed, compare                 string
+	order                            int // its line in sql/paper_claims.csv
 }
 
 // outside tells whether the run's interval excludes the paper's value.
@@ -146,11 +147,6 @@ func sectionRank(paper, section string) (int, int) {
 // §I, §IV, §V, §VI, §VII; subsections in order) and, within a section, as
 // sql/paper_claims.csv lists them.
 func sortClaims(cs []claim) {
-	order := map[string]int{}
-	for i, row := range sqlviews.CSVRows("paper_claims.csv")[1:] {
-		order[row[0]] = i
-	}
-
 	sort.SliceStable(cs, func(i, j int) bool {
 		pi, si := sectionRank(cs[i].paper, cs[i].section)
 		pj, sj := sectionRank(cs[j].paper, cs[j].section)
@@ -163,27 +159,32 @@ func sortClaims(cs []claim) {
 		if cs[i].section != cs[j].section {
 			return cs[i].section < cs[j].section
 		}
-		return order[cs[i].id] < order[cs[j].id]
+		return cs[i].order < cs[j].order
 	})
 }
 
-// paperPrinted is, per claim id, its paper_value and compare columns as
-// sql/paper_claims.csv writes them.
-func paperPrinted() map[string][2]string {
+// withCSV adds to each claim what sql/paper_claims.csv says of it beyond
+// the view's columns: its line (the order within a section), its
+// paper_value as written and its compare column.
+func withCSV(cs []claim) {
 	rows := sqlviews.CSVRows("paper_claims.csv")
 	col := map[string]int{}
 	for i, h := range rows[0] {
 		col[h] = i
 	}
-	out := map[string][2]string{}
-	for _, r := range rows[1:] {
-		v := [2]string{r[col["paper_value"]], ""}
-		if i, ok := col["compare"]; ok && i < len(r) {
-			v[1] = r[i]
+	byID := map[string]claim{}
+	for i, r := range rows[1:] {
+		c := claim{order: i, printed: r[col["paper_value"]]}
+		if k, ok := col["compare"]; ok && k < len(r) {
+			c.compare = r[k]
 		}
-		out[r[col["id"]]] = v
+		byID[r[col["id"]]] = c
 	}
-	return out
+	for i := range cs {
+		if c, ok := byID[cs[i].id]; ok {
+			cs[i].order, cs[i].printed, cs[i].compare = c.order, c.printed, c.compare
+		}
+	}
 }
 
 // claimsTable is paper_claims as the page shows it: in the paper's order,
@@ -212,12 +213,7 @@ func claimsTable(ctx context.Context, db *sql.DB, about string) (table, error) {
 	if err := rows.Err(); err != nil {
 		return t, fmt.Errorf("report: paper_claims: %w", err)
 	}
-	printed := paperPrinted()
-	for i := range cs {
-		if p, ok := printed[cs[i].id]; ok {
-			cs[i].printed, cs[i].compare = p[0], p[1]
-		}
-	}
+	withCSV(cs)
 	sortClaims(cs)
 	for _, c := range cs {
 		class, mark := "", ""
