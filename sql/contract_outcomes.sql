@@ -1,5 +1,5 @@
 -- contract_outcomes: dataset helper for the bootstrap intervals (rate_intervals, model_differences): one yes/no outcome per measure, oracle setting, model and contract, the unit the solbehave paper samples, so every headline rate is the share of contracts with a yes
--- depends: fuzz_results, samples, sample_verdicts, table6_contracts, table4_contracts, coverage, dcr_events, contract_values, control_models
+-- depends: fuzz_results, samples, sample_verdicts, table6_contracts, table4_contracts, coverage, dcr_events, contract_values, table5_contracts
 -- columns: measure, oracle, graph_setting, profile, model, contract_id, hit
 CREATE OR REPLACE VIEW contract_outcomes AS
 WITH per_sample AS (
@@ -7,13 +7,8 @@ WITH per_sample AS (
     FROM fuzz_results
     GROUP BY model, contract_id, sample
 ),
--- Table V's fixed N: every model on every contract some LLM model has a fuzz row on (the
--- controls of control_models only in a run with no LLM model: table5_o1's n).
-fuzzed_contracts AS (
-    SELECT DISTINCT contract_id FROM fuzz_results
-    WHERE model NOT IN (SELECT model FROM control_models)
-        OR NOT EXISTS (SELECT 1 FROM fuzz_results WHERE model NOT IN (SELECT model FROM control_models))
-),
+-- Table V's fixed N: every model on every contract of table5_contracts.
+fuzzed_contracts AS (SELECT contract_id FROM table5_contracts),
 models AS (SELECT DISTINCT model FROM samples UNION SELECT DISTINCT model FROM fuzz_results),
 o1_equivalent AS (
     SELECT m.model, c.contract_id, coalesce(bool_or(s.all_equivalent), false) AS hit

@@ -1,5 +1,5 @@
 -- table5_o1: solbehave paper Table V, differential fuzzing (O1) per model, over the paper's fixed N: the contracts with a fuzzable function and a compiling sample under any LLM model (244 in the paper; the controls of control_models count only in a run with no LLM model), the same N for every model; a model with no compiling sample on one of them counts as not equivalent there. functions_equivalent_rate is the share of equivalent (function, sample) pairs; contracts_equivalent_rate (the paper's column) is the share of the N contracts with a sample whose every fuzzable function is equivalent; contracts_equivalent_compiling_rate keeps the older per-model figure over only the model's own compiling contracts, which flatters a model that compiles little
--- depends: fuzz_results, samples, rate_intervals, control_models
+-- depends: fuzz_results, samples, rate_intervals, table5_contracts
 -- columns: model, n, functions_equivalent_rate, contracts_equivalent_rate, pairs
 -- columns: n_compiling, contracts_equivalent_compiling_rate, contracts_equivalent_rate_ci_low, contracts_equivalent_rate_ci_high
 CREATE OR REPLACE VIEW table5_o1 AS
@@ -13,13 +13,8 @@ per_contract AS (
     FROM per_sample
     GROUP BY model, contract_id
 ),
--- The paper's N: contracts some model has a fuzz row on (a fuzzable function and a compiling sample):
--- the LLM models, not the controls (control_models), unless the run has only controls.
-fixed AS (
-    SELECT DISTINCT contract_id FROM fuzz_results
-    WHERE model NOT IN (SELECT model FROM control_models)
-        OR NOT EXISTS (SELECT 1 FROM fuzz_results WHERE model NOT IN (SELECT model FROM control_models))
-),
+-- The paper's N (table5_contracts): an LLM model's fuzzable function and compiling sample.
+fixed AS (SELECT contract_id FROM table5_contracts),
 fixed_n AS (SELECT count(*) AS n FROM fixed),
 models AS (SELECT DISTINCT model FROM samples UNION SELECT DISTINCT model FROM fuzz_results),
 pairs AS (
