@@ -161,7 +161,7 @@ func (f *smartbugsFile) bugRows() []schemas.VulnBug {
 			}
 		}
 		ls, _ := json.Marshal(v.Lines)
-		row := schemas.VulnBug{ContractID: f.id, File: f.entry.Path, Bug: int64(i), Class: string(class), DASP: v.Category, Lines: string(ls), Exploitable: true}
+		row := schemas.VulnBug{ContractID: f.id, File: f.entry.Path, Bug: int64(i), Class: string(class), DASP: v.Category, Lines: string(ls)}
 		row.Exploitable, row.Reason = exploitable(class, strings.Join(text, "\n"))
 		rows = append(rows, row)
 	}

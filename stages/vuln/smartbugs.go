@@ -148,7 +148,6 @@ func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline
 		return nil, err
 	}
 	if rep != nil {
-		run.Profile = string(u.profile)
 		pipeline.Add(out, schemas.VulnSites, sites.rows(run, rep))
 	}
 	if err != nil {
