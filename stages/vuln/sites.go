@@ -32,8 +32,9 @@ const maxSiteSpan = 10
 func newSiteMapper(out *solc.Output, c *solc.Contract, file, source string, code []byte) *siteMapper {
 	m := &siteMapper{lines: map[uint64][]int{}, functions: map[string][2]int{}}
 	starts := lineStarts(source)
+	src := out.Sources[file]
 	fileIndex := 0
-	if src := out.Sources[file]; src != nil {
+	if src != nil {
 		fileIndex = src.ID
 	}
 	entries := parseSourceMap(c.RuntimeSourceMap)
@@ -53,7 +54,7 @@ func newSiteMapper(out *solc.Output, c *solc.Contract, file, source string, code
 			m.lines[in.PC] = append(m.lines[in.PC], l)
 		}
 	}
-	if src := out.Sources[file]; src != nil {
+	if src != nil {
 		if root, err := solast.Parse(src.AST); err == nil {
 			for _, k := range solast.Contracts(root) {
 				for _, fn := range solast.Functions(k.Node) {
