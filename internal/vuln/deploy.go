@@ -125,7 +125,7 @@ func DeployStandalone(out *solc.Output, c *solc.Contract, b chain.Block) (Target
 			}
 			m := msg
 			m.Data = append(append([]byte(nil), code...), fuzzed...)
-			if d, a, n, e := create(pre, m); e == nil || !isReverted(e) {
+			if d, a, n, e := create(pre, m); !isReverted(e) {
 				done, addr, err, msg = d, a, e, m
 				note = strings.TrimPrefix(fmt.Sprintf("%s; constructor arguments chosen by the fuzzer (try %d of %d: the zero values revert)", n, try, constructorTries), "; ")
 			}

@@ -26,10 +26,11 @@
 // blocks holding a critical instruction and recovers the dispatcher's
 // functions with their storage effects. Run turns that into candidates: each
 // routed ABI function gets a rank (state-changing before read-only, then
-// SSTORE functions before SLOAD ones) and a weight for drawing it (1, plus 2
-// when one of its paths is critical, plus 1 when it changes state; under
+// SSTORE functions before SLOAD ones) and a weight for drawing it (under
 // saefuzz only the functions on a critical path are candidates, each
-// weighing 1, and the initial seeds are sorted by accumulated rank). A
+// weighing 1; under extended, all-candidates, 1, plus 2 when one of its
+// paths is critical, plus 1 when it changes state). In both profiles the
+// initial seeds are sorted by accumulated rank (sortByScore). A
 // fallback or receive is a candidate too, ranked as a writer. Sequences
 // keep the rank order; a new sequence also puts payable calls first among
 // equal ranks (Ether comes in before code that pays it out runs), which

@@ -103,8 +103,9 @@ func ParseProfile(s string) (Profile, error) {
 //   - send-calls: the block-state oracle counts a send or transfer of zero
 //     wei as a payout (ContractFuzzer's SendCall; see oracles.payout);
 //   - all-candidates: every function the dispatcher routes is a candidate,
-//     those on a critical path drawn three times as often (SAEFUZZ builds
-//     sequences from the functions recovered on critical paths only);
+//     weighing 1, plus 2 on a critical path, plus 1 when it changes state
+//     (SAEFUZZ builds sequences from the functions recovered on critical
+//     paths only, drawn alike);
 //   - tx-edits: transaction-level mutation also changes the time gap before
 //     a transaction, duplicates it or replaces it by a fresh call (SAEFUZZ
 //     names sender and value only);

@@ -76,7 +76,8 @@ type oracles struct {
 }
 
 func newOracles(e *engine) *oracles {
-	return &oracles{e: e, found: map[Class]*Finding{}, decided: map[[2]uint64]string{}, unlocked: map[[2]uint64]event{}}
+	return &oracles{e: e, found: map[Class]*Finding{}, decided: map[[2]uint64]string{}, unlocked: map[[2]uint64]event{},
+		sites: map[string]bool{}, perClass: map[Class]int{}}
 }
 
 // observe applies every oracle to one executed seed.
@@ -125,8 +126,8 @@ const maxSites = 64
 // site records where a hit happened, once per distinct (class, function,
 // evidence instructions).
 func (o *oracles) site(class Class, run *seedRun, h hit) {
-	if o.sites == nil {
-		o.sites = map[string]bool{}
+	if o.perClass[class] >= maxSites {
+		return // full: no key to build on every later hit of the class
 	}
 	st := Site{Class: class}
 	if h.tx < len(run.seed.Txs) {
@@ -138,11 +139,8 @@ func (o *oracles) site(class Class, run *seedRun, h hit) {
 		}
 	}
 	key := fmt.Sprint(st.Class, st.Function, st.PCs)
-	if o.sites[key] || o.perClass[class] >= maxSites {
+	if o.sites[key] {
 		return
-	}
-	if o.perClass == nil {
-		o.perClass = map[Class]int{}
 	}
 	o.sites[key] = true
 	o.perClass[class]++

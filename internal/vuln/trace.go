@@ -94,6 +94,10 @@ type frame struct {
 	results []arithResult
 }
 
+// maxResults bounds a frame's results: the latest ones a cleanup may still
+// truncate.
+const maxResults = 8
+
 // arithResult is one ADD, SUB or MUL result a cleanup may still truncate.
 type arithResult struct {
 	value uint256.Int
@@ -477,8 +481,10 @@ func (t *tracer) arith(f *frame, pc uint64, op vm.OpCode, stack []uint256.Int, d
 		l |= bit
 		t.add(event{kind: evOverflow, op: op, pc: pc, depth: depth, frame: f.serial, a: *a, b: *b, taint: bit, targetCode: true})
 	case !shift:
-		if len(f.results) == 8 {
-			f.results = f.results[1:]
+		if len(f.results) == maxResults {
+			// Drop the oldest in place: reslicing from 1 walked the window
+			// along the array, so appends reallocated it every few results.
+			f.results = f.results[:copy(f.results, f.results[1:])]
 		}
 		f.results = append(f.results, arithResult{value: r, op: op, pc: pc, a: *a, b: *b})
 	}

@@ -32,8 +32,9 @@ const maxSiteSpan = 10
 func newSiteMapper(out *solc.Output, c *solc.Contract, file, source string, code []byte) *siteMapper {
 	m := &siteMapper{lines: map[uint64][]int{}, functions: map[string][2]int{}}
 	starts := lineStarts(source)
+	src := out.Sources[file]
 	fileIndex := 0
-	if src := out.Sources[file]; src != nil {
+	if src != nil {
 		fileIndex = src.ID
 	}
 	entries := parseSourceMap(c.RuntimeSourceMap)
@@ -53,7 +54,7 @@ func newSiteMapper(out *solc.Output, c *solc.Contract, file, source string, code
 			m.lines[in.PC] = append(m.lines[in.PC], l)
 		}
 	}
-	if src := out.Sources[file]; src != nil {
+	if src != nil {
 		if root, err := solast.Parse(src.AST); err == nil {
 			for _, k := range solast.Contracts(root) {
 				for _, fn := range solast.Functions(k.Node) {
@@ -161,7 +162,7 @@ func (f *smartbugsFile) bugRows() []schemas.VulnBug {
 			}
 		}
 		ls, _ := json.Marshal(v.Lines)
-		row := schemas.VulnBug{ContractID: f.id, File: f.entry.Path, Bug: int64(i), Class: string(class), DASP: v.Category, Lines: string(ls), Exploitable: true}
+		row := schemas.VulnBug{ContractID: f.id, File: f.entry.Path, Bug: int64(i), Class: string(class), DASP: v.Category, Lines: string(ls)}
 		row.Exploitable, row.Reason = exploitable(class, strings.Join(text, "\n"))
 		rows = append(rows, row)
 	}

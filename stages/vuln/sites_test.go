@@ -6,7 +6,13 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/ethereum/go-ethereum/core/vm"
+
+	"github.com/solbehave/solbehave/internal/bytecode"
+	"github.com/solbehave/solbehave/internal/deploy/deploytest"
+	"github.com/solbehave/solbehave/internal/solc"
 	engine "github.com/solbehave/solbehave/internal/vuln"
+	"github.com/solbehave/solbehave/schemas"
 )
 
 // TestParseSourceMap: empty fields repeat the previous entry's, and byte
@@ -77,5 +83,42 @@ func TestSolidiFIBugRows(t *testing.T) {
 	}
 	if apart[string(engine.Reentrancy)] == 0 || apart[string(engine.BlockState)] == 0 || apart[string(engine.Arithmetic)] != 0 {
 		t.Errorf("non-exploitable snippets per class %v: want some reentrancy and block state, no arithmetic", apart)
+	}
+}
+
+// TestSiteMapperLines: a real compile's runtime source map takes a store's
+// program counter to its statement's line, and the called function to its
+// definition's lines (real solc, real EVM deployment).
+func TestSiteMapperLines(t *testing.T) {
+	const src = "pragma solidity ^0.4.24;\ncontract Counter {\n    uint256 public n;\n    function bump(uint256 k) public {\n        n = n + k;\n    }\n}\n"
+	release, err := solc.PragmaRelease(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := deploytest.Compile(t, solc.Input{Compiler: release, Sources: map[string]string{"Counter.sol": src}})
+	c, err := out.Contract("Counter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	target, err := engine.DeployStandalone(out, c, engine.BlockFor(out.Release.Version))
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := target.Chain.Code(target.Address)
+	m := newSiteMapper(out, c, "Counter.sol", src, code)
+	var store uint64
+	stores := 0
+	for _, in := range bytecode.DisassembleRaw(code) {
+		if in.Op == vm.SSTORE {
+			store = in.PC
+			stores++
+		}
+	}
+	if stores != 1 {
+		t.Fatalf("%d SSTOREs in Counter, want 1", stores)
+	}
+	rows := m.rows(schemas.VulnRun{ContractID: "C"}, &engine.Report{Sites: []engine.Site{{Class: engine.Arithmetic, Function: "bump(uint256)", PCs: []uint64{store}}}})
+	if len(rows) != 1 || rows[0].Lines != "[5]" || rows[0].FunctionFirst != 4 || rows[0].FunctionLast != 6 {
+		t.Errorf("site rows %+v, want the store on line 5 in bump's lines 4-6", rows)
 	}
 }

@@ -148,8 +148,7 @@ func (s *Stage) runSmartBugs(ctx context.Context, env *pipeline.Env, pu pipeline
 		return nil, err
 	}
 	if rep != nil {
-		run.Profile = string(u.profile)
-		pipeline.Add(out, schemas.VulnSites, sites.rows(run, rep))
+		pipeline.Add(out, schemas.VulnSites, sites().rows(run, rep))
 	}
 	if err != nil {
 		s.addDefaultCV(out, u, "error", nil)
@@ -167,10 +166,11 @@ func (s *Stage) addDefaultCV(out *pipeline.Output, u unit, status string, rep *e
 	}
 }
 
-// deploySmartBugs compiles a file, picks its target and deploys it; on
-// failure the status names the step (compile_error, no_target,
+// deploySmartBugs compiles a file, picks its target and deploys it, with
+// the target's site mapper built on demand (a cross-validation run keeps no
+// sites); on failure the status names the step (compile_error, no_target,
 // deploy_error).
-func (s *Stage) deploySmartBugs(ctx context.Context, env *pipeline.Env, f *smartbugsFile, run *schemas.VulnRun) (engine.Target, *siteMapper, string, error) {
+func (s *Stage) deploySmartBugs(ctx context.Context, env *pipeline.Env, f *smartbugsFile, run *schemas.VulnRun) (engine.Target, func() *siteMapper, string, error) {
 	out, err := s.compileFile(ctx, env, f, run)
 	if err != nil {
 		return engine.Target{}, nil, "compile_error", err
@@ -185,7 +185,9 @@ func (s *Stage) deploySmartBugs(ctx context.Context, env *pipeline.Env, f *smart
 		return engine.Target{}, nil, "deploy_error", err
 	}
 	run.Deployment = t.Deployment
-	return t, newSiteMapper(out, c, fileName(f), f.source, t.Chain.Code(t.Address)), "", nil
+	code := t.Chain.Code(t.Address)
+	sites := func() *siteMapper { return newSiteMapper(out, c, fileName(f), f.source, code) }
+	return t, sites, "", nil
 }
 
 func fileName(f *smartbugsFile) string { return filepath.Base(f.entry.Path) }
