@@ -1,8 +1,10 @@
 package vuln
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/deploy/deploytest"
@@ -28,21 +30,53 @@ func deployTestdata(tb testing.TB, file, contract string) Target {
 // pragma admits and returns the output and the named contract.
 func compileFixture(tb testing.TB, file, contract string) (*solc.Output, *solc.Contract) {
 	tb.Helper()
-	src, err := os.ReadFile(filepath.Join("testdata", file))
-	if err != nil {
-		tb.Fatal(err)
-	}
-	release, err := solc.PragmaRelease(string(src))
+	src := fixtureSource(tb, file)
+	release, err := solc.PragmaRelease(src)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	name := filepath.Base(file)
-	out := deploytest.Compile(tb, solc.Input{Compiler: release, Sources: map[string]string{name: string(src)}})
+	out := deploytest.Compile(tb, solc.Input{Compiler: release, Sources: map[string]string{name: src}})
 	c, err := out.Contract(contract)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	return out, c
+}
+
+// fixtureSource is testdata/<file>, or, for a fixed twin listed in
+// testdata/twins.json, its vulnerable contract with the fix's edits applied
+// in order: a twin differs from its contract only by the fix, so the fix is
+// all it records. Each edit's old text must stand exactly once.
+func fixtureSource(tb testing.TB, file string) string {
+	tb.Helper()
+	raw, err := os.ReadFile("testdata/twins.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var twins map[string]struct {
+		Of    string      `json:"of"`
+		Edits [][2]string `json:"edits"`
+	}
+	if err := json.Unmarshal(raw, &twins); err != nil {
+		tb.Fatalf("testdata/twins.json: %v", err)
+	}
+	twin, ok := twins[file]
+	if !ok {
+		src, err := os.ReadFile(filepath.Join("testdata", file))
+		if err != nil {
+			tb.Fatal(err)
+		}
+		return string(src)
+	}
+	src := fixtureSource(tb, twin.Of)
+	for _, e := range twin.Edits {
+		if n := strings.Count(src, e[0]); n != 1 {
+			tb.Fatalf("%s: the edit of %q finds it %d times in %s, want once", file, e[0], n, twin.Of)
+		}
+		src = strings.Replace(src, e[0], e[1], 1)
+	}
+	return src
 }
 
 // testConfig is the stage's default budget (a few hundred milliseconds on
