@@ -1,6 +1,7 @@
 package projection
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 )
@@ -111,18 +112,7 @@ func LikeRun(m *Measured, t Target) Scale {
 			s.Kept = int(math.Round(float64(t.Candidates) * float64(r.Kept) / float64(r.Candidates)))
 		}
 	}
-	if t.Kept > 0 {
-		s.Kept = t.Kept
-	}
-	if t.Models > 0 {
-		s.Models = t.Models
-	}
-	if t.K > 0 {
-		s.K = t.K
-	}
-	if t.Jobs > 0 {
-		s.Jobs = t.Jobs
-	}
+	s.Kept, s.Models, s.K, s.Jobs = cmp.Or(t.Kept, s.Kept), cmp.Or(t.Models, s.Models), cmp.Or(t.K, s.K), cmp.Or(t.Jobs, s.Jobs)
 	s.Verified = s.Crawled
 	for range s.Models {
 		s.RawCompile = append(s.RawCompile, r.RawCompile)

@@ -1,6 +1,7 @@
 package vuln
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"math/rand"
@@ -63,30 +64,9 @@ var CVSettings = []CVSetting{
 
 // apply overrides c with the setting's non-zero fields.
 func (p CVSetting) apply(c engine.Config) engine.Config {
-	if p.Population > 0 {
-		c.Population = p.Population
-	}
-	if p.Generations > 0 {
-		c.Generations = p.Generations
-	}
-	if p.MaxTxs > 0 {
-		c.MaxTxs = p.MaxTxs
-	}
-	if p.BranchWeight > 0 {
-		c.BranchWeight = p.BranchWeight
-	}
-	if p.GasThreshold > 0 {
-		c.GasThreshold = p.GasThreshold
-	}
-	if p.CrossReentry != 0 {
-		c.CrossReentry = p.CrossReentry
-	}
-	if p.GapHints != 0 {
-		c.GapHints = p.GapHints
-	}
-	if p.Campaigns != 0 {
-		c.Campaigns = p.Campaigns
-	}
+	c.Population, c.Generations, c.MaxTxs = cmp.Or(p.Population, c.Population), cmp.Or(p.Generations, c.Generations), cmp.Or(p.MaxTxs, c.MaxTxs)
+	c.BranchWeight, c.GasThreshold = cmp.Or(p.BranchWeight, c.BranchWeight), cmp.Or(p.GasThreshold, c.GasThreshold)
+	c.CrossReentry, c.GapHints, c.Campaigns = cmp.Or(p.CrossReentry, c.CrossReentry), cmp.Or(p.GapHints, c.GapHints), cmp.Or(p.Campaigns, c.Campaigns)
 	return c
 }
 
