@@ -109,7 +109,7 @@ func (e *engine) nextGeneration(pop []*Seed) []*Seed {
 		}
 		next = append(next, s)
 	}
-	if e.cfg.extended() {
+	if e.cfg.has("elitism") {
 		next[n-1] = pop[0]
 	}
 	return next
@@ -117,7 +117,7 @@ func (e *engine) nextGeneration(pop []*Seed) []*Seed {
 
 // fresh returns child, mutated when it repeats a parent (extension elitism).
 func (e *engine) fresh(child, a, b *Seed) *Seed {
-	if !e.cfg.extended() {
+	if !e.cfg.has("elitism") {
 		return child
 	}
 	key := seedJSON(child, e.actors)
@@ -503,7 +503,7 @@ func (e *engine) wei() *big.Int {
 	// lottery or roulette accepting only an exact stake, `msg.value == 10
 	// ether`): a quarter of the values are one of the round amounts the code
 	// holds as constants.
-	if e.cfg.extended() && len(e.stakes) > 0 && e.chance(0.25) {
+	if e.cfg.has("stake-constants") && len(e.stakes) > 0 && e.chance(0.25) {
 		return e.stakes[e.gen.Intn(len(e.stakes))].ToBig()
 	}
 	w := e.gen.Wei()
@@ -711,7 +711,7 @@ func (e *engine) acceptable(s *Seed) bool {
 func (e *engine) mutate(s *Seed) *Seed {
 	c := s.clone()
 	failed := s.failed
-	if !e.cfg.extended() {
+	if !e.cfg.has("repair") {
 		failed = nil
 	}
 	for range 1 + e.gen.Intn(3) {
@@ -719,7 +719,7 @@ func (e *engine) mutate(s *Seed) *Seed {
 		if len(failed) > 0 && len(c.Txs) == len(s.Txs) && e.gen.Intn(2) == 0 {
 			i = failed[e.gen.Intn(len(failed))] // repair: a transaction that reverted
 		}
-		if e.cfg.extended() && len(c.Txs) == len(s.Txs) && len(hintsFor(s.exact, i)) > 0 && e.gen.Intn(2) == 0 &&
+		if e.cfg.has("exact-values") && len(c.Txs) == len(s.Txs) && len(hintsFor(s.exact, i)) > 0 && e.gen.Intn(2) == 0 &&
 			e.applyExact(&c.Txs[i], i, s.exact) {
 			continue
 		}
@@ -747,13 +747,13 @@ func (e *engine) mutateTx(txs []Tx, i int, hints []gapHint) []Tx {
 		return txs
 	}
 	kinds := 2 // SAEFUZZ: the sender or the value
-	if e.cfg.extended() {
+	if e.cfg.has("tx-edits") {
 		kinds = 5 // tx-edits: the time gap, a repeat, a fresh call
 	}
 	switch e.gen.Intn(kinds) {
 	case 0:
 		tx.Sender = e.gen.Intn(len(e.actors))
-		if e.cfg.extended() && e.gen.Intn(4) == 0 { // campaigns: the whole sequence becomes the attacker's campaign
+		if e.cfg.has("campaigns") && e.gen.Intn(4) == 0 { // campaigns: the whole sequence becomes the attacker's campaign
 			for k := range txs {
 				txs[k].Sender = e.attackerIx
 			}
@@ -830,7 +830,7 @@ func (e *engine) execute(s *Seed) *seedRun {
 		}
 	}
 	s.hints = timeHints(run)
-	if e.cfg.extended() {
+	if e.cfg.has("exact-values") {
 		s.exact = e.exactHints(run)
 	}
 	e.total.merge(run.cov)
