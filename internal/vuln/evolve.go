@@ -221,35 +221,34 @@ func (e *engine) initialSequences(n int) [][]*candidate {
 }
 
 // randomSeed instantiates a sequence of one to MaxTxs functions drawn by
-// weight (uniformly when not directed); see seedOf.
+// weight (uniformly when not directed), one main sender with the others
+// mixed in; see seedOf.
 func (e *engine) randomSeed() *Seed { return e.seedOf(nil) }
 
-// seedOf instantiates a sequence of the functions fns (nil: one to MaxTxs
-// drawn by weight): sorted by storage-dependency rank when stage 1 ranked
-// them, one main sender with the others mixed in, then arguments and values
-// in sequence order (see fillArgs).
+// seedOf instantiates a sequence of the functions fns, all sent by the
+// attacker: SAEFUZZ §3's prioritised sequences are the calls "an external
+// adversary" can invoke, and transaction-level mutation then changes the
+// sender. fns nil: a random sequence (see randomSeed). The calls are
+// sorted by storage-dependency rank when stage 1 ranked them, then given
+// arguments and values in sequence order (see fillArgs).
 func (e *engine) seedOf(fns []*candidate) *Seed {
 	s := &Seed{}
-	n := len(fns)
+	for _, fn := range fns {
+		s.Txs = append(s.Txs, Tx{fn: fn, Sender: e.attackerIx, Value: new(big.Int), Advance: 15})
+	}
 	if fns == nil {
-		n = 1 + e.gen.Intn(e.cfg.MaxTxs)
-	}
-	main := e.gen.Intn(len(e.actors) + 1) // the attacker counts twice: reentrancy needs it throughout
-	if main == len(e.actors) {
-		main = e.attackerIx
-	}
-	for i := range n {
-		sender := main
-		if e.gen.Intn(4) == 0 {
-			sender = e.gen.Intn(len(e.actors))
+		n := 1 + e.gen.Intn(e.cfg.MaxTxs)
+		main := e.gen.Intn(len(e.actors) + 1) // the attacker counts twice: reentrancy needs it throughout
+		if main == len(e.actors) {
+			main = e.attackerIx
 		}
-		var fn *candidate
-		if fns != nil {
-			fn = fns[i]
-		} else {
-			fn = e.pickCandidate()
+		for range n {
+			sender := main
+			if e.gen.Intn(4) == 0 {
+				sender = e.gen.Intn(len(e.actors))
+			}
+			s.Txs = append(s.Txs, Tx{fn: e.pickCandidate(), Sender: sender, Value: new(big.Int), Advance: 15})
 		}
-		s.Txs = append(s.Txs, Tx{fn: fn, Sender: sender, Value: new(big.Int), Advance: 15})
 	}
 	e.sortByRank(s)
 	for i := range s.Txs {

@@ -165,7 +165,9 @@ func TestSitesHoldEveryFinding(t *testing.T) {
 // TestSAEFUZZInitialSequences: under saefuzz the first generation is the
 // candidates combined into sequences of distinct functions ("Candidate
 // lists are deduplicated and combined into transaction sequences"), writers
-// before readers, in descending order of accumulated score, the best first:
+// before readers, in descending order of accumulated score, the best first,
+// every call sent by the attacker ("calls that an external adversary" can
+// invoke):
 // on ReentrantBank (deposit, withdraw, the balances getter) the first seed
 // deposits, then withdraws, then reads. Random draws with repeats (the
 // all-candidates extension) call a function twice in some seed.
@@ -201,6 +203,12 @@ func TestSAEFUZZInitialSequences(t *testing.T) {
 		for i, s := range p {
 			if repeats(s) {
 				t.Errorf("seed %d: sequence %d calls a function twice", seed, i)
+			}
+			for _, tx := range s.Txs {
+				if tx.Sender != 3 { // the attacker (setupActors)
+					t.Errorf("seed %d: sequence %d: a call sent by actor %d, want the attacker (the external adversary)", seed, i, tx.Sender)
+					break
+				}
 			}
 			if i > 0 && accumulated(p[i-1]) < accumulated(s) {
 				t.Errorf("seed %d: sequence %d scores above the one before it", seed, i)
