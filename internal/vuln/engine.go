@@ -138,9 +138,10 @@ func (p Profile) Has(x string) bool {
 //   - send-calls: the block-state oracle counts a send or transfer of zero
 //     wei as a payout (ContractFuzzer's SendCall; see oracles.payout);
 //   - all-candidates: every function the dispatcher routes is a candidate,
-//     weighing 1, plus 2 on a critical path, plus 1 when it changes state
-//     (SAEFUZZ builds sequences from the functions recovered on critical
-//     paths only, drawn alike);
+//     weighing 1, plus 2 on a critical path, plus 1 when it changes state,
+//     and the initial sequences are drawn by weight, with repeats, from one
+//     main sender (SAEFUZZ builds sequences from the functions recovered on
+//     critical paths only: see initialSequences);
 //   - tx-edits: transaction-level mutation also changes the time gap before
 //     a transaction, duplicates it or replaces it by a fresh call (SAEFUZZ
 //     names sender and value only);
