@@ -5,7 +5,9 @@
 // # Profiles
 //
 // Config.Profile is ProfileSAEFUZZ (the default: §3 of the paper as
-// written) or ProfileExtended, which adds this project's Extensions: the
+// written), saefuzz with some Extensions named ("saefuzz+tx-edits", for
+// per-rule ablation) or ProfileExtended, which adds all of this project's
+// Extensions: the
 // three seed strategies below (cross-reentry, guard-waits, campaigns), the
 // 100 ETH funding (fund), the re-entry confirmation of the reentrancy
 // oracle (reentry-confirmation), the static condition of frozen Ether
@@ -29,18 +31,24 @@
 // SSTORE functions before SLOAD ones) and a weight for drawing it (under
 // saefuzz only the functions on a critical path are candidates, each
 // weighing 1; under extended, all-candidates, 1, plus 2 when one of its
-// paths is critical, plus 1 when it changes state). In both profiles the
-// initial seeds are sorted by accumulated rank (sortByScore). A
-// fallback or receive is a candidate too, ranked as a writer. Sequences
+// paths is critical, plus 1 when it changes state). Under saefuzz the
+// initial seeds are SAEFUZZ §3's prioritised sequences (initialSequences):
+// combinations of up to MaxTxs distinct candidates, the Population highest
+// accumulated ranks, every call sent by the attacker (the "external
+// adversary"); under all-candidates they are drawn by weight, with repeats,
+// from one main sender (below). Both sort the initial seeds by accumulated
+// rank (sortByScore). A fallback or receive is a candidate too, ranked as a
+// writer. Sequences
 // keep the rank order; a new sequence also puts payable calls first among
 // equal ranks (Ether comes in before code that pays it out runs), which
 // crossover and mutation may change.
 //
 // # Stage 2: seed evolution
 //
-// A seed is a transaction sequence. Initial seeds draw 1..MaxTxs candidates
-// by weight, sorted by rank, from one main sender (another actor a quarter of
-// the time). Arguments come from internal/fuzz's generator (boundary values,
+// A seed is a transaction sequence. Under saefuzz the initial seeds are the
+// prioritised sequences above; random ones (all-candidates, the ablations)
+// draw 1..MaxTxs candidates by weight, sorted by rank, from one main sender
+// (another actor a quarter of the time). Arguments come from internal/fuzz's generator (boundary values,
 // constants mined from the bytecode, log-uniform magnitudes; dynamic arrays
 // and bytes with a sampled length), with two sequence-aware biases: address
 // arguments name a run account 60% of the time (half of those the sender

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"math/big"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/ethereum/go-ethereum/accounts/abi"
@@ -62,14 +63,48 @@ const (
 // Profiles lists the profiles in the order reports show them.
 var Profiles = []Profile{ProfileSAEFUZZ, ProfileExtended}
 
-// ParseProfile checks a profile name.
+// ParseProfile checks a profile name: saefuzz, extended, or saefuzz with
+// named Extensions added, "saefuzz+tx-edits+repair" (a per-rule ablation:
+// saefuzz plus exactly those rules). The added rules are put in the order
+// of Extensions, so one set has one name (and one unit id, fingerprint and
+// profile column).
 func ParseProfile(s string) (Profile, error) {
 	for _, p := range Profiles {
 		if string(p) == s {
 			return p, nil
 		}
 	}
-	return "", fmt.Errorf("vuln: unknown profile %q (want saefuzz or extended)", s)
+	base, rest, ok := strings.Cut(s, "+")
+	if !ok || base != string(ProfileSAEFUZZ) {
+		return "", fmt.Errorf("vuln: unknown profile %q (want saefuzz, extended or saefuzz+<extension>[+<extension>...])", s)
+	}
+	added := map[string]bool{}
+	for _, x := range strings.Split(rest, "+") {
+		if !slices.Contains(Extensions, x) {
+			return "", fmt.Errorf("vuln: profile %q: unknown extension %q (want one of %s)", s, x, strings.Join(Extensions, ", "))
+		}
+		if added[x] {
+			return "", fmt.Errorf("vuln: profile %q names extension %q twice", s, x)
+		}
+		added[x] = true
+	}
+	name := string(ProfileSAEFUZZ)
+	for _, x := range Extensions {
+		if added[x] {
+			name += "+" + x
+		}
+	}
+	return Profile(name), nil
+}
+
+// Has reports whether the profile turns extension x on: extended has every
+// one of Extensions, saefuzz none, saefuzz+<x>... those it names.
+func (p Profile) Has(x string) bool {
+	if p == ProfileExtended {
+		return true
+	}
+	_, rest, ok := strings.Cut(string(p), "+")
+	return ok && slices.Contains(strings.Split(rest, "+"), x)
 }
 
 // Extensions names what ProfileExtended adds to SAEFUZZ, each this
@@ -103,9 +138,10 @@ func ParseProfile(s string) (Profile, error) {
 //   - send-calls: the block-state oracle counts a send or transfer of zero
 //     wei as a payout (ContractFuzzer's SendCall; see oracles.payout);
 //   - all-candidates: every function the dispatcher routes is a candidate,
-//     weighing 1, plus 2 on a critical path, plus 1 when it changes state
-//     (SAEFUZZ builds sequences from the functions recovered on critical
-//     paths only, drawn alike);
+//     weighing 1, plus 2 on a critical path, plus 1 when it changes state,
+//     and the initial sequences are drawn by weight, with repeats, from one
+//     main sender (SAEFUZZ builds sequences from the functions recovered on
+//     critical paths only: see initialSequences);
 //   - tx-edits: transaction-level mutation also changes the time gap before
 //     a transaction, duplicates it or replaces it by a fresh call (SAEFUZZ
 //     names sender and value only);
@@ -213,15 +249,25 @@ func (c Config) withDefaults() Config {
 	if c.Profile == "" {
 		c.Profile = d.Profile
 	}
-	if !c.extended() {
-		// SAEFUZZ's seeding and deployment: none of our seed strategies, no top-up.
-		c.CrossReentry, c.GapHints, c.Campaigns, c.Fund = -1, -1, -1, new(big.Int)
+	// SAEFUZZ's seeding and deployment: none of our seed strategies, no
+	// top-up, unless the profile names them.
+	if !c.has("cross-reentry") {
+		c.CrossReentry = -1
+	}
+	if !c.has("guard-waits") {
+		c.GapHints = -1
+	}
+	if !c.has("campaigns") {
+		c.Campaigns = -1
+	}
+	if !c.has("fund") {
+		c.Fund = new(big.Int)
 	}
 	return c
 }
 
-// extended reports whether the run has this project's Extensions on.
-func (c Config) extended() bool { return c.Profile == ProfileExtended }
+// has reports whether the run has extension x of Extensions on.
+func (c Config) has(x string) bool { return c.Profile.Has(x) }
 
 func ether(n int64) *big.Int { return new(big.Int).Mul(big.NewInt(n), big.NewInt(1e18)) }
 
@@ -378,7 +424,7 @@ func newEngine(t Target, cfg Config) (*engine, error) {
 	e.stakes = stakes(dict.Words())
 	e.gen = fuzz.NewGenerator(uint64(cfg.Seed), dict)
 	e.tr = newTracer(t.Address, len(code))
-	if cfg.extended() {
+	if cfg.has("deploy-block-state") {
 		e.tr.deploySlots = t.BlockSlots
 	}
 	e.total = newCoverage(len(code))
@@ -466,13 +512,13 @@ func (e *engine) buildCandidates(g *bytecode.CFG, parsed abi.ABI, abiJSON []byte
 	fallback := fallbackCandidate(parsed)
 	if e.cfg.Ablation != AblationNoStatic {
 		if fns, err := bytecode.RecoverFunctions(g, abiJSON); err == nil {
-			if cands := rankedCandidates(bytecode.CandidateOrder(fns), parsed, e.cfg.extended()); len(cands) > 0 {
+			if cands := rankedCandidates(bytecode.CandidateOrder(fns), parsed, e.cfg.has("all-candidates")); len(cands) > 0 {
 				if fallback != nil {
 					// The dispatcher walk does not explore the fallback: assume it
 					// writes (paper silent: no PUSH4 routes it; a candidate in both
 					// profiles).
 					fallback.rank, fallback.weight = rank(false, 2), 1
-					if e.cfg.extended() {
+					if e.cfg.has("all-candidates") {
 						fallback.weight = 2
 					}
 					cands = append(cands, fallback)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"time"
 
@@ -24,15 +25,7 @@ var advances = []uint64{1, 15, 15, 15, 60, 3600, 86400, 604800, 2592000, 3153600
 // evolve runs the generations. Unchanged seeds keep their fitness and are
 // not executed again (execution is deterministic).
 func (e *engine) evolve(ctx context.Context, start time.Time) error {
-	pop := make([]*Seed, e.cfg.Population)
-	for i := range pop {
-		if e.directed && e.chance(e.cfg.Campaigns) {
-			pop[i] = e.campaignSeed()
-		} else {
-			pop[i] = e.randomSeed()
-		}
-	}
-	e.sortByScore(pop)
+	pop := e.initialPool()
 	for gen := 0; gen < e.cfg.Generations; gen++ {
 		for _, s := range pop {
 			if s.executed {
@@ -51,6 +44,31 @@ func (e *engine) evolve(ctx context.Context, start time.Time) error {
 	return nil
 }
 
+// initialPool is the first generation: with static guidance the
+// prioritised sequences of initialSequences, instantiated (extension
+// all-candidates: sequences drawn by weight, with repeats, instead;
+// campaigns: some of them an attacker's campaign), else random sequences;
+// in descending order of their accumulated score.
+func (e *engine) initialPool() []*Seed {
+	pop := make([]*Seed, e.cfg.Population)
+	var seqs [][]*candidate
+	if e.ordered && e.directed && !e.cfg.has("all-candidates") {
+		seqs = e.initialSequences(e.cfg.Population)
+	}
+	for i := range pop {
+		switch {
+		case e.directed && e.chance(e.cfg.Campaigns):
+			pop[i] = e.campaignSeed()
+		case len(seqs) > 0:
+			pop[i] = e.seedOf(seqs[i%len(seqs)])
+		default:
+			pop[i] = e.randomSeed()
+		}
+	}
+	e.sortByScore(pop)
+	return pop
+}
+
 // sortByScore puts the initial sequences in descending order of their
 // accumulated score (SAEFUZZ §3: the storage score of their calls, SSTORE 2
 // and SLOAD 1, state-changing calls above read-only ones; see rank), so the
@@ -59,14 +77,17 @@ func (e *engine) sortByScore(pop []*Seed) {
 	if !e.ordered || !e.directed {
 		return
 	}
-	score := func(s *Seed) int {
-		n := 0
-		for _, tx := range s.Txs {
-			n += tx.fn.rank
-		}
-		return n
+	sort.SliceStable(pop, func(i, j int) bool { return accumulated(pop[i]) > accumulated(pop[j]) })
+}
+
+// accumulated is a sequence's accumulated score: the sum of its calls'
+// ranks.
+func accumulated(s *Seed) int {
+	n := 0
+	for _, tx := range s.Txs {
+		n += tx.fn.rank
 	}
-	sort.SliceStable(pop, func(i, j int) bool { return score(pop[i]) > score(pop[j]) })
+	return n
 }
 
 // interrupted is the context's error, or a walltime.Error once the run is
@@ -109,7 +130,7 @@ func (e *engine) nextGeneration(pop []*Seed) []*Seed {
 		}
 		next = append(next, s)
 	}
-	if e.cfg.extended() {
+	if e.cfg.has("elitism") {
 		next[n-1] = pop[0]
 	}
 	return next
@@ -117,7 +138,7 @@ func (e *engine) nextGeneration(pop []*Seed) []*Seed {
 
 // fresh returns child, mutated when it repeats a parent (extension elitism).
 func (e *engine) fresh(child, a, b *Seed) *Seed {
-	if !e.cfg.extended() {
+	if !e.cfg.has("elitism") {
 		return child
 	}
 	key := seedJSON(child, e.actors)
@@ -141,23 +162,93 @@ func (e *engine) permutation(n int) []int {
 	return p
 }
 
-// randomSeed instantiates a sequence: functions drawn by weight (uniformly
-// when not directed), sorted by storage-dependency rank when stage 1 ranked
-// them, one main sender with the others mixed in, then arguments and values
-// in sequence order (see fillArgs).
-func (e *engine) randomSeed() *Seed {
-	s := &Seed{}
-	n := 1 + e.gen.Intn(e.cfg.MaxTxs)
-	main := e.gen.Intn(len(e.actors) + 1) // the attacker counts twice: reentrancy needs it throughout
-	if main == len(e.actors) {
-		main = e.attackerIx
+// maxCombined bounds the candidates initialSequences combines: the highest
+// ranked ones, so at most C(16, ≤5) = 6,884 sequences are scored. Swapping
+// a function outside them for an unused one inside never lowers a
+// sequence's score, so the highest-scoring sequences are among these (up
+// to which of equally ranked functions are kept: drawn at random).
+const maxCombined = 16
+
+// initialSequences is stage 1's output as SAEFUZZ §3 states it: "Candidate
+// lists are deduplicated and combined into transaction sequences" (every
+// combination of up to MaxTxs distinct candidates), "Functions whose paths
+// contain SSTORE are placed before functions whose paths contain SLOAD"
+// (each sequence in storage-dependency order, see seedOf), and "Sequences
+// are sorted in descending order of the accumulated score", which
+// "concentrates the available fuzzing budget on sequences with a higher
+// estimated probability of changing security-relevant state": the n
+// highest-scoring sequences (score: the sum of their functions' rank),
+// best first. Ties, of functions and of sequences, are broken at random
+// (the paper is silent); with fewer than n sequences the list is shorter
+// and the pool instantiates them again, each time with new inputs.
+func (e *engine) initialSequences(n int) [][]*candidate {
+	cands := make([]*candidate, len(e.candidates))
+	for i, k := range e.permutation(len(cands)) {
+		cands[i] = e.candidates[k]
 	}
-	for range n {
-		sender := main
-		if e.gen.Intn(4) == 0 {
-			sender = e.gen.Intn(len(e.actors))
+	sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank > cands[j].rank })
+	cands = cands[:min(len(cands), maxCombined)]
+	type sequence struct {
+		fns   []*candidate
+		score int
+	}
+	var all []sequence
+	var walk func(from int, fns []*candidate, score int)
+	walk = func(from int, fns []*candidate, score int) {
+		for i := from; i < len(cands); i++ {
+			next := append(slices.Clone(fns), cands[i])
+			all = append(all, sequence{next, score + cands[i].rank})
+			if len(next) < e.cfg.MaxTxs {
+				walk(i+1, next, score+cands[i].rank)
+			}
 		}
-		s.Txs = append(s.Txs, Tx{fn: e.pickCandidate(), Sender: sender, Value: new(big.Int), Advance: 15})
+	}
+	walk(0, nil, 0)
+	shuffled := make([]sequence, len(all))
+	for i, k := range e.permutation(len(all)) {
+		shuffled[i] = all[k]
+	}
+	sort.SliceStable(shuffled, func(i, j int) bool { return shuffled[i].score > shuffled[j].score })
+	out := make([][]*candidate, 0, min(n, len(shuffled)))
+	for _, sq := range shuffled[:min(n, len(shuffled))] {
+		fns := make([]*candidate, len(sq.fns)) // equal ranks in random order (seedOf sorts by rank)
+		for i, k := range e.permutation(len(fns)) {
+			fns[i] = sq.fns[k]
+		}
+		out = append(out, fns)
+	}
+	return out
+}
+
+// randomSeed instantiates a sequence of one to MaxTxs functions drawn by
+// weight (uniformly when not directed), one main sender with the others
+// mixed in; see seedOf.
+func (e *engine) randomSeed() *Seed { return e.seedOf(nil) }
+
+// seedOf instantiates a sequence of the functions fns, all sent by the
+// attacker: SAEFUZZ §3's prioritised sequences are the calls "an external
+// adversary" can invoke, and transaction-level mutation then changes the
+// sender. fns nil: a random sequence (see randomSeed). The calls are
+// sorted by storage-dependency rank when stage 1 ranked them, then given
+// arguments and values in sequence order (see fillArgs).
+func (e *engine) seedOf(fns []*candidate) *Seed {
+	s := &Seed{}
+	for _, fn := range fns {
+		s.Txs = append(s.Txs, Tx{fn: fn, Sender: e.attackerIx, Value: new(big.Int), Advance: 15})
+	}
+	if fns == nil {
+		n := 1 + e.gen.Intn(e.cfg.MaxTxs)
+		main := e.gen.Intn(len(e.actors) + 1) // the attacker counts twice: reentrancy needs it throughout
+		if main == len(e.actors) {
+			main = e.attackerIx
+		}
+		for range n {
+			sender := main
+			if e.gen.Intn(4) == 0 {
+				sender = e.gen.Intn(len(e.actors))
+			}
+			s.Txs = append(s.Txs, Tx{fn: e.pickCandidate(), Sender: sender, Value: new(big.Int), Advance: 15})
+		}
 	}
 	e.sortByRank(s)
 	for i := range s.Txs {
@@ -503,7 +594,7 @@ func (e *engine) wei() *big.Int {
 	// lottery or roulette accepting only an exact stake, `msg.value == 10
 	// ether`): a quarter of the values are one of the round amounts the code
 	// holds as constants.
-	if e.cfg.extended() && len(e.stakes) > 0 && e.chance(0.25) {
+	if e.cfg.has("stake-constants") && len(e.stakes) > 0 && e.chance(0.25) {
 		return e.stakes[e.gen.Intn(len(e.stakes))].ToBig()
 	}
 	w := e.gen.Wei()
@@ -711,7 +802,7 @@ func (e *engine) acceptable(s *Seed) bool {
 func (e *engine) mutate(s *Seed) *Seed {
 	c := s.clone()
 	failed := s.failed
-	if !e.cfg.extended() {
+	if !e.cfg.has("repair") {
 		failed = nil
 	}
 	for range 1 + e.gen.Intn(3) {
@@ -719,7 +810,7 @@ func (e *engine) mutate(s *Seed) *Seed {
 		if len(failed) > 0 && len(c.Txs) == len(s.Txs) && e.gen.Intn(2) == 0 {
 			i = failed[e.gen.Intn(len(failed))] // repair: a transaction that reverted
 		}
-		if e.cfg.extended() && len(c.Txs) == len(s.Txs) && len(hintsFor(s.exact, i)) > 0 && e.gen.Intn(2) == 0 &&
+		if e.cfg.has("exact-values") && len(c.Txs) == len(s.Txs) && len(hintsFor(s.exact, i)) > 0 && e.gen.Intn(2) == 0 &&
 			e.applyExact(&c.Txs[i], i, s.exact) {
 			continue
 		}
@@ -747,13 +838,13 @@ func (e *engine) mutateTx(txs []Tx, i int, hints []gapHint) []Tx {
 		return txs
 	}
 	kinds := 2 // SAEFUZZ: the sender or the value
-	if e.cfg.extended() {
+	if e.cfg.has("tx-edits") {
 		kinds = 5 // tx-edits: the time gap, a repeat, a fresh call
 	}
 	switch e.gen.Intn(kinds) {
 	case 0:
 		tx.Sender = e.gen.Intn(len(e.actors))
-		if e.cfg.extended() && e.gen.Intn(4) == 0 { // campaigns: the whole sequence becomes the attacker's campaign
+		if e.cfg.has("campaigns") && e.gen.Intn(4) == 0 { // campaigns: the whole sequence becomes the attacker's campaign
 			for k := range txs {
 				txs[k].Sender = e.attackerIx
 			}
@@ -830,7 +921,7 @@ func (e *engine) execute(s *Seed) *seedRun {
 		}
 	}
 	s.hints = timeHints(run)
-	if e.cfg.extended() {
+	if e.cfg.has("exact-values") {
 		s.exact = e.exactHints(run)
 	}
 	e.total.merge(run.cov)

@@ -219,7 +219,7 @@ func (e *engine) finish() {
 // code holds no instruction that could send Ether. SAEFUZZ (saefuzz.txt §3,
 // Table 3) asks only that no outward transfer ran, so under its profile the
 // condition always holds.
-func (e *engine) noExit() bool { return !e.cfg.extended() || e.exitSites == 0 }
+func (e *engine) noExit() bool { return !e.cfg.has("frozen-static") || e.exitSites == 0 }
 
 // reentrancySAEFUZZ is the oracle as saefuzz.txt §3 states it (reentrancy
 // class, profile saefuzz): a successful CALL of the target's code that
@@ -235,7 +235,7 @@ func (o *oracles) reentrancySAEFUZZ(run *seedRun) []hit {
 				continue
 			}
 			read, write, ok := readCallWrite(evs, ci)
-			if !ok || o.e.cfg.extended() && evs[write].word == evs[read].word {
+			if !ok || o.e.cfg.has("reentry-confirmation") && evs[write].word == evs[read].word {
 				// Reentrancy class, guarded call (extended): a write after
 				// the call that puts back the value read before it is a
 				// mutex's unlock (`locked = false`), not stale state.
@@ -265,7 +265,7 @@ func (o *oracles) reentrancy(run *seedRun) []hit {
 	// Both profiles take SAEFUZZ's evidence (extended without a mutex's
 	// unlock as the write); extended also takes the attacker's re-entry
 	// (below), which admits zero-value callbacks.
-	if hits := o.reentrancySAEFUZZ(run); len(hits) > 0 || !o.e.cfg.extended() {
+	if hits := o.reentrancySAEFUZZ(run); len(hits) > 0 || !o.e.cfg.has("reentry-confirmation") {
 		return hits
 	}
 	var hits []hit
@@ -530,7 +530,7 @@ func (o *oracles) payout(ev event) bool {
 	if isSend(ev) {
 		return true
 	}
-	return o.e.cfg.extended() && ev.kind == evCall && ev.op == vm.CALL && ev.word.IsZero() && ev.success &&
+	return o.e.cfg.has("send-calls") && ev.kind == evCall && ev.op == vm.CALL && ev.word.IsZero() && ev.success &&
 		ev.gas > 0 && ev.gas <= 2300 && ev.to != o.e.target.Address
 }
 
@@ -568,7 +568,7 @@ func isSend(ev event) bool {
 // an account other than the deployer sent.
 func (o *oracles) delegatecall(run *seedRun) (hit, bool) {
 	for ti, tx := range run.txs {
-		if !tx.success || o.e.cfg.extended() && o.e.senderIsPrivileged(tx.sender) {
+		if !tx.success || o.e.cfg.has("unprivileged-delegate") && o.e.senderIsPrivileged(tx.sender) {
 			continue
 		}
 		for _, ev := range tx.trace.events {

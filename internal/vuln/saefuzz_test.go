@@ -2,6 +2,7 @@ package vuln
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/holiman/uint256"
@@ -158,5 +159,77 @@ func TestSitesHoldEveryFinding(t *testing.T) {
 		if !held {
 			t.Errorf("%s finding %s is in no site of %+v", f.Class, f.Evidence, r.Sites)
 		}
+	}
+}
+
+// TestSAEFUZZInitialSequences: under saefuzz the first generation is the
+// candidates combined into sequences of distinct functions ("Candidate
+// lists are deduplicated and combined into transaction sequences"), writers
+// before readers, in descending order of accumulated score, the best first,
+// every call sent by the attacker ("calls that an external adversary" can
+// invoke):
+// on ReentrantBank (deposit, withdraw, the balances getter) the first seed
+// deposits, then withdraws, then reads. Random draws with repeats (the
+// all-candidates extension) call a function twice in some seed.
+func TestSAEFUZZInitialSequences(t *testing.T) {
+	target := deployTestdata(t, "reentrancy.sol", "ReentrantBank")
+	pool := func(cfg Config) []*Seed {
+		e, err := newEngine(target, cfg.withDefaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e.initialPool()
+	}
+	repeats := func(s *Seed) bool {
+		seen := map[*candidate]bool{}
+		for _, tx := range s.Txs {
+			if seen[tx.fn] {
+				return true
+			}
+			seen[tx.fn] = true
+		}
+		return false
+	}
+	for _, seed := range []int64{1, 2, 3} {
+		p := pool(saefuzzConfig(seed))
+		var names []string
+		for _, tx := range p[0].Txs {
+			names = append(names, tx.fn.name)
+		}
+		if got := strings.Join(names, " "); got != "deposit() withdraw() balances(address)" {
+			t.Errorf("seed %d: first sequence %q, want deposit() withdraw() balances(address)", seed, got)
+		}
+		both := 0
+		for i, s := range p {
+			if repeats(s) {
+				t.Errorf("seed %d: sequence %d calls a function twice", seed, i)
+			}
+			for _, tx := range s.Txs {
+				if tx.Sender != 3 { // the attacker (setupActors)
+					t.Errorf("seed %d: sequence %d: a call sent by actor %d, want the attacker (the external adversary)", seed, i, tx.Sender)
+					break
+				}
+			}
+			if i > 0 && accumulated(p[i-1]) < accumulated(s) {
+				t.Errorf("seed %d: sequence %d scores above the one before it", seed, i)
+			}
+			if len(s.Txs) >= 2 && s.Txs[0].fn.name == "deposit()" && s.Txs[1].fn.name == "withdraw()" {
+				both++
+			}
+		}
+		if both < len(p)/4 {
+			t.Errorf("seed %d: %d of %d sequences deposit then withdraw, want at least a quarter", seed, both, len(p))
+		}
+	}
+	cfg := saefuzzConfig(1)
+	cfg.Profile = "saefuzz+all-candidates"
+	n := 0
+	for _, s := range pool(cfg) {
+		if repeats(s) {
+			n++
+		}
+	}
+	if n == 0 {
+		t.Error("all-candidates: no sequence repeats a function (drawn with repeats, as before)")
 	}
 }

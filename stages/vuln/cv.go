@@ -77,8 +77,14 @@ func (p CVSetting) params(c engine.Config, prof engine.Profile) string {
 	e := p.apply(c)
 	v := CVSetting{Population: e.Population, Generations: e.Generations, MaxTxs: e.MaxTxs,
 		BranchWeight: e.BranchWeight, GasThreshold: e.GasThreshold}
-	if prof == engine.ProfileExtended {
-		v.CrossReentry, v.GapHints, v.Campaigns = e.CrossReentry, e.GapHints, e.Campaigns
+	if prof.Has("cross-reentry") {
+		v.CrossReentry = e.CrossReentry
+	}
+	if prof.Has("guard-waits") {
+		v.GapHints = e.GapHints
+	}
+	if prof.Has("campaigns") {
+		v.Campaigns = e.Campaigns
 	}
 	b, _ := json.Marshal(v)
 	return string(b)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/stagetest"
@@ -97,9 +98,33 @@ func TestProfilePlan(t *testing.T) {
 	if ext != 2 || len(both) != len(one)+2 {
 		t.Fatalf("%d extended units of %d (saefuzz alone %d), want 2 more", ext, len(both), len(one))
 	}
+	// A per-rule ablation profile (saefuzz+<extension>) is its own unit too,
+	// named canonically, apart from saefuzz and extended.
+	s.Profiles = []string{"saefuzz", "saefuzz+repair+tx-edits"}
+	abl, err := s.Plan(context.Background(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, u := range abl {
+		if u.Payload.(unit).profile != "saefuzz+tx-edits+repair" {
+			continue
+		}
+		n++
+		if _, ok := fps[u.ID]; ok || !strings.HasSuffix(u.ID, "/saefuzz+tx-edits+repair") {
+			t.Errorf("%s: a saefuzz+tx-edits+repair unit's id is not its own", u.ID)
+		}
+	}
+	if n != 2 {
+		t.Errorf("%d saefuzz+tx-edits+repair units, want 2", n)
+	}
 	s.Profiles = []string{"paper"}
 	if _, err := s.Plan(context.Background(), env); err == nil {
 		t.Error("an unknown profile planned")
+	}
+	s.Profiles = []string{"saefuzz+nope"}
+	if _, err := s.Plan(context.Background(), env); err == nil {
+		t.Error("a profile naming an unknown extension planned")
 	}
 }
 

@@ -37,8 +37,9 @@
 //
 // `--vuln-profile` lists the detector profiles to run (internal/vuln.Profile:
 // saefuzz, the paper as written, by default; extended, this project's
-// extensions), each its own units and a `profile` column of every vuln
-// dataset and view.
+// extensions; saefuzz+<extension>..., the paper with only the named
+// extensions on, for per-rule ablation), each its own units and a `profile`
+// column of every vuln dataset and view.
 //
 // `--ablation` lists the detector variants to run (each is its own unit,
 // so they sit side by side in the warehouse): none, no-static, random,
@@ -98,7 +99,7 @@ func (s *Stage) BindFlags(fs *pflag.FlagSet) {
 	fs.Uint64Var(&c.GasThreshold, "vuln-gas-threshold", c.GasThreshold, "vuln: reentrancy needs a call forwarding more gas than this")
 	fs.Uint64Var(&c.TxGas, "vuln-tx-gas", c.TxGas, "vuln: gas limit of each generated transaction")
 	fs.DurationVar(&s.Budget, "vuln-budget", s.Budget, "vuln: wall-clock limit of one detector run; past it the unit fails as a timeout (retried), never a result (0: none; the generations bound a run)")
-	fs.StringSliceVar(&s.Profiles, "vuln-profile", s.Profiles, "vuln: detector profiles to run, comma-separated: saefuzz (SAEFUZZ §3 as written) or extended (this project's seed strategies, 100 ETH funding and oracle confirmations on top; README); each its own units, side by side in the views")
+	fs.StringSliceVar(&s.Profiles, "vuln-profile", s.Profiles, "vuln: detector profiles to run, comma-separated: saefuzz (SAEFUZZ §3 as written), extended (this project's seed strategies, 100 ETH funding and oracle confirmations on top; README) or saefuzz+<extension>[+<extension>...] (saefuzz with only the named internal/vuln Extensions, for per-rule ablation; docs/saefuzz.md); each its own units, side by side in the views")
 	fs.StringSliceVar(&s.Ablations, "ablation", s.Ablations, "vuln: detector variants to run, comma-separated: none, no-static, random, opcode")
 	fs.BoolVar(&s.CV, "vuln-cv", s.CV, "vuln: on SmartBugs Curated, also run each cross-validation setting and write vuln_cv (vuln_eval_cv; slow, make bench-vuln)")
 	fs.StringVar(&s.Target, "vuln-target", s.Target, "vuln: SmartBugs target contract: main (of the contracts no other one inherits from, the one with the most ABI functions) or last (the file's last contract with code)")
