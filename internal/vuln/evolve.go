@@ -222,34 +222,40 @@ func (e *engine) initialSequences(n int) [][]*candidate {
 
 // randomSeed instantiates a sequence of one to MaxTxs functions drawn by
 // weight (uniformly when not directed), one main sender with the others
-// mixed in; see seedOf.
-func (e *engine) randomSeed() *Seed { return e.seedOf(nil) }
+// mixed in.
+func (e *engine) randomSeed() *Seed {
+	s := &Seed{}
+	n := 1 + e.gen.Intn(e.cfg.MaxTxs)
+	main := e.gen.Intn(len(e.actors) + 1) // the attacker counts twice: reentrancy needs it throughout
+	if main == len(e.actors) {
+		main = e.attackerIx
+	}
+	for range n {
+		sender := main
+		if e.gen.Intn(4) == 0 {
+			sender = e.gen.Intn(len(e.actors))
+		}
+		s.Txs = append(s.Txs, Tx{fn: e.pickCandidate(), Sender: sender, Value: new(big.Int), Advance: 15})
+	}
+	return e.instantiate(s)
+}
 
 // seedOf instantiates a sequence of the functions fns, all sent by the
 // attacker: SAEFUZZ §3's prioritised sequences are the calls "an external
 // adversary" can invoke, and transaction-level mutation then changes the
-// sender. fns nil: a random sequence (see randomSeed). The calls are
-// sorted by storage-dependency rank when stage 1 ranked them, then given
-// arguments and values in sequence order (see fillArgs).
+// sender.
 func (e *engine) seedOf(fns []*candidate) *Seed {
 	s := &Seed{}
 	for _, fn := range fns {
 		s.Txs = append(s.Txs, Tx{fn: fn, Sender: e.attackerIx, Value: new(big.Int), Advance: 15})
 	}
-	if fns == nil {
-		n := 1 + e.gen.Intn(e.cfg.MaxTxs)
-		main := e.gen.Intn(len(e.actors) + 1) // the attacker counts twice: reentrancy needs it throughout
-		if main == len(e.actors) {
-			main = e.attackerIx
-		}
-		for range n {
-			sender := main
-			if e.gen.Intn(4) == 0 {
-				sender = e.gen.Intn(len(e.actors))
-			}
-			s.Txs = append(s.Txs, Tx{fn: e.pickCandidate(), Sender: sender, Value: new(big.Int), Advance: 15})
-		}
-	}
+	return e.instantiate(s)
+}
+
+// instantiate sorts a sequence's calls by storage-dependency rank when
+// stage 1 ranked them, then gives them arguments and values in sequence
+// order (see fillArgs).
+func (e *engine) instantiate(s *Seed) *Seed {
 	e.sortByRank(s)
 	for i := range s.Txs {
 		e.fillArgs(&s.Txs[i], s.Txs[:i])
