@@ -24,19 +24,46 @@ import (
 // labelled benchmark file, say).
 var StandaloneDeployer = common.HexToAddress("0x00000000000000000000000000000000de910e00")
 
-// Blocks standalone contracts are deployed in: Petersburg rules (early
-// 2019) for anything a pre-0.8.20 compiler emits, Shanghai (PUSH0) after.
+// Blocks standalone contracts are deployed in, one per fork whose rules a
+// compiler release targets by default (solc's default evmVersion moved to
+// istanbul in 0.5.14, london in 0.8.7, shanghai in 0.8.20, cancun in
+// 0.8.25): code compiled for a fork uses its opcodes (SELFBALANCE for
+// address(this).balance, BASEFEE, PUSH0, MCOPY), which an earlier fork
+// rejects as invalid. Older releases run under Petersburg (early 2019).
 var (
 	PetersburgBlock = chain.Block{Number: 7_500_000, Time: 1_554_000_000}
+	IstanbulBlock   = chain.Block{Number: 9_100_000, Time: 1_576_000_000}
+	LondonBlock     = chain.Block{Number: 13_000_000, Time: 1_628_000_000}
 	ShanghaiBlock   = chain.Block{Number: 17_100_000, Time: 1_682_000_000}
+	CancunBlock     = chain.Block{Number: 19_500_000, Time: 1_711_000_000}
 )
 
-// BlockFor picks the deployment block for a compiler release ("0.8.21").
+// forkSince lists, newest first, the first release whose default target
+// needs each block.
+var forkSince = []struct {
+	minor, patch int
+	block        chain.Block
+}{
+	{8, 25, CancunBlock},
+	{8, 20, ShanghaiBlock},
+	{8, 7, LondonBlock},
+	{5, 14, IstanbulBlock},
+}
+
+// BlockFor picks the deployment block for a compiler release ("0.8.21"):
+// the first block of the fork the release compiles for by default.
 func BlockFor(release string) chain.Block {
 	var major, minor, patch int
-	if _, err := fmt.Sscanf(release, "%d.%d.%d", &major, &minor, &patch); err == nil &&
-		(major > 0 || minor > 8 || minor == 8 && patch >= 20) {
-		return ShanghaiBlock
+	if _, err := fmt.Sscanf(release, "%d.%d.%d", &major, &minor, &patch); err != nil {
+		return PetersburgBlock
+	}
+	if major > 0 {
+		return forkSince[0].block
+	}
+	for _, f := range forkSince {
+		if minor > f.minor || minor == f.minor && patch >= f.patch {
+			return f.block
+		}
 	}
 	return PetersburgBlock
 }

@@ -187,6 +187,7 @@ func (e *engine) initialSequences(n int) [][]*candidate {
 		cands[i] = e.candidates[k]
 	}
 	sort.SliceStable(cands, func(i, j int) bool { return cands[i].rank > cands[j].rank })
+	ranked := cands
 	cands = cands[:min(len(cands), maxCombined)]
 	type sequence struct {
 		fns   []*candidate
@@ -217,7 +218,50 @@ func (e *engine) initialSequences(n int) [][]*candidate {
 		}
 		out = append(out, fns)
 	}
-	return out
+	return e.coverEvery(out, ranked, n)
+}
+
+// coverEvery makes every state-changing candidate a call of the first
+// generation: those no chosen sequence calls, in rank order, are grouped
+// MaxTxs at a time, and each group takes the place of the lowest-scoring
+// sequence (or a free place while fewer than n were chosen), as far as n
+// allows. SAEFUZZ §3 combines "candidate lists" into sequences and is
+// silent on how many; without this a contract with more than maxCombined
+// candidates (a SolidiFI file adds 20 to 40 functions) never calls most of
+// them, since saefuzz's mutation changes senders and values, never
+// functions. Read-only ones stay out: §3 deprioritises them.
+func (e *engine) coverEvery(seqs [][]*candidate, ranked []*candidate, n int) [][]*candidate {
+	called := map[*candidate]bool{}
+	for _, fns := range seqs {
+		for _, c := range fns {
+			called[c] = true
+		}
+	}
+	var left []*candidate
+	for _, c := range ranked {
+		if !called[c] && !c.readOnly {
+			left = append(left, c)
+		}
+	}
+	var groups [][]*candidate
+	for len(left) > 0 {
+		k := min(len(left), e.cfg.MaxTxs)
+		groups = append(groups, left[:k])
+		left = left[k:]
+	}
+	kept := len(seqs) // the chosen sequences still in place; the best one stays
+	for _, g := range groups {
+		if len(seqs) < n {
+			seqs = append(seqs, g)
+			continue
+		}
+		if kept <= 1 {
+			break
+		}
+		kept--
+		seqs[kept] = g
+	}
+	return seqs
 }
 
 // randomSeed instantiates a sequence of one to MaxTxs functions drawn by

@@ -233,3 +233,36 @@ func TestSAEFUZZInitialSequences(t *testing.T) {
 		t.Error("all-candidates: no sequence repeats a function (drawn with repeats, as before)")
 	}
 }
+
+// TestSAEFUZZFirstGenerationCallsEveryWriter: with more state-changing
+// candidates than initialSequences combines, each of them is still called
+// by some sequence of the first generation (saefuzz's mutation never adds a
+// function, so one left out would never run); read-only ones need not be.
+func TestSAEFUZZFirstGenerationCallsEveryWriter(t *testing.T) {
+	target := deployTestdata(t, "many_writers.sol", "ManyWriters")
+	for _, seed := range []int64{1, 2} {
+		e, err := newEngine(target, saefuzzConfig(seed).withDefaults())
+		if err != nil {
+			t.Fatal(err)
+		}
+		called := map[string]bool{}
+		for _, s := range e.initialPool() {
+			for _, tx := range s.Txs {
+				called[tx.fn.name] = true
+			}
+		}
+		writers := 0
+		for _, c := range e.candidates {
+			if c.readOnly {
+				continue
+			}
+			writers++
+			if !called[c.name] {
+				t.Errorf("seed %d: writer %s is called by no initial sequence", seed, c.name)
+			}
+		}
+		if writers <= maxCombined {
+			t.Fatalf("seed %d: %d writers, want more than maxCombined (%d)", seed, writers, maxCombined)
+		}
+	}
+}

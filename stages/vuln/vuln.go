@@ -83,7 +83,7 @@ func New() *Stage {
 }
 
 func (s *Stage) Name() string    { return "vuln" }
-func (s *Stage) Version() string { return "7" } // 7: saefuzz's first generation is §3's prioritised sequences, sent by the attacker (issue 57); 6: vuln_sites, vuln_bug_labels (issue 57); 5: profiles (saefuzz, extended); 4: a library two others link is deployed once
+func (s *Stage) Version() string { return "8" } // 8: standalone targets deploy on the fork their compiler targets; saefuzz's first generation calls every state-changing candidate (issue 57); 7: saefuzz's first generation is §3's prioritised sequences, sent by the attacker (issue 57); 6: vuln_sites, vuln_bug_labels (issue 57); 5: profiles (saefuzz, extended); 4: a library two others link is deployed once
 func (s *Stage) Summary() string {
 	return "statically guided evolutionary fuzzing with five vulnerability oracles (SAEFUZZ) on originals and samples, or on SmartBugs Curated"
 }
