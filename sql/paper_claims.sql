@@ -248,29 +248,7 @@ singles AS (
     UNION ALL
     SELECT 'solbehave_o2_coverage', o2_coverage_rate, o2_coverage_rate_ci_low, o2_coverage_rate_ci_high, contracts, 'table4_coverage' FROM reference_table4
     UNION ALL
-    SELECT 'solbehave_state_changing_functions', CAST(functions AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
-    SELECT 'solbehave_reference_o3_gt_o2', CAST(contracts_o3_gt_o2 AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
-    SELECT 'solbehave_reference_o3_lt_o2', CAST(contracts_o3_lt_o2 AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
-    SELECT 'solbehave_reference_o3_eq_o2', CAST(contracts_equal AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
-    SELECT 'solbehave_reference_median_o3_coverage', median_o3_coverage_rate, NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
-    SELECT 'solbehave_reference_median_o2_coverage', median_o2_coverage_rate, NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
     SELECT 'solbehave_o3_only_function_share', o3_only_function_rate, o3_only_function_rate_ci_low, o3_only_function_rate_ci_high, functions, 'o3_reach' FROM reach
-    UNION ALL
-    SELECT 'solbehave_dcr_relations_per_graph', relations_per_graph, relations_per_graph_ci_low, relations_per_graph_ci_high, graphs, 'dcr_stats' FROM dcr
-    UNION ALL
-    SELECT 'solbehave_dcr_events_per_contract', events_per_contract, events_per_contract_ci_low, events_per_contract_ci_high, graphs, 'dcr_stats' FROM dcr
-    UNION ALL
-    SELECT 'solbehave_dcr_response_share', response_share, response_share_ci_low, response_share_ci_high, graphs, 'dcr_stats' FROM dcr
-    UNION ALL
-    SELECT 'solbehave_dcr_ownership_events_per_contract', ownership_events_per_contract, ownership_events_per_contract_ci_low, ownership_events_per_contract_ci_high, graphs, 'dcr_stats' FROM dcr
-    UNION ALL
-    SELECT 'solbehave_dcr_no_ownership_share', no_ownership_rate, no_ownership_rate_ci_low, no_ownership_rate_ci_high, graphs, 'dcr_stats' FROM dcr
     UNION ALL
     -- §V-C, Table III: the human validation of the reference extractor's relations
     SELECT 'solbehave_dcr_' || relation || '_precision', precision, NULL, NULL, tp + fp, 'table3_dcr_validation' FROM reference_table3
@@ -295,6 +273,29 @@ singles AS (
     WHERE measure = 'wall_seconds' AND model = ''
     UNION ALL
     SELECT 'saefuzz_no_static_recall', CAST(tp AS DOUBLE) / (tp + fn), NULL, NULL, tp + fn, 'vuln_ablation' FROM no_static WHERE tp + fn > 0
+),
+-- Table IV's counts and medians on the reference extractor: one claim per column (solbehave_<claim>), the
+-- list naming the column each claim reads. INCLUDE NULLS: a NULL column is still its claim's row.
+reference_coverage AS (
+    SELECT 'solbehave_' || claim AS id, value AS run_value, NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, contracts AS n,
+        'table4_coverage' AS source_view
+    FROM reference_table4 UNPIVOT INCLUDE NULLS (value FOR claim IN (
+        functions AS state_changing_functions,
+        contracts_o3_gt_o2 AS reference_o3_gt_o2,
+        contracts_o3_lt_o2 AS reference_o3_lt_o2,
+        contracts_equal AS reference_o3_eq_o2,
+        median_o3_coverage_rate AS reference_median_o3_coverage,
+        median_o2_coverage_rate AS reference_median_o2_coverage))
+),
+-- dcr_stats on the reference extractor, one claim per measure with its interval (solbehave_dcr_<claim>).
+dcr_claims AS (
+    SELECT 'solbehave_dcr_' || claim AS id, value AS run_value, lo AS ci_low, hi AS ci_high, graphs AS n, 'dcr_stats' AS source_view
+    FROM dcr UNPIVOT INCLUDE NULLS ((value, lo, hi) FOR claim IN (
+        (relations_per_graph, relations_per_graph_ci_low, relations_per_graph_ci_high) AS relations_per_graph,
+        (events_per_contract, events_per_contract_ci_low, events_per_contract_ci_high) AS events_per_contract,
+        (response_share, response_share_ci_low, response_share_ci_high) AS response_share,
+        (ownership_events_per_contract, ownership_events_per_contract_ci_low, ownership_events_per_contract_ci_high) AS ownership_events_per_contract,
+        (no_ownership_rate, no_ownership_rate_ci_low, no_ownership_rate_ci_high) AS no_ownership_share))
 ),
 -- §VI, Table VII: a bin's mean, weakest and strongest model and seconds per compiling sample, one id per
 -- measure and bin (solbehave_size_<measure>_<bin_low>); the file names the bins the text quotes.
@@ -378,6 +379,10 @@ run AS (
     SELECT * FROM ranges
     UNION ALL
     SELECT * FROM singles
+    UNION ALL
+    SELECT * FROM reference_coverage
+    UNION ALL
+    SELECT * FROM dcr_claims
 )
 SELECT
     p.id, p.paper, p.section, p.claim,
