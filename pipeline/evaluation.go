@@ -5,10 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 
-	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/inputfile"
 )
 
@@ -56,12 +54,5 @@ func ReadEvaluation(data string) (*Evaluation, error) {
 // WriteEvaluation stores the pins (atomically: a reader sees the old ones
 // or the new ones).
 func WriteEvaluation(data string, e *Evaluation) error {
-	b, err := json.MarshalIndent(e, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(evaluationPath(data)), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(evaluationPath(data), b, 0o644)
+	return writeJSON(evaluationPath(data), e)
 }

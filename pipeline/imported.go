@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"slices"
 
-	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/inputfile"
 )
 
@@ -56,11 +55,7 @@ func ReadImported(data string) ([]ImportedRelease, error) {
 
 // WriteImported records the folder's imported releases.
 func WriteImported(data string, releases []ImportedRelease) error {
-	b, err := json.MarshalIndent(releases, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(importedPath(data), b, 0o644)
+	return writeJSON(importedPath(data), releases)
 }
 
 // ImportedModels maps each imported model to the title of its release.

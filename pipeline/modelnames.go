@@ -13,7 +13,6 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/warehouse"
 )
@@ -106,14 +105,7 @@ func readModelNames(data string) (map[string]string, error) {
 }
 
 func writeModelNames(data string, names map[string]string) error {
-	b, err := json.MarshalIndent(names, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.MkdirAll(filepath.Dir(modelNamesPath(data)), 0o755); err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(modelNamesPath(data), b, 0o644)
+	return writeJSON(modelNamesPath(data), names)
 }
 
 // releaseModelName is forget's part: the forgotten model no longer owns its

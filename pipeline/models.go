@@ -1,7 +1,6 @@
 package pipeline
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -11,8 +10,6 @@ import (
 	"slices"
 
 	"github.com/gofrs/flock"
-
-	"github.com/solbehave/solbehave/internal/atomicfile"
 )
 
 // A data folder holds the rows of every model any run evaluated: a run adds
@@ -157,11 +154,7 @@ func dropPlanned(data, stage string, ids []string) error {
 	for _, id := range ids {
 		delete(p.Units, id)
 	}
-	b, err := json.MarshalIndent(p, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(planPath(data, stage), b, 0o644)
+	return writeJSON(planPath(data, stage), p)
 }
 
 func importedModel(data, model string) (*ImportedModel, error) {

@@ -19,11 +19,10 @@ type modelStage struct {
 }
 
 func (s *modelStage) Plan(context.Context, *Env) ([]Unit, error) {
-	s.scope = NewNameScope()
+	s.scope = NewNameScope(s.models...)
 	s.scope.Contracts["C"] = true
 	var units []Unit
 	for _, m := range s.models {
-		s.scope.Names[m] = true
 		units = append(units, Unit{ID: "C/" + m, Contract: "C", Model: m, Fingerprint: "f"})
 	}
 	return units, nil

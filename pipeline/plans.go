@@ -12,7 +12,6 @@ import (
 
 	"github.com/gofrs/flock"
 
-	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/inputfile"
 	"github.com/solbehave/solbehave/internal/warehouse"
 )
@@ -91,11 +90,7 @@ func (r *Runner) recordPlan(s Stage, units []Unit) error {
 	for _, u := range units {
 		rec.Units[u.ID] = plannedUnit{Contract: u.Contract, Model: u.Model, Fingerprint: u.Fingerprint}
 	}
-	b, err := json.MarshalIndent(rec, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(planPath(r.Env.Data, s.Name()), b, 0o644)
+	return writeJSON(planPath(r.Env.Data, s.Name()), rec)
 }
 
 // Currency sorts a data folder's manifests by their stages' last plans.

@@ -9,7 +9,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/solbehave/solbehave/internal/atomicfile"
 	"github.com/solbehave/solbehave/internal/inputfile"
 )
 
@@ -57,11 +56,7 @@ func (st *RunState) Mark(data, stage, state string) error {
 			st.Stages[i].State = state
 		}
 	}
-	b, err := json.MarshalIndent(st, "", "  ")
-	if err != nil {
-		return err
-	}
-	return atomicfile.WriteFile(runStatePath(data), b, 0o644)
+	return writeJSON(runStatePath(data), st)
 }
 
 // ClearRunState removes the file at the run's end.

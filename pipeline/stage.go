@@ -132,9 +132,14 @@ type NameScope struct {
 	Contracts map[string]bool
 }
 
-// NewNameScope is an empty scope, filled by the stage's Plan.
-func NewNameScope() *NameScope {
-	return &NameScope{Names: map[string]bool{}, Contracts: map[string]bool{}}
+// NewNameScope is the scope of a plan of these names, its contracts filled
+// by the stage's Plan.
+func NewNameScope(names ...string) *NameScope {
+	sc := &NameScope{Names: map[string]bool{}, Contracts: map[string]bool{}}
+	for _, n := range names {
+		sc.Names[n] = true
+	}
+	return sc
 }
 
 // Covers says whether unitID is one this scope's plan judges; a nil scope

@@ -83,54 +83,62 @@ below AS (SELECT model FROM divergence GROUP BY model HAVING max(hit_rate) < 0.0
 ranged AS (
     SELECT * FROM divergence WHERE model NOT IN (SELECT model FROM below)
 ),
--- One value per LLM model (or LLM extractor) and kind: the ranges the paper states.
+-- One value per LLM model and kind: the ranges the paper states. Where one view gives several kinds, the
+-- list names the column each kind reads (INCLUDE NULLS: a NULL value is still its model's row).
 per_model AS (
-    SELECT 'compile_raw' AS kind, model, compile_raw_rate AS v, compile_raw_rate_ci_low AS lo, compile_raw_rate_ci_high AS hi, 'table2_compile' AS src FROM table2_compile_
-    UNION ALL
-    SELECT 'compile_repaired', model, compile_repaired_rate, compile_repaired_rate_ci_low, compile_repaired_rate_ci_high, 'table2_compile' FROM table2_compile_
-    UNION ALL
-    SELECT 'compile_gain', model, gain_rate, gain_rate_ci_low, gain_rate_ci_high, 'table2_compile' FROM table2_compile_
+    SELECT kind, model, v, lo, hi, 'table2_compile' AS src
+    FROM table2_compile_ UNPIVOT INCLUDE NULLS ((v, lo, hi) FOR kind IN (
+        (compile_raw_rate, compile_raw_rate_ci_low, compile_raw_rate_ci_high) AS compile_raw,
+        (compile_repaired_rate, compile_repaired_rate_ci_low, compile_repaired_rate_ci_high) AS compile_repaired,
+        (gain_rate, gain_rate_ci_low, gain_rate_ci_high) AS compile_gain))
     UNION ALL
     SELECT 'compile_relative_gain', model, gain_rate / nullif(compile_raw_rate, 0), NULL, NULL, 'table2_compile' FROM table2_compile_
     UNION ALL
-    SELECT 'o2_divergent', model, hit_rate, hit_rate_ci_low, hit_rate_ci_high, 'rate_intervals' FROM ranged WHERE oracle = 'O2'
+    SELECT lower(oracle) || '_divergent', model, hit_rate, hit_rate_ci_low, hit_rate_ci_high, 'rate_intervals' FROM ranged
     UNION ALL
-    SELECT 'o3_divergent', model, hit_rate, hit_rate_ci_low, hit_rate_ci_high, 'rate_intervals' FROM ranged WHERE oracle = 'O3'
-    UNION ALL
-    SELECT lower(oracle) || '_status_match', model, status_match_rate, status_match_rate_ci_low, status_match_rate_ci_high, 'fig4_replay'
-    FROM fig4_replay_
-    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'matched' AND profile = 'paper'))
-    UNION ALL
-    SELECT lower(oracle) || '_n', model, n, NULL, NULL, 'fig4_replay' FROM fig4_replay_
-    WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'matched' AND profile = 'paper'))
+    -- <oracle>_status_match and <oracle>_n
+    SELECT lower(oracle) || '_' || measure, model, v, lo, hi, 'fig4_replay'
+    FROM (
+        SELECT oracle, model, status_match_rate, status_match_rate_ci_low, status_match_rate_ci_high,
+            n, NULL::DOUBLE AS n_ci_low, NULL::DOUBLE AS n_ci_high
+        FROM fig4_replay_
+        WHERE n > 0 AND (oracle = 'O2' OR (oracle = 'O3' AND graph_setting = 'matched' AND profile = 'paper'))
+    ) UNPIVOT INCLUDE NULLS ((v, lo, hi) FOR measure IN (
+        (status_match_rate, status_match_rate_ci_low, status_match_rate_ci_high) AS status_match,
+        (n, n_ci_low, n_ci_high) AS n))
     UNION ALL
     SELECT 'o3_only_contracts_' || graph_setting, model, o3_only, NULL, NULL, 'fig4_complementarity' FROM fig4_complementarity_
     WHERE profile = 'paper' AND graph_setting IN ('fixed', 'matched')
     UNION ALL
     SELECT 'o1_functions', model, functions_equivalent_rate, NULL, NULL, 'table5_o1' FROM table5_o1_ WHERE pairs > 0
     UNION ALL
-    SELECT 'table6_o1_only', model, o1_only_rate, o1_only_rate_ci_low, o1_only_rate_ci_high, 'table6_oracles' FROM table6_oracles_
+    SELECT kind, model, v, lo, hi, 'table6_oracles'
+    FROM table6_oracles_ UNPIVOT INCLUDE NULLS ((v, lo, hi) FOR kind IN (
+        (o1_only_rate, o1_only_rate_ci_low, o1_only_rate_ci_high) AS table6_o1_only,
+        (all_three_rate, all_three_rate_ci_low, all_three_rate_ci_high) AS table6_all_three))
     WHERE profile = (SELECT profile FROM claim_profile) OR profile = ''
+),
+-- Table IV on each LLM extractor (llm:<model>), the paper's profile.
+llm_table4 AS (
+    SELECT * FROM table4_coverage_ WHERE extractor LIKE 'llm:%' AND profile = 'paper'
+),
+-- One value per LLM extractor and kind, beside per_model's.
+per_extractor AS (
+    SELECT 'o3_coverage' AS kind, extractor AS model, o3_coverage_rate AS v, o3_coverage_rate_ci_low AS lo,
+        o3_coverage_rate_ci_high AS hi, 'table4_coverage' AS src
+    FROM llm_table4
     UNION ALL
-    SELECT 'table6_all_three', model, all_three_rate, all_three_rate_ci_low, all_three_rate_ci_high, 'table6_oracles' FROM table6_oracles_
-    WHERE profile = (SELECT profile FROM claim_profile) OR profile = ''
-    UNION ALL
-    -- per LLM extractor (llm:<model>), the paper's profile
-    SELECT 'o3_coverage', extractor, o3_coverage_rate, o3_coverage_rate_ci_low, o3_coverage_rate_ci_high, 'table4_coverage' FROM table4_coverage_
-    WHERE extractor LIKE 'llm:%' AND profile = 'paper'
-    UNION ALL
-    SELECT 'functions_o3_only', extractor, functions_o3_only, NULL, NULL, 'table4_coverage' FROM table4_coverage_
-    WHERE extractor LIKE 'llm:%' AND profile = 'paper'
-    UNION ALL
-    SELECT 'functions_o2_only', extractor, functions_o2_only, NULL, NULL, 'table4_coverage' FROM table4_coverage_
-    WHERE extractor LIKE 'llm:%' AND profile = 'paper'
+    SELECT kind, extractor, v, NULL, NULL, 'table4_coverage'
+    FROM llm_table4 UNPIVOT INCLUDE NULLS (v FOR kind IN (functions_o3_only, functions_o2_only))
     UNION ALL
     -- §I: "on one contract in three; this holds regardless of which model extracts the graph"
     SELECT 'o3_unused_reach', extractor, unused_reach_contract_rate, unused_reach_contract_rate_ci_low, unused_reach_contract_rate_ci_high, 'o3_reach' FROM o3_reach_
     WHERE extractor LIKE 'llm:%' AND profile = 'paper'
 ),
 llm_values AS (
-    SELECT * FROM per_model WHERE model IN (SELECT model FROM llm_models) OR kind IN ('o3_coverage', 'functions_o3_only', 'functions_o2_only', 'o3_unused_reach')
+    SELECT * FROM per_model WHERE model IN (SELECT model FROM llm_models)
+    UNION ALL
+    SELECT * FROM per_extractor
 ),
 ranges AS (
     SELECT 'solbehave_' || kind || '_low' AS id, min(v) AS run_value, arg_min(lo, v) AS ci_low, arg_min(hi, v) AS ci_high, count(v) AS n, any_value(src) AS source_view
@@ -178,7 +186,7 @@ named_values AS (
     WHERE graph_setting = 'matched' AND profile = 'paper'
     UNION ALL
     SELECT 'extractor_coverage', extractor, o3_coverage_rate, o3_coverage_rate_ci_low, o3_coverage_rate_ci_high, contracts, 'table4_coverage'
-    FROM table4_coverage_ WHERE extractor LIKE 'llm:%' AND profile = 'paper'
+    FROM llm_table4
 ),
 reference_table4 AS (
     SELECT * FROM table4_coverage_
@@ -248,29 +256,7 @@ singles AS (
     UNION ALL
     SELECT 'solbehave_o2_coverage', o2_coverage_rate, o2_coverage_rate_ci_low, o2_coverage_rate_ci_high, contracts, 'table4_coverage' FROM reference_table4
     UNION ALL
-    SELECT 'solbehave_state_changing_functions', CAST(functions AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
-    SELECT 'solbehave_reference_o3_gt_o2', CAST(contracts_o3_gt_o2 AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
-    SELECT 'solbehave_reference_o3_lt_o2', CAST(contracts_o3_lt_o2 AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
-    SELECT 'solbehave_reference_o3_eq_o2', CAST(contracts_equal AS DOUBLE), NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
-    SELECT 'solbehave_reference_median_o3_coverage', median_o3_coverage_rate, NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
-    SELECT 'solbehave_reference_median_o2_coverage', median_o2_coverage_rate, NULL, NULL, contracts, 'table4_coverage' FROM reference_table4
-    UNION ALL
     SELECT 'solbehave_o3_only_function_share', o3_only_function_rate, o3_only_function_rate_ci_low, o3_only_function_rate_ci_high, functions, 'o3_reach' FROM reach
-    UNION ALL
-    SELECT 'solbehave_dcr_relations_per_graph', relations_per_graph, relations_per_graph_ci_low, relations_per_graph_ci_high, graphs, 'dcr_stats' FROM dcr
-    UNION ALL
-    SELECT 'solbehave_dcr_events_per_contract', events_per_contract, events_per_contract_ci_low, events_per_contract_ci_high, graphs, 'dcr_stats' FROM dcr
-    UNION ALL
-    SELECT 'solbehave_dcr_response_share', response_share, response_share_ci_low, response_share_ci_high, graphs, 'dcr_stats' FROM dcr
-    UNION ALL
-    SELECT 'solbehave_dcr_ownership_events_per_contract', ownership_events_per_contract, ownership_events_per_contract_ci_low, ownership_events_per_contract_ci_high, graphs, 'dcr_stats' FROM dcr
-    UNION ALL
-    SELECT 'solbehave_dcr_no_ownership_share', no_ownership_rate, no_ownership_rate_ci_low, no_ownership_rate_ci_high, graphs, 'dcr_stats' FROM dcr
     UNION ALL
     -- §V-C, Table III: the human validation of the reference extractor's relations
     SELECT 'solbehave_dcr_' || relation || '_precision', precision, NULL, NULL, tp + fp, 'table3_dcr_validation' FROM reference_table3
@@ -295,6 +281,29 @@ singles AS (
     WHERE measure = 'wall_seconds' AND model = ''
     UNION ALL
     SELECT 'saefuzz_no_static_recall', CAST(tp AS DOUBLE) / (tp + fn), NULL, NULL, tp + fn, 'vuln_ablation' FROM no_static WHERE tp + fn > 0
+),
+-- Table IV's counts and medians on the reference extractor: one claim per column (solbehave_<claim>), the
+-- list naming the column each claim reads. INCLUDE NULLS: a NULL column is still its claim's row.
+reference_coverage AS (
+    SELECT 'solbehave_' || claim AS id, value AS run_value, NULL::DOUBLE AS ci_low, NULL::DOUBLE AS ci_high, contracts AS n,
+        'table4_coverage' AS source_view
+    FROM reference_table4 UNPIVOT INCLUDE NULLS (value FOR claim IN (
+        functions AS state_changing_functions,
+        contracts_o3_gt_o2 AS reference_o3_gt_o2,
+        contracts_o3_lt_o2 AS reference_o3_lt_o2,
+        contracts_equal AS reference_o3_eq_o2,
+        median_o3_coverage_rate AS reference_median_o3_coverage,
+        median_o2_coverage_rate AS reference_median_o2_coverage))
+),
+-- dcr_stats on the reference extractor, one claim per measure with its interval (solbehave_dcr_<claim>).
+dcr_claims AS (
+    SELECT 'solbehave_dcr_' || claim AS id, value AS run_value, lo AS ci_low, hi AS ci_high, graphs AS n, 'dcr_stats' AS source_view
+    FROM dcr UNPIVOT INCLUDE NULLS ((value, lo, hi) FOR claim IN (
+        (relations_per_graph, relations_per_graph_ci_low, relations_per_graph_ci_high) AS relations_per_graph,
+        (events_per_contract, events_per_contract_ci_low, events_per_contract_ci_high) AS events_per_contract,
+        (response_share, response_share_ci_low, response_share_ci_high) AS response_share,
+        (ownership_events_per_contract, ownership_events_per_contract_ci_low, ownership_events_per_contract_ci_high) AS ownership_events_per_contract,
+        (no_ownership_rate, no_ownership_rate_ci_low, no_ownership_rate_ci_high) AS no_ownership_share))
 ),
 -- §VI, Table VII: a bin's mean, weakest and strongest model and seconds per compiling sample, one id per
 -- measure and bin (solbehave_size_<measure>_<bin_low>); the file names the bins the text quotes.
@@ -378,6 +387,10 @@ run AS (
     SELECT * FROM ranges
     UNION ALL
     SELECT * FROM singles
+    UNION ALL
+    SELECT * FROM reference_coverage
+    UNION ALL
+    SELECT * FROM dcr_claims
 )
 SELECT
     p.id, p.paper, p.section, p.claim,

@@ -279,24 +279,20 @@ func TestVaultHistoryNeverInitializes(t *testing.T) {
 // sender, value, gas limit and block, must reproduce every recorded status.
 func TestRecordsReplayAsRecorded(t *testing.T) {
 	_, _, dir := generated(t)
-	client, err := etherscan.NewRecorded(dir)
+	c, err := deploy.OpenCorpus(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, err := etherscan.ListCorpus(dir)
-	if err != nil {
-		t.Fatal(err)
+	if len(c.Entries) != len(Specs()) {
+		t.Fatalf("%d folders, want %d", len(c.Entries), len(Specs()))
 	}
-	if len(entries) != len(Specs()) {
-		t.Fatalf("%d folders, want %d", len(entries), len(Specs()))
-	}
-	for _, e := range entries {
-		t.Run(e.Name, func(t *testing.T) { replayRecord(t, client, e) })
+	for _, e := range c.Entries {
+		t.Run(e.Name, func(t *testing.T) { replayRecord(t, c, e) })
 	}
 }
 
-func replayRecord(t *testing.T, client *etherscan.Client, e etherscan.Entry) {
-	rec, err := deploy.Load(client, e, 1000)
+func replayRecord(t *testing.T, c *deploy.Corpus, e etherscan.Entry) {
+	rec, err := c.Load(e, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

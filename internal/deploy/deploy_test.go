@@ -23,14 +23,13 @@ func loadVault(t *testing.T) *Record { return loadDemo(t, "Vault") }
 // loadDemo reads a demo contract with its first 200 transactions.
 func loadDemo(t *testing.T, name string) *Record {
 	t.Helper()
-	c, err := etherscan.NewRecorded(demoCorpus)
+	c, err := OpenCorpus(demoCorpus)
 	if err != nil {
 		t.Fatal(err)
 	}
-	entries, _ := etherscan.ListCorpus(demoCorpus)
-	for _, e := range entries {
+	for _, e := range c.Entries {
 		if e.Name == name {
-			rec, err := Load(c, e, 200)
+			rec, err := c.Load(e, 200)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -79,6 +79,18 @@ func (t Tuple) Values(args abi.Arguments) ([]any, error) {
 	return out, nil
 }
 
+// FixedBytes reads a decoded bytesN: go-ethereum's abi returns [N]byte, an
+// array of any N, which only reflection can slice.
+func FixedBytes(v any) ([]byte, bool) {
+	rv := reflect.ValueOf(v)
+	if rv.Kind() != reflect.Array || rv.Type().Elem().Kind() != reflect.Uint8 {
+		return nil, false
+	}
+	b := make([]byte, rv.Len())
+	reflect.Copy(reflect.ValueOf(b), rv)
+	return b, true
+}
+
 // GoValue converts a word to the Go value of primitive type t.
 func GoValue(t abi.Type, w uint256.Int) (any, error) {
 	w = Canonical(t, w)

@@ -14,14 +14,3 @@ func reflectFixedBytes(size int, n *big.Int) any {
 	reflect.Copy(arr, reflect.ValueOf(b))
 	return arr.Interface()
 }
-
-// fixedBytes reads a decoded bytesN ([N]byte of any N).
-func fixedBytes(x any) ([]byte, bool) {
-	v := reflect.ValueOf(x)
-	if v.Kind() != reflect.Array || v.Type().Elem().Kind() != reflect.Uint8 {
-		return nil, false
-	}
-	b := make([]byte, v.Len())
-	reflect.Copy(reflect.ValueOf(b), v)
-	return b, true
-}

@@ -21,6 +21,7 @@ import (
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/dcrgraph"
 	"github.com/solbehave/solbehave/internal/deploy"
+	"github.com/solbehave/solbehave/internal/fuzz"
 )
 
 // ErrUnreadable is returned (wrapped) for state a guard cannot read: an
@@ -319,7 +320,7 @@ func fromABI(x any) (dcrgraph.Value, error) {
 	case int64:
 		return dcrgraph.Int64Value(v), nil
 	}
-	if b, ok := fixedBytes(x); ok {
+	if b, ok := fuzz.FixedBytes(x); ok {
 		return dcrgraph.WordValue(b, false), nil
 	}
 	return dcrgraph.Value{}, fmt.Errorf("%w: getter returns %T", ErrUnreadable, x)

@@ -13,7 +13,6 @@ import (
 	"github.com/ethereum/go-ethereum/accounts/abi"
 
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/skeleton"
 	"github.com/solbehave/solbehave/internal/solast"
 	"github.com/solbehave/solbehave/internal/solc"
@@ -76,17 +75,13 @@ func mainnetRecords(t *testing.T) []*deploy.Record {
 		t.Skip("../shared/corpus/mainnet is absent: skipping the mainnet check")
 	}
 	demoFixtures(t) // starts the compiler manager
-	client, err := etherscan.NewRecorded(mainnetCorpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := etherscan.ListCorpus(mainnetCorpus)
+	c, err := deploy.OpenCorpus(mainnetCorpus)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var recs []*deploy.Record
-	for _, e := range entries {
-		if rec, err := deploy.Load(client, e, 0); err == nil {
+	for _, e := range c.Entries {
+		if rec, err := c.Load(e, 0); err == nil {
 			recs = append(recs, rec)
 		}
 	}

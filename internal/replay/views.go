@@ -3,7 +3,6 @@ package replay
 import (
 	"encoding/hex"
 	"fmt"
-	"reflect"
 	"sort"
 	"strings"
 
@@ -11,6 +10,7 @@ import (
 	"github.com/ethereum/go-ethereum/common"
 
 	"github.com/solbehave/solbehave/internal/chain"
+	"github.com/solbehave/solbehave/internal/fuzz"
 	"github.com/solbehave/solbehave/schemas"
 )
 
@@ -94,20 +94,9 @@ func formatValue(v any) string {
 	case string:
 		return fmt.Sprintf("%q", x)
 	default:
-		if b, ok := asBytes(v); ok {
+		if b, ok := fuzz.FixedBytes(v); ok {
 			return "0x" + hex.EncodeToString(b)
 		}
 		return fmt.Sprint(v)
 	}
-}
-
-// asBytes recognises the fixed-size byte arrays (bytes1..bytes32) abi returns.
-func asBytes(v any) ([]byte, bool) {
-	rv := reflect.ValueOf(v)
-	if rv.Kind() != reflect.Array || rv.Type().Elem().Kind() != reflect.Uint8 {
-		return nil, false
-	}
-	b := make([]byte, rv.Len())
-	reflect.Copy(reflect.ValueOf(b), rv)
-	return b, true
 }

@@ -19,7 +19,6 @@ import (
 
 	"github.com/solbehave/solbehave/internal/artifact"
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/proxy"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/views"
@@ -79,11 +78,7 @@ func newEnv(t testing.TB, corpus string, engines *pipeline.Engines) *pipeline.En
 // when none are), each with its first budget transactions.
 func LoadRecords(t testing.TB, corpus string, budget int, ids ...string) []*deploy.Record {
 	t.Helper()
-	client, err := etherscan.NewRecorded(corpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := etherscan.ListCorpus(corpus)
+	c, err := deploy.OpenCorpus(corpus)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,11 +87,11 @@ func LoadRecords(t testing.TB, corpus string, budget int, ids ...string) []*depl
 		want[id] = true
 	}
 	var recs []*deploy.Record
-	for _, e := range entries {
+	for _, e := range c.Entries {
 		if len(ids) > 0 && !want[e.ID] && !want[e.Name] {
 			continue
 		}
-		rec, err := deploy.Load(client, e, budget)
+		rec, err := c.Load(e, budget)
 		if err != nil {
 			t.Fatalf("%s: %v", e.ID, err)
 		}

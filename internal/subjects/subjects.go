@@ -110,6 +110,20 @@ type Subject struct {
 	Artifact string         // the original's artifact id
 }
 
+// Open reads the originals and opens the corpus in dir: the start of a plan
+// that walks every corpus contract beside what verify kept (dcr, generate).
+func Open(w *warehouse.Warehouse, dir string) (*Originals, *deploy.Corpus, error) {
+	orig, err := ReadOriginals(w)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := deploy.OpenCorpus(dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return orig, c, nil
+}
+
 // KeptIn opens the corpus in dir and returns its kept contracts as Kept does:
 // the start of every oracle stage's plan.
 func KeptIn(dir string, orig *Originals, limit int, want func(id string) bool) ([]Subject, error) {

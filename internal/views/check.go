@@ -21,21 +21,30 @@ func PromisedColumns(f sqlviews.File) []string { return f.HeaderList("columns") 
 
 // ViewNames lists the views of the database's main schema, sorted.
 func ViewNames(ctx context.Context, db *sql.DB) ([]string, error) {
-	rows, err := db.QueryContext(ctx,
+	names, err := Strings(ctx, db,
 		"SELECT view_name FROM duckdb_views() WHERE NOT internal AND database_name = current_database() AND schema_name = 'main' ORDER BY view_name")
 	if err != nil {
 		return nil, fmt.Errorf("views: list: %w", err)
 	}
+	return names, nil
+}
+
+// Strings runs a query of one text column and returns its values in order.
+func Strings(ctx context.Context, db *sql.DB, query string) ([]string, error) {
+	rows, err := db.QueryContext(ctx, query)
+	if err != nil {
+		return nil, err
+	}
 	defer rows.Close()
-	var names []string
+	var out []string
 	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
+		var s string
+		if err := rows.Scan(&s); err != nil {
 			return nil, err
 		}
-		names = append(names, n)
+		out = append(out, s)
 	}
-	return names, rows.Err()
+	return out, rows.Err()
 }
 
 // Check runs every view of db to the end and holds each to its documented

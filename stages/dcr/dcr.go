@@ -154,16 +154,11 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err := s.makeClients(env, exs); err != nil {
 		return nil, err
 	}
-	orig, err := subjects.ReadOriginals(env.Warehouse)
+	orig, corpus, err := subjects.Open(env.Warehouse, env.Corpus)
 	if err != nil {
 		return nil, err
 	}
-	corpus, err := deploy.OpenCorpus(env.Corpus)
-	if err != nil {
-		return nil, err
-	}
-	s.scope = pipeline.NewNameScope()
-	s.scope.Names[annotationsUnit] = true
+	s.scope = pipeline.NewNameScope(annotationsUnit)
 	for _, ex := range exs {
 		s.scope.Names[ex.Name] = true
 	}

@@ -181,11 +181,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 	if err != nil {
 		return nil, err
 	}
-	orig, err := subjects.ReadOriginals(env.Warehouse)
-	if err != nil {
-		return nil, err
-	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
+	orig, corpus, err := subjects.Open(env.Warehouse, env.Corpus)
 	if err != nil {
 		return nil, err
 	}
@@ -194,7 +190,7 @@ func (s *Stage) Plan(ctx context.Context, env *pipeline.Env) ([]pipeline.Unit, e
 		s.scope.Names[g.Name()] = true
 	}
 	var units []pipeline.Unit
-	for _, e := range entries {
+	for _, e := range corpus.Entries {
 		sk, ok := skels[e.ID]
 		if !ok {
 			continue

@@ -14,7 +14,6 @@ import (
 	"github.com/solbehave/solbehave/internal/chain"
 	"github.com/solbehave/solbehave/internal/cpuclock"
 	"github.com/solbehave/solbehave/internal/deploy"
-	"github.com/solbehave/solbehave/internal/etherscan"
 	"github.com/solbehave/solbehave/internal/solc"
 	"github.com/solbehave/solbehave/internal/warehouse"
 	"github.com/solbehave/solbehave/pipeline"
@@ -25,18 +24,17 @@ import (
 // replay its first 200 transactions.
 func BenchmarkVerifyContract(b *testing.B) {
 	corpus := filepath.Join("..", "..", "data", "corpus", "demo")
-	client, err := etherscan.NewRecorded(corpus)
+	c, err := deploy.OpenCorpus(corpus)
 	if err != nil {
 		b.Fatal(err)
 	}
-	entries, _ := etherscan.ListCorpus(corpus)
 	data := b.TempDir()
 	env := &pipeline.Env{Corpus: corpus, Data: data, Jobs: 1, Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		Warehouse: warehouse.New(filepath.Join(data, "warehouse")), Engines: &pipeline.Engines{}}
 	defer env.Engines.Close()
 	s := New()
-	for _, e := range entries {
-		rec, err := deploy.Load(client, e, s.Budget)
+	for _, e := range c.Entries {
+		rec, err := c.Load(e, s.Budget)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -56,12 +54,14 @@ func BenchmarkVerifyContract(b *testing.B) {
 // 200 transactions on a fork of the post-deployment state.
 func BenchmarkReplay200(b *testing.B) {
 	corpus := filepath.Join("..", "..", "data", "corpus", "demo")
-	client, _ := etherscan.NewRecorded(corpus)
-	entries, _ := etherscan.ListCorpus(corpus)
+	c, err := deploy.OpenCorpus(corpus)
+	if err != nil {
+		b.Fatal(err)
+	}
 	env := &pipeline.Env{Engines: &pipeline.Engines{}}
 	defer env.Engines.Close()
-	for _, e := range entries {
-		rec, _ := deploy.Load(client, e, 200)
+	for _, e := range c.Entries {
+		rec, _ := c.Load(e, 200)
 		out, err := env.Engines.Solc().Compile(context.Background(), rec.CompileInput(nil))
 		if err != nil {
 			b.Fatal(err)
@@ -92,7 +92,7 @@ func BenchmarkReplay200(b *testing.B) {
 // without ASTs (a sample's compile). It reports the process tree's CPU per
 // compile of each; the target's code must be the same all three ways.
 func BenchmarkCompileTargets(b *testing.B) {
-	client, entries := benchCorpus(b)
+	c := benchCorpus(b)
 	m := solc.NewManager(solc.Options{MaxWorkers: 1})
 	defer m.Close()
 	modes := []struct {
@@ -103,8 +103,8 @@ func BenchmarkCompileTargets(b *testing.B) {
 	cpu := make([]time.Duration, len(modes))
 	n := 0
 	for i := 0; i < b.N; i++ {
-		for _, e := range entries {
-			rec, err := deploy.Load(client, e, 1)
+		for _, e := range c.Entries {
+			rec, err := c.Load(e, 1)
 			if err != nil {
 				continue
 			}
@@ -163,14 +163,14 @@ var workerModes = []struct {
 // start included, and the four after it. It reports the process tree's CPU
 // per compile of each kind.
 func BenchmarkWorkerTiering(b *testing.B) {
-	client, entries := benchCorpus(b)
+	c := benchCorpus(b)
 	for _, mode := range workerModes {
 		b.Run(mode.name, func(b *testing.B) {
 			var first, warm time.Duration
 			var starts, warms int
 			for range b.N {
-				for _, e := range entries {
-					rec, err := deploy.Load(client, e, 1)
+				for _, e := range c.Entries {
+					rec, err := c.Load(e, 1)
 					if err != nil {
 						continue
 					}
@@ -202,7 +202,7 @@ func BenchmarkWorkerTiering(b *testing.B) {
 // benchCorpus reads the corpus a compile benchmark runs on: the demo, or
 // SOLBEHAVE_BENCH_CORPUS (a relative path is the repository root's, where
 // the README's commands run: go test runs in the package's folder).
-func benchCorpus(b *testing.B) (*etherscan.Client, []etherscan.Entry) {
+func benchCorpus(b *testing.B) *deploy.Corpus {
 	corpus := filepath.Join("..", "..", "data", "corpus", "demo")
 	if c := os.Getenv("SOLBEHAVE_BENCH_CORPUS"); c != "" {
 		corpus = c
@@ -210,15 +210,11 @@ func benchCorpus(b *testing.B) (*etherscan.Client, []etherscan.Entry) {
 			corpus = filepath.Join("..", "..", c)
 		}
 	}
-	client, err := etherscan.NewRecorded(corpus)
+	c, err := deploy.OpenCorpus(corpus)
 	if err != nil {
 		b.Fatal(err)
 	}
-	entries, err := etherscan.ListCorpus(corpus)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return client, entries
+	return c
 }
 
 // BenchmarkWorkerWarmup measures how much of a warm unit's compile is its
@@ -248,10 +244,10 @@ func BenchmarkWorkerWarmup(b *testing.B) {
 
 func workerWarmup(b *testing.B, opts solc.Options) {
 	const passes = 4
-	client, entries := benchCorpus(b)
+	corpus := benchCorpus(b)
 	byCompiler := map[string][]*deploy.Record{}
-	for _, e := range entries {
-		rec, err := deploy.Load(client, e, 1)
+	for _, e := range corpus.Entries {
+		rec, err := corpus.Load(e, 1)
 		if err != nil || rec.Source == nil {
 			continue
 		}

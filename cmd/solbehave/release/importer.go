@@ -148,22 +148,7 @@ func (im *importer) publishedFiles() error {
 // file is the release's Parquet file of a dataset, as a DuckDB table function.
 func (im *importer) file(dataset string) string { return parquetOf(im.dir, dataset) }
 
-func (im *importer) strings(q string) ([]string, error) {
-	rows, err := im.db.QueryContext(im.ctx, q)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
-}
+func (im *importer) strings(q string) ([]string, error) { return views.Strings(im.ctx, im.db, q) }
 
 // params are the parameters each stage's units were made with (one set per
 // stage: publish refuses a dataset that mixes them).

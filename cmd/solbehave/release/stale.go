@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/solbehave/solbehave/internal/views"
 	"github.com/solbehave/solbehave/pipeline"
 )
 
@@ -68,23 +69,18 @@ func (p *Publisher) checkSkeletons(ctx context.Context, db *sql.DB) error {
 	if err := db.QueryRowContext(ctx, q).Scan(&n); err != nil || n < 2 {
 		return err
 	}
-	rows, err := db.QueryContext(ctx, `SELECT g.contract_id || ' ' || g.model || ' sample ' || g.sample
+	samples, err := views.Strings(ctx, db, `SELECT g.contract_id || ' ' || g.model || ' sample ' || g.sample
 		FROM generations g JOIN (SELECT contract_id, min(skeleton_sha256) AS now FROM skeletons GROUP BY 1) k USING (contract_id)
 		WHERE g.skeleton_sha256 <> k.now ORDER BY 1`)
 	if err != nil {
 		return fmt.Errorf("publish: samples' skeletons: %w", err)
 	}
-	defer rows.Close()
 	var other []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return err
-		}
+	for _, s := range samples {
 		other = append(other, "generate "+s+": generated from a skeleton that is not its contract's current one (see the sample_skeletons view)")
 	}
-	if err := rows.Err(); err != nil || len(other) == 0 {
-		return err
+	if len(other) == 0 {
+		return nil
 	}
 	p.stale = append(p.stale, other...)
 	if p.AllowStale {

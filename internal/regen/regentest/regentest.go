@@ -61,19 +61,15 @@ type Original struct {
 // `contracts` (kept) and `reproducibility` (artifact) rows.
 func Keep(t *testing.T, env *pipeline.Env, names ...string) []Original {
 	t.Helper()
-	client, err := etherscan.NewRecorded(env.Corpus)
-	if err != nil {
-		t.Fatal(err)
-	}
-	entries, err := etherscan.ListCorpus(env.Corpus)
+	c, err := deploy.OpenCorpus(env.Corpus)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var out []Original
 	for _, name := range names {
-		for _, e := range entries {
+		for _, e := range c.Entries {
 			if e.Name == name {
-				out = append(out, keep(t, env, client, e))
+				out = append(out, keep(t, env, c, e))
 			}
 		}
 	}
@@ -83,8 +79,8 @@ func Keep(t *testing.T, env *pipeline.Env, names ...string) []Original {
 	return out
 }
 
-func keep(t *testing.T, env *pipeline.Env, client *etherscan.Client, e etherscan.Entry) Original {
-	rec, err := deploy.Load(client, e, 0)
+func keep(t *testing.T, env *pipeline.Env, c *deploy.Corpus, e etherscan.Entry) Original {
+	rec, err := c.Load(e, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
