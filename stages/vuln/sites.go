@@ -186,7 +186,7 @@ func exploitable(class engine.Class, text, source string) (bool, string) {
 			return false, "pays with send or transfer only: the 2,300-gas stipend stops re-entry"
 		}
 		if m := paysFromMapping.FindStringSubmatch(text); m != nil && lowLevel.MatchString(text) && !credited(cmp.Or(m[1], m[2]), source) {
-			return false, "pays from " + cmp.Or(m[1], m[2]) + ", which no code credits: always 0 wei, and the reentrancy oracle asks for a positive value"
+			return false, "pays from " + cmp.Or(m[1], m[2]) + ", which no code credits: always 0 wei, and SAEFUZZ's reentrancy oracle asks for a positive value"
 		}
 	case engine.BlockState:
 		if readOnlyFn.MatchString(text) {
