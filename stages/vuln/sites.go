@@ -143,6 +143,10 @@ var (
 	timeRead    = regexp.MustCompile(`block\.timestamp|\bnow\b`)
 	branches    = regexp.MustCompile(`\b(if|require|assert|while)\b|\?`)
 	readOnlyFn  = regexp.MustCompile(`\bfunction\b[^{]*\b(view|pure|constant)\b`)
+	// paysFromMapping finds the mapping a snippet's low-level call pays the
+	// sender from: call.value(m[msg.sender]), or an amount checked against
+	// m[msg.sender].
+	paysFromMapping = regexp.MustCompile(`\.call\.value\(\s*(\w+)\s*\[\s*msg\.sender\s*\]\s*\)|require\(\s*(\w+)\s*\[\s*msg\.sender\s*\]\s*>=`)
 )
 
 // bugRows are the file's labelled entries whose category maps to a class,
@@ -163,21 +167,26 @@ func (f *smartbugsFile) bugRows() []schemas.VulnBug {
 		}
 		ls, _ := json.Marshal(v.Lines)
 		row := schemas.VulnBug{ContractID: f.id, File: f.entry.Path, Bug: int64(i), Class: string(class), DASP: v.Category, Lines: string(ls)}
-		row.Exploitable, row.Reason = exploitable(class, strings.Join(text, "\n"))
+		row.Exploitable, row.Reason = exploitable(class, strings.Join(text, "\n"), soltext.BlankComments(f.source))
 		rows = append(rows, row)
 	}
 	return rows
 }
 
-// exploitable reads a snippet's text: a reentrancy that pays only through
-// send or transfer (the 2,300-gas stipend stops re-entry), a block-state
-// read never branched on, or one in a view or pure function, cannot be
-// exploited dynamically.
-func exploitable(class engine.Class, text string) (bool, string) {
+// exploitable reads a snippet's text within its file's source: a
+// reentrancy that pays only through send or transfer (the 2,300-gas stipend
+// stops re-entry) or pays the sender's entry of a mapping no code of the
+// file credits (always 0 wei, and SAEFUZZ's oracle asks for a positive
+// value), a block-state read never branched on, or one in a view or pure
+// function, cannot be exploited dynamically.
+func exploitable(class engine.Class, text, source string) (bool, string) {
 	switch class {
 	case engine.Reentrancy:
 		if stipendOnly.MatchString(text) && !lowLevel.MatchString(text) {
 			return false, "pays with send or transfer only: the 2,300-gas stipend stops re-entry"
+		}
+		if m := paysFromMapping.FindStringSubmatch(text); m != nil && lowLevel.MatchString(text) && !credited(cmp.Or(m[1], m[2]), source) {
+			return false, "pays from " + cmp.Or(m[1], m[2]) + ", which no code credits: always 0 wei, and SAEFUZZ's reentrancy oracle asks for a positive value"
 		}
 	case engine.BlockState:
 		if readOnlyFn.MatchString(text) {
@@ -188,4 +197,17 @@ func exploitable(class engine.Class, text string) (bool, string) {
 		}
 	}
 	return true, ""
+}
+
+// credited reports whether source writes a value other than 0 into an
+// entry of mapping name (`name[k] += v`, or `name[k] = v` with v not 0).
+func credited(name, source string) bool {
+	writes := regexp.MustCompile(`\b` + regexp.QuoteMeta(name) + `\s*\[[^\]]*\]\s*(\+=|=)([^;]*);`)
+	for _, w := range writes.FindAllStringSubmatch(source, -1) {
+		rhs := strings.TrimSpace(w[2])
+		if w[1] == "+=" || !strings.HasPrefix(rhs, "=") && rhs != "0" {
+			return true
+		}
+	}
+	return false
 }

@@ -42,14 +42,28 @@ func TestExploitableSnippets(t *testing.T) {
 	}{
 		{engine.Reentrancy, "if (!(msg.sender.send(10 ether))) { revert(); }\ncounter += 1;", false},
 		{engine.Reentrancy, "msg.sender.transfer(v);\nredeemable[msg.sender] = 0;", false},
-		{engine.Reentrancy, "(bool ok,) = msg.sender.call.value(b[msg.sender])(\"\");\nif (ok) b[msg.sender] = 0;", true},
+		{engine.Reentrancy, "(bool ok,) = msg.sender.call.value(b[msg.sender])(\"\");\nif (ok) b[msg.sender] = 0;", false},
+		{engine.Reentrancy, "require(b[msg.sender] >= w);\n(bool ok,)= msg.sender.call.value(w)(\"\");\nb[msg.sender] -= w;", false},
+		{engine.Reentrancy, "(bool ok,) = msg.sender.call.value(1 ether)(\"\");\nif (!ok) revert();\nnotCalled = false;", true},
 		{engine.BlockState, "uint256 bugv_tmstmp4 = block.timestamp;", false},
 		{engine.BlockState, "function bug_tmstmp13() view public returns (bool) {\nreturn block.timestamp >= 1546300800;", false},
 		{engine.BlockState, "uint _vtime = block.timestamp;\nif (startTime + (5 * 1 days) == _vtime) {", true},
 		{engine.Arithmetic, "lockTime[msg.sender] += _secondsToIncrease;", true},
 	} {
-		if got, _ := exploitable(c.class, c.text); got != c.want {
+		if got, _ := exploitable(c.class, c.text, c.text); got != c.want {
 			t.Errorf("exploitable(%s, %q) = %v, want %v", c.class, c.text, got, c.want)
+		}
+	}
+	// The same withdrawal is exploitable once some code credits the mapping
+	// (a deposit), not when the only writes are debits, zeroes or tests.
+	withdraw := "(bool ok,) = msg.sender.call.value(b[msg.sender])(\"\");\nif (ok) b[msg.sender] = 0;"
+	for source, want := range map[string]bool{
+		withdraw + "\nfunction deposit() public payable { b[msg.sender] += msg.value; }":        true,
+		withdraw + "\nfunction set(uint v) public { b[msg.sender] = v; }":                       true,
+		withdraw + "\nfunction f() public { b[msg.sender] -= 1; require(b[msg.sender] == 0); }": false,
+	} {
+		if got, _ := exploitable(engine.Reentrancy, withdraw, source); got != want {
+			t.Errorf("withdrawal in %q: exploitable %v, want %v", source, got, want)
 		}
 	}
 }
@@ -83,6 +97,12 @@ func TestSolidiFIBugRows(t *testing.T) {
 	}
 	if apart[string(engine.Reentrancy)] == 0 || apart[string(engine.BlockState)] == 0 || apart[string(engine.Arithmetic)] != 0 {
 		t.Errorf("non-exploitable snippets per class %v: want some reentrancy and block state, no arithmetic", apart)
+	}
+	// SolidiFI's 921 reentrancy snippets: 653 pay with send or transfer, 208
+	// pay from a mapping no code credits; 60 pay a fixed amount or the
+	// contract's balance.
+	if n := apart[string(engine.Reentrancy)]; n != 653+208 {
+		t.Errorf("%d reentrancy snippets set apart, want 861 (653 stipend-bound, 208 paying from an uncredited mapping)", n)
 	}
 }
 
