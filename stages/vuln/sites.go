@@ -153,6 +153,7 @@ var (
 // one row each, with whether the snippet can be exploited dynamically.
 func (f *smartbugsFile) bugRows() []schemas.VulnBug {
 	lines := strings.Split(f.source, "\n")
+	code := soltext.BlankComments(f.source) // what exploitable searches for credits, once per file
 	var rows []schemas.VulnBug
 	for i, v := range f.entry.Vulnerabilities {
 		class, ok := mapCategory(v.Category, v.Lines, lines)
@@ -167,7 +168,7 @@ func (f *smartbugsFile) bugRows() []schemas.VulnBug {
 		}
 		ls, _ := json.Marshal(v.Lines)
 		row := schemas.VulnBug{ContractID: f.id, File: f.entry.Path, Bug: int64(i), Class: string(class), DASP: v.Category, Lines: string(ls)}
-		row.Exploitable, row.Reason = exploitable(class, strings.Join(text, "\n"), soltext.BlankComments(f.source))
+		row.Exploitable, row.Reason = exploitable(class, strings.Join(text, "\n"), code)
 		rows = append(rows, row)
 	}
 	return rows
