@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/solbehave/solbehave/internal/deploy/deploytest"
@@ -50,15 +51,8 @@ func compileFixture(tb testing.TB, file, contract string) (*solc.Output, *solc.C
 // all it records. Each edit's old text must stand exactly once.
 func fixtureSource(tb testing.TB, file string) string {
 	tb.Helper()
-	raw, err := os.ReadFile("testdata/twins.json")
+	twins, err := readTwins()
 	if err != nil {
-		tb.Fatal(err)
-	}
-	var twins map[string]struct {
-		Of    string      `json:"of"`
-		Edits [][2]string `json:"edits"`
-	}
-	if err := json.Unmarshal(raw, &twins); err != nil {
 		tb.Fatalf("testdata/twins.json: %v", err)
 	}
 	twin, ok := twins[file]
@@ -78,6 +72,22 @@ func fixtureSource(tb testing.TB, file string) string {
 	}
 	return src
 }
+
+// twin is a fixed twin's vulnerable contract and the fix's edits.
+type twin struct {
+	Of    string      `json:"of"`
+	Edits [][2]string `json:"edits"`
+}
+
+// readTwins reads testdata/twins.json once for the whole test binary.
+var readTwins = sync.OnceValues(func() (map[string]twin, error) {
+	raw, err := os.ReadFile("testdata/twins.json")
+	if err != nil {
+		return nil, err
+	}
+	var twins map[string]twin
+	return twins, json.Unmarshal(raw, &twins)
+})
 
 // testConfig is the stage's default budget (a few hundred milliseconds on
 // the test contracts) with a fixed seed, under the extended profile (the
